@@ -1,0 +1,15 @@
+import type { Command } from "commander";
+import { registerEvalCommands } from "./eval.js";
+import { registerRecordsCommand } from "./records.js";
+import { registerWrapperCommands } from "./wrapper.js";
+
+/**
+ * Every sub-command, in the order `bitext --help` lists them.
+ * Each module adds one command (or one group) to the program; add new ones here.
+ * Command groups with sub-commands from several modules (`eval`, `export`) keep their own list.
+ */
+export const commands: ReadonlyArray<(program: Command) => void> = [
+  registerWrapperCommands,
+  registerRecordsCommand,
+  registerEvalCommands,
+];

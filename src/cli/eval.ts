@@ -1,0 +1,14 @@
+import { Command } from "commander";
+import { registerEvalRecords } from "./eval-records.js";
+
+/**
+ * `bitext eval <what>`: each evaluation is a sub-command in its own module (`eval-<what>.ts`)
+ * exporting a function that adds itself to the `eval` command. Add new ones to this list.
+ */
+const evaluations: ReadonlyArray<(evalCommand: Command) => void> = [registerEvalRecords];
+
+export function registerEvalCommands(program: Command): void {
+  const evalCommand = new Command("eval").description("measure precision and recall against gold data");
+  for (const register of evaluations) register(evalCommand);
+  program.addCommand(evalCommand);
+}

@@ -1,0 +1,25 @@
+import { readFileSync } from "node:fs";
+import { UserError } from "../errors.js";
+import { type DecodedPage, decodeHtml } from "./charset.js";
+
+export interface SavedPage extends DecodedPage {
+  file: string;
+  bytes: number;
+}
+
+/** Read a saved page from disk and decode it (BOM, then <meta charset>, then UTF-8; `charset` overrides). */
+export function readSavedPage(file: string, options: { charset?: string } = {}): SavedPage {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UserError(`${file}: cannot read page (${code === "ENOENT" ? "no such file" : code ?? String(err)})`);
+  }
+  try {
+    const decoded = decodeHtml(bytes, options.charset ? { override: options.charset } : {});
+    return { ...decoded, file, bytes: bytes.length };
+  } catch (err) {
+    throw new UserError(`${file}: ${(err as Error).message}`);
+  }
+}

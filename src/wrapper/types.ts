@@ -1,0 +1,68 @@
+/** Types that cross module boundaries for record wrappers (feng2010 §4.2–4.3). */
+
+/** One result record of a search engine result page. */
+export interface ResultRecord {
+  /** 1-based position among the records extracted from the page. */
+  rank: number;
+  /** Text of the record's main link. */
+  title: string;
+  /** That link's href, resolved against the page URL (or `<base href>`). */
+  url: string;
+  /** The rest of the record's text, whitespace-normalised. */
+  snippet: string;
+}
+
+/** An essential cluster turned into an extraction rule. */
+export interface RecordCluster {
+  /** P_a: the tag path of every record's root element. */
+  ancestorPath: string;
+  /** The cluster's member tag paths (absolute). */
+  paths: string[];
+  /** How many records the sample page had under this ancestor path. */
+  sampleRecords: number;
+  /** Tag path of the title link, relative to the record root (e.g. `h3\a`). */
+  titlePath: string | null;
+  /** Ranking score of the cluster on the sample page (higher is more likely the organic results). */
+  score: number;
+}
+
+export interface WrapperParams {
+  /** ε of Equation 2. */
+  epsilon: number;
+  /** T: an ancestor path must occur more than T times to lead records. */
+  minRecords: number;
+  /** Clusters need at least this many tag paths. */
+  minClusterSize: number;
+}
+
+/** A learned record wrapper: everything needed to extract records from later pages of one engine. */
+export interface Wrapper {
+  engine: string;
+  /** ISO date the wrapper was learned. */
+  learnedAt: string;
+  sample: {
+    sha256: string;
+    url: string | null;
+    file: string | null;
+    positions: number;
+    uniquePaths: number;
+  };
+  params: WrapperParams;
+  /** Essential clusters, best first; `clusters[0]` carries the organic results. */
+  clusters: RecordCluster[];
+}
+
+export type ExtractStatus =
+  /** Records found. */
+  | "ok"
+  /** The page has the engine's layout but no result records (a genuine "no results" page). */
+  | "empty"
+  /** The page does not look like the page the wrapper was learned on (another engine, a new layout, a block page). */
+  | "mismatch";
+
+export interface ExtractResult {
+  status: ExtractStatus;
+  records: ResultRecord[];
+  /** Human-readable reason for "empty" / "mismatch". */
+  detail: string;
+}
