@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { registerEvalCommands } from "./eval.js";
+import { registerExportCommands } from "./export.js";
 import { registerRecordsCommand } from "./records.js";
 import { registerWrapperCommands } from "./wrapper.js";
 
@@ -11,5 +12,6 @@ import { registerWrapperCommands } from "./wrapper.js";
 export const commands: ReadonlyArray<(program: Command) => void> = [
   registerWrapperCommands,
   registerRecordsCommand,
+  registerExportCommands,
   registerEvalCommands,
 ];
