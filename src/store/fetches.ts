@@ -1,0 +1,288 @@
+import { compressHtml, decompressHtml } from "./blob.js";
+import { nowIso, type Store } from "./db.js";
+import type { Classification, QueryPair } from "./records.js";
+
+export type FetchStatus = "ok" | "empty" | "blocked" | "error";
+
+/** One attempt to load one result page of one engine for one query. */
+export interface NewFetch {
+  runId: number | null;
+  engine: string;
+  query: QueryPair;
+  /** 1-based result page. */
+  page: number;
+  url: string;
+  finalUrl?: string | null;
+  status: FetchStatus;
+  httpStatus?: number | null;
+  /** Why a page is blocked / errored / empty, or what the wrapper did ("re-learned", …). */
+  detail?: string | null;
+  startedAt: string;
+  durationMs: number;
+  contentSha256?: string | null;
+  /** The page's HTML, kept (compressed) only when the user asked for it. */
+  html?: string | Uint8Array | null;
+  /** Set when this page's wrapper was (re-)learned from it. */
+  wrapperLearnedAt?: string | null;
+}
+
+/** A record extracted from a fetched page, ready to store. */
+export interface NewRecord {
+  url: string;
+  title: string;
+  snippet: string;
+  /** Rank on the whole result list (see StoredRecord.rank). */
+  rank: number;
+  /** The classifier's decision, when a model is loaded; applied only where the record has none from this model. */
+  classification?: Classification;
+}
+
+export interface StoredFetch {
+  id: number;
+  runId: number | null;
+  engine: string;
+  query: QueryPair;
+  page: number;
+  url: string;
+  finalUrl: string | null;
+  status: FetchStatus;
+  httpStatus: number | null;
+  detail: string | null;
+  startedAt: string;
+  durationMs: number;
+  contentSha256: string | null;
+  recordCount: number;
+  wrapperLearnedAt: string | null;
+  hasHtml: boolean;
+}
+
+export interface FetchOutcome {
+  fetchId: number;
+  /** Records seen for the first time (for this engine and query). */
+  newRecords: number;
+  /** Records already stored, now seen again. */
+  seenAgain: number;
+}
+
+/**
+ * Store one fetch and its records in a single transaction: after a crash either both are in the
+ * store or neither is, so a rerun that skips completed fetches can neither lose nor duplicate records.
+ * Records are unique per (engine, query, url); seeing one again updates its last sighting.
+ */
+export function recordFetch(store: Store, fetch: NewFetch, records: readonly NewRecord[] = []): FetchOutcome {
+  const s = statements(store);
+  if (fetch.status !== "ok" && records.length > 0) {
+    throw new Error(`recordFetch: a ${fetch.status} fetch carries no records`);
+  }
+  return store.db.transaction((): FetchOutcome => {
+    const info = s.insertFetch.run({
+      run_id: fetch.runId,
+      engine: fetch.engine,
+      query_en: fetch.query.en,
+      query_zh: fetch.query.zh,
+      page: fetch.page,
+      url: fetch.url,
+      final_url: fetch.finalUrl ?? null,
+      status: fetch.status,
+      http_status: fetch.httpStatus ?? null,
+      detail: fetch.detail ?? null,
+      started_at: fetch.startedAt,
+      duration_ms: Math.round(fetch.durationMs),
+      content_sha256: fetch.contentSha256 ?? null,
+      html: fetch.html == null ? null : compressHtml(fetch.html),
+      record_count: records.length,
+      wrapper_learned_at: fetch.wrapperLearnedAt ?? null,
+    });
+    const fetchId = Number(info.lastInsertRowid);
+    let newRecords = 0;
+    let seenAgain = 0;
+    for (const r of records) {
+      const key = [fetch.engine, fetch.query.en, fetch.query.zh, r.url] as const;
+      const existing = s.findRecord.get(...key) as { id: number; last_fetch_id: number } | undefined;
+      let id: number;
+      if (existing === undefined) {
+        const ins = s.insertRecord.run({
+          engine: fetch.engine,
+          query_en: fetch.query.en,
+          query_zh: fetch.query.zh,
+          url: r.url,
+          title: r.title,
+          snippet: r.snippet,
+          rank: r.rank,
+          page: fetch.page,
+          seen: fetch.startedAt,
+          fetch_id: fetchId,
+        });
+        id = Number(ins.lastInsertRowid);
+        newRecords++;
+      } else {
+        id = existing.id;
+        // The same URL twice on one page (sitelinks, duplicates): keep the first, best-ranked sighting.
+        if (existing.last_fetch_id === fetchId) continue;
+        s.updateRecord.run({ id, title: r.title, snippet: r.snippet, rank: r.rank, page: fetch.page, seen: fetch.startedAt, fetch_id: fetchId });
+        seenAgain++;
+      }
+      s.insertSighting.run(id, fetchId, r.rank);
+      if (r.classification) {
+        s.classify.run(r.classification.label, r.classification.probability, r.classification.model, nowIso(), id, r.classification.model);
+      }
+    }
+    return { fetchId, newRecords, seenAgain };
+  })();
+}
+
+/**
+ * The latest successful (ok or genuinely empty) fetch of one engine/query/page started at or after
+ * `since`, if any: what a resumed or repeated run skips. Blocked and failed fetches never count.
+ */
+export function lastCompletedFetch(
+  store: Store,
+  task: { engine: string; query: QueryPair; page: number },
+  since: string,
+): StoredFetch | null {
+  const row = statements(store).lastCompleted.get(task.engine, task.query.en, task.query.zh, task.page, since) as
+    | FetchRow
+    | undefined;
+  return row ? toFetch(row) : null;
+}
+
+export function getFetch(store: Store, id: number): StoredFetch | null {
+  const row = store.db.prepare(`SELECT ${FETCH_COLUMNS} FROM fetches WHERE id = ?`).get(id) as FetchRow | undefined;
+  return row ? toFetch(row) : null;
+}
+
+/** The stored HTML of a fetch (decompressed), or null when it was not kept. */
+export function getFetchHtml(store: Store, id: number): Buffer | null {
+  const row = store.db.prepare("SELECT html FROM fetches WHERE id = ?").get(id) as { html: Buffer | null } | undefined;
+  return row?.html ? decompressHtml(row.html) : null;
+}
+
+export interface FetchFilter {
+  runId?: number;
+  engine?: string;
+  status?: FetchStatus;
+  limit?: number;
+}
+
+export function listFetches(store: Store, filter: FetchFilter = {}): StoredFetch[] {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (filter.runId !== undefined) {
+    where.push("run_id = ?");
+    params.push(filter.runId);
+  }
+  if (filter.engine !== undefined) {
+    where.push("engine = ?");
+    params.push(filter.engine);
+  }
+  if (filter.status !== undefined) {
+    where.push("status = ?");
+    params.push(filter.status);
+  }
+  const sql =
+    `SELECT ${FETCH_COLUMNS} FROM fetches${where.length ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY id` +
+    (filter.limit !== undefined ? ` LIMIT ${Math.floor(filter.limit)}` : "");
+  return (store.db.prepare(sql).all(...params) as FetchRow[]).map(toFetch);
+}
+
+/** Fetch counts by status (optionally for one run): the numbers a run summary reports. */
+export function countFetchesByStatus(store: Store, runId?: number): Record<FetchStatus, number> {
+  const rows = (
+    runId === undefined
+      ? store.db.prepare("SELECT status, count(*) AS n FROM fetches GROUP BY status").all()
+      : store.db.prepare("SELECT status, count(*) AS n FROM fetches WHERE run_id = ? GROUP BY status").all(runId)
+  ) as Array<{ status: FetchStatus; n: number }>;
+  const out: Record<FetchStatus, number> = { ok: 0, empty: 0, blocked: 0, error: 0 };
+  for (const r of rows) out[r.status] = r.n;
+  return out;
+}
+
+const FETCH_COLUMNS =
+  "id, run_id, engine, query_en, query_zh, page, url, final_url, status, http_status, detail, started_at, duration_ms, content_sha256, record_count, wrapper_learned_at, html IS NOT NULL AS has_html";
+
+interface FetchRow {
+  id: number;
+  run_id: number | null;
+  engine: string;
+  query_en: string;
+  query_zh: string;
+  page: number;
+  url: string;
+  final_url: string | null;
+  status: FetchStatus;
+  http_status: number | null;
+  detail: string | null;
+  started_at: string;
+  duration_ms: number;
+  content_sha256: string | null;
+  record_count: number;
+  wrapper_learned_at: string | null;
+  has_html: number;
+}
+
+function toFetch(row: FetchRow): StoredFetch {
+  return {
+    id: row.id,
+    runId: row.run_id,
+    engine: row.engine,
+    query: { en: row.query_en, zh: row.query_zh },
+    page: row.page,
+    url: row.url,
+    finalUrl: row.final_url,
+    status: row.status,
+    httpStatus: row.http_status,
+    detail: row.detail,
+    startedAt: row.started_at,
+    durationMs: row.duration_ms,
+    contentSha256: row.content_sha256,
+    recordCount: row.record_count,
+    wrapperLearnedAt: row.wrapper_learned_at,
+    hasHtml: row.has_html === 1,
+  };
+}
+
+type Statements = ReturnType<typeof prepare>;
+const cache = new WeakMap<object, Statements>();
+
+function statements(store: Store): Statements {
+  let s = cache.get(store.db);
+  if (!s) {
+    s = prepare(store);
+    cache.set(store.db, s);
+  }
+  return s;
+}
+
+function prepare(store: Store) {
+  const db = store.db;
+  return {
+    insertFetch: db.prepare(
+      `INSERT INTO fetches (run_id, engine, query_en, query_zh, page, url, final_url, status, http_status, detail,
+         started_at, duration_ms, content_sha256, html, record_count, wrapper_learned_at)
+       VALUES (@run_id, @engine, @query_en, @query_zh, @page, @url, @final_url, @status, @http_status, @detail,
+         @started_at, @duration_ms, @content_sha256, @html, @record_count, @wrapper_learned_at)`,
+    ),
+    findRecord: db.prepare(
+      "SELECT id, last_fetch_id FROM records WHERE engine = ? AND query_en = ? AND query_zh = ? AND url = ?",
+    ),
+    insertRecord: db.prepare(
+      `INSERT INTO records (engine, query_en, query_zh, url, title, snippet, rank, page, first_seen, last_seen,
+         first_fetch_id, last_fetch_id, seen_count)
+       VALUES (@engine, @query_en, @query_zh, @url, @title, @snippet, @rank, @page, @seen, @seen, @fetch_id, @fetch_id, 1)`,
+    ),
+    updateRecord: db.prepare(
+      `UPDATE records SET title = @title, snippet = @snippet, rank = @rank, page = @page, last_seen = @seen,
+         last_fetch_id = @fetch_id, seen_count = seen_count + 1 WHERE id = @id`,
+    ),
+    insertSighting: db.prepare("INSERT OR IGNORE INTO record_fetches (record_id, fetch_id, rank) VALUES (?, ?, ?)"),
+    classify: db.prepare(
+      `UPDATE records SET label = ?, probability = ?, model = ?, classified_at = ?
+       WHERE id = ? AND (model IS NULL OR model <> ?)`,
+    ),
+    lastCompleted: db.prepare(
+      `SELECT ${FETCH_COLUMNS} FROM fetches
+       WHERE engine = ? AND query_en = ? AND query_zh = ? AND page = ? AND status IN ('ok', 'empty') AND started_at >= ?
+       ORDER BY started_at DESC LIMIT 1`,
+    ),
+  };
+}

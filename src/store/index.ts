@@ -1,0 +1,62 @@
+/**
+ * The harvest store: one SQLite file (WAL) holding runs, fetches and result records (harvest),
+ * classifications and annotations (classify), linked pages and sentence pairs (extract).
+ * Other modules use these typed accessors, never raw SQL.
+ */
+export { compressHtml, decompressHtml } from "./blob.js";
+export { DEFAULT_STORE_PATH, nowIso, openStore, type Store, schemaVersion } from "./db.js";
+export {
+  countFetchesByStatus,
+  type FetchFilter,
+  type FetchOutcome,
+  type FetchStatus,
+  getFetch,
+  getFetchHtml,
+  lastCompletedFetch,
+  listFetches,
+  type NewFetch,
+  type NewRecord,
+  recordFetch,
+  type StoredFetch,
+} from "./fetches.js";
+export {
+  getPage,
+  listPages,
+  type PageFilter,
+  type PageInput,
+  type PageSummary,
+  type StoredPage,
+  upsertPage,
+} from "./pages.js";
+export {
+  type CorpusPair,
+  listCorpusPairs,
+  listPagePairs,
+  replacePairs,
+  type SentencePairInput,
+  type StoredSentencePair,
+} from "./pairs.js";
+export {
+  type Classification,
+  countRecords,
+  getRecord,
+  iterateRecords,
+  listRecords,
+  type QueryPair,
+  type RecordFilter,
+  type RecordLabel,
+  type StoredRecord,
+  setAnnotation,
+  setClassification,
+  setClassifications,
+} from "./records.js";
+export {
+  activeRuns,
+  finishRun,
+  getRun,
+  listRuns,
+  markCrashedRuns,
+  type Run,
+  type RunStatus,
+  startRun,
+} from "./runs.js";

@@ -1,0 +1,106 @@
+/**
+ * The store's schema, as an ordered list of migrations. `PRAGMA user_version` records how many
+ * have been applied; `openStore` applies the rest in one transaction, so a store is always at a
+ * known version. Never edit a shipped migration: append a new one.
+ *
+ * Table names and the columns listed in the store contract (README "harvest") are relied on by the
+ * classify and extract modules; add columns freely, never rename or drop them.
+ */
+export const MIGRATIONS: readonly string[] = [
+  // 1: harvest runs, fetches, records; linked pages and the sentence pairs extracted from them.
+  `
+  CREATE TABLE runs (
+    id          INTEGER PRIMARY KEY,
+    started_at  TEXT NOT NULL,
+    finished_at TEXT,
+    status      TEXT NOT NULL CHECK (status IN ('running', 'completed', 'interrupted', 'failed', 'crashed')),
+    options     TEXT NOT NULL DEFAULT '{}',
+    summary     TEXT,
+    pid         INTEGER,
+    hostname    TEXT
+  );
+
+  CREATE TABLE fetches (
+    id                 INTEGER PRIMARY KEY,
+    run_id             INTEGER REFERENCES runs(id),
+    engine             TEXT NOT NULL,
+    query_en           TEXT NOT NULL,
+    query_zh           TEXT NOT NULL,
+    page               INTEGER NOT NULL,
+    url                TEXT NOT NULL,
+    final_url          TEXT,
+    status             TEXT NOT NULL CHECK (status IN ('ok', 'empty', 'blocked', 'error')),
+    http_status        INTEGER,
+    detail             TEXT,
+    started_at         TEXT NOT NULL,
+    duration_ms        INTEGER NOT NULL,
+    content_sha256     TEXT,
+    html               BLOB,
+    record_count       INTEGER NOT NULL DEFAULT 0,
+    wrapper_learned_at TEXT
+  );
+  CREATE INDEX fetches_task ON fetches (engine, query_en, query_zh, page, started_at);
+  CREATE INDEX fetches_run ON fetches (run_id);
+
+  CREATE TABLE records (
+    id             INTEGER PRIMARY KEY,
+    engine         TEXT NOT NULL,
+    query_en       TEXT NOT NULL,
+    query_zh       TEXT NOT NULL,
+    url            TEXT NOT NULL,
+    title          TEXT NOT NULL,
+    snippet        TEXT NOT NULL,
+    rank           INTEGER NOT NULL,
+    page           INTEGER NOT NULL,
+    first_seen     TEXT NOT NULL,
+    last_seen      TEXT NOT NULL,
+    first_fetch_id INTEGER NOT NULL REFERENCES fetches(id),
+    last_fetch_id  INTEGER NOT NULL REFERENCES fetches(id),
+    seen_count     INTEGER NOT NULL DEFAULT 1,
+    label          TEXT CHECK (label IN ('bilingual', 'monolingual')),
+    probability    REAL,
+    model          TEXT,
+    classified_at  TEXT,
+    annotation     TEXT CHECK (annotation IN ('bilingual', 'monolingual')),
+    annotated_at   TEXT,
+    UNIQUE (engine, query_en, query_zh, url)
+  );
+  CREATE INDEX records_label ON records (label, probability);
+  CREATE INDEX records_url ON records (url);
+  CREATE INDEX records_last_fetch ON records (last_fetch_id);
+
+  -- Every sighting of a record: which fetch returned it, at which rank (rank history, per-run listings).
+  CREATE TABLE record_fetches (
+    record_id INTEGER NOT NULL REFERENCES records(id) ON DELETE CASCADE,
+    fetch_id  INTEGER NOT NULL REFERENCES fetches(id) ON DELETE CASCADE,
+    rank      INTEGER NOT NULL,
+    PRIMARY KEY (record_id, fetch_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX record_fetches_fetch ON record_fetches (fetch_id);
+
+  CREATE TABLE pages (
+    id           INTEGER PRIMARY KEY,
+    url          TEXT NOT NULL UNIQUE,
+    final_url    TEXT,
+    fetched_at   TEXT NOT NULL,
+    http_status  INTEGER,
+    content_type TEXT,
+    charset      TEXT,
+    html         BLOB,
+    error        TEXT
+  );
+
+  CREATE TABLE sentence_pairs (
+    id      INTEGER PRIMARY KEY,
+    page_id INTEGER NOT NULL REFERENCES pages(id) ON DELETE CASCADE,
+    en      TEXT NOT NULL,
+    zh      TEXT NOT NULL,
+    score   REAL,
+    method  TEXT,
+    en_norm TEXT NOT NULL,
+    zh_norm TEXT NOT NULL
+  );
+  CREATE INDEX sentence_pairs_page ON sentence_pairs (page_id);
+  CREATE INDEX sentence_pairs_norm ON sentence_pairs (en_norm, zh_norm);
+  `,
+];

@@ -1,0 +1,111 @@
+import type { Store } from "./db.js";
+
+/** A sentence pair extracted from a stored page. */
+export interface SentencePairInput {
+  en: string;
+  zh: string;
+  score?: number | null;
+  /** How it was found (e.g. "seed", "wrapper", "rwr"). */
+  method?: string | null;
+  /** Normalised forms: the corpus is deduplicated on (enNorm, zhNorm). */
+  enNorm: string;
+  zhNorm: string;
+}
+
+export interface StoredSentencePair extends SentencePairInput {
+  id: number;
+  pageId: number;
+  score: number | null;
+  method: string | null;
+}
+
+/** One corpus entry: a distinct (enNorm, zhNorm) with every page it came from. */
+export interface CorpusPair {
+  en: string;
+  zh: string;
+  enNorm: string;
+  zhNorm: string;
+  /** The best score among its occurrences (null if none was scored). */
+  score: number | null;
+  methods: string[];
+  /** Every source page URL, in page-id order. */
+  urls: string[];
+  occurrences: number;
+}
+
+/** Replace the pairs extracted from a page (re-extraction never duplicates). */
+export function replacePairs(store: Store, pageId: number, pairs: readonly SentencePairInput[]): void {
+  const del = store.db.prepare("DELETE FROM sentence_pairs WHERE page_id = ?");
+  const ins = store.db.prepare(
+    "INSERT INTO sentence_pairs (page_id, en, zh, score, method, en_norm, zh_norm) VALUES (?, ?, ?, ?, ?, ?, ?)",
+  );
+  store.db.transaction(() => {
+    del.run(pageId);
+    for (const p of pairs) ins.run(pageId, p.en, p.zh, p.score ?? null, p.method ?? null, p.enNorm, p.zhNorm);
+  })();
+}
+
+export function listPagePairs(store: Store, pageId: number): StoredSentencePair[] {
+  const rows = store.db
+    .prepare("SELECT id, page_id, en, zh, score, method, en_norm, zh_norm FROM sentence_pairs WHERE page_id = ? ORDER BY id")
+    .all(pageId) as Array<{
+    id: number;
+    page_id: number;
+    en: string;
+    zh: string;
+    score: number | null;
+    method: string | null;
+    en_norm: string;
+    zh_norm: string;
+  }>;
+  return rows.map((r) => ({
+    id: r.id,
+    pageId: r.page_id,
+    en: r.en,
+    zh: r.zh,
+    score: r.score,
+    method: r.method,
+    enNorm: r.en_norm,
+    zhNorm: r.zh_norm,
+  }));
+}
+
+/**
+ * The corpus: pairs deduplicated on (enNorm, zhNorm), each with the text of its best-scored occurrence
+ * and every source URL. Ordered by best score (unscored last), then text.
+ */
+export function listCorpusPairs(store: Store, filter: { minScore?: number } = {}): CorpusPair[] {
+  // SQLite takes the bare columns (en, zh) from the row holding max(score).
+  const rows = store.db
+    .prepare(
+      `SELECT sp.en AS en, sp.zh AS zh, sp.en_norm AS en_norm, sp.zh_norm AS zh_norm, max(sp.score) AS score,
+              json_group_array(DISTINCT sp.method) AS methods, count(*) AS occurrences,
+              (SELECT json_group_array(url) FROM (SELECT DISTINCT p2.url AS url FROM sentence_pairs s2
+                 JOIN pages p2 ON p2.id = s2.page_id
+                 WHERE s2.en_norm = sp.en_norm AND s2.zh_norm = sp.zh_norm ORDER BY p2.id)) AS urls
+       FROM sentence_pairs sp
+       GROUP BY sp.en_norm, sp.zh_norm
+       ${filter.minScore !== undefined ? "HAVING max(sp.score) >= @minScore" : ""}
+       ORDER BY score IS NULL, score DESC, sp.en_norm, sp.zh_norm`,
+    )
+    .all(filter.minScore !== undefined ? { minScore: filter.minScore } : {}) as Array<{
+    en: string;
+    zh: string;
+    en_norm: string;
+    zh_norm: string;
+    score: number | null;
+    methods: string;
+    occurrences: number;
+    urls: string;
+  }>;
+  return rows.map((r) => ({
+    en: r.en,
+    zh: r.zh,
+    enNorm: r.en_norm,
+    zhNorm: r.zh_norm,
+    score: r.score,
+    methods: (JSON.parse(r.methods) as Array<string | null>).filter((m): m is string => m !== null),
+    urls: JSON.parse(r.urls) as string[],
+    occurrences: r.occurrences,
+  }));
+}
