@@ -1,0 +1,213 @@
+import { decodeHtml } from "../html/charset.js";
+import { HostDelay } from "./host-delay.js";
+import { type RobotsRules, robotsRules, robotsUrlFor } from "./robots.js";
+import {
+  DEFAULT_FETCHER_OPTIONS,
+  type FetchCallOptions,
+  type FetchedPage,
+  FetchError,
+  type Fetcher,
+  type FetcherOptions,
+} from "./types.js";
+
+/** robots.txt files are read up to this size (RFC 9309 asks for at least 500 KiB). */
+const ROBOTS_MAX_BYTES = 512 * 1024;
+
+const TEXTUAL_TYPE = /^\s*(text\/|application\/(xhtml\+xml|xml|json|[\w.+-]+\+xml|[\w.+-]+\+json)\b)/i;
+
+/**
+ * Create the polite fetcher: robots.txt obeyed (cached per origin), requests to one host spaced by
+ * `delayMs` (or the site's `Crawl-delay`, capped), http/https only, redirects followed (each hop checked
+ * against robots.txt and spaced like any request), bodies bounded in size and time, text decoded by
+ * `src/html/charset.ts`. One fetcher should be shared by everything that talks to the same hosts,
+ * so the spacing holds across callers.
+ */
+export function createFetcher(options: Partial<FetcherOptions> = {}): Fetcher {
+  const opts: FetcherOptions = { ...DEFAULT_FETCHER_OPTIONS, ...dropUndefined(options) };
+  const delay = new HostDelay();
+  const robots = new Map<string, Promise<RobotsRules>>();
+
+  const rulesFor = (url: URL): Promise<RobotsRules> => {
+    const key = `${url.protocol}//${url.host}`;
+    let rules = robots.get(key);
+    if (!rules) {
+      rules = loadRobots(url);
+      robots.set(key, rules);
+    }
+    return rules;
+  };
+
+  const loadRobots = async (url: URL): Promise<RobotsRules> => {
+    const robotsUrl = robotsUrlFor(url);
+    try {
+      const res = await follow(new URL(robotsUrl), { maxBytes: ROBOTS_MAX_BYTES, checkRobots: false, robotsDelay: 0 });
+      return robotsRules(robotsUrl, opts.userAgent, { status: res.status, body: new TextDecoder().decode(res.bytes) });
+    } catch (err) {
+      if (err instanceof FetchError && err.kind === "status" && err.status !== undefined) {
+        return robotsRules(robotsUrl, opts.userAgent, { status: err.status, body: "" });
+      }
+      // Too many redirects counts as "unavailable" (RFC 9309 §2.3.1.2); anything else as "unreachable".
+      if (err instanceof FetchError && (err.kind === "redirects" || err.kind === "scheme")) {
+        return robotsRules(robotsUrl, opts.userAgent, { status: 404, body: "" });
+      }
+      return robotsRules(robotsUrl, opts.userAgent, "unreachable");
+    }
+  };
+
+  interface FollowOptions extends FetchCallOptions {
+    maxBytes: number;
+    checkRobots: boolean;
+    /** Crawl-delay already known for the origin (0 while robots.txt itself is being read). */
+    robotsDelay?: number;
+  }
+
+  const follow = async (start: URL, fo: FollowOptions): Promise<FetchedPage> => {
+    const redirects: string[] = [];
+    let current = start;
+    for (let hop = 0; ; hop++) {
+      let crawlDelay = fo.robotsDelay ?? 0;
+      if (fo.checkRobots && opts.robots) {
+        const rules = await rulesFor(current);
+        if (!rules.allowed(current.href)) {
+          const why = rules.source === "unreachable" ? "robots.txt unreachable, site treated as disallowed" : "disallowed by robots.txt";
+          throw new FetchError("robots", current.href, why);
+        }
+        crawlDelay = Math.min(rules.crawlDelayMs ?? 0, opts.maxCrawlDelayMs);
+      }
+      try {
+        await delay.wait(current.host, Math.max(opts.delayMs, crawlDelay), fo.signal);
+      } catch {
+        throw new FetchError("aborted", current.href, "aborted");
+      }
+      const res = await request(current, fo.signal);
+      if (res.status >= 300 && res.status < 400 && res.status !== 304) {
+        await discard(res);
+        const location = res.headers.get("location");
+        if (!location) throw new FetchError("redirects", current.href, `HTTP ${res.status} without a Location header`);
+        if (hop >= opts.maxRedirects) {
+          throw new FetchError("redirects", start.href, `more than ${opts.maxRedirects} redirects`);
+        }
+        let next: URL;
+        try {
+          next = new URL(location, current);
+        } catch {
+          throw new FetchError("redirects", current.href, `bad redirect Location "${location}"`);
+        }
+        assertHttp(next);
+        redirects.push(current.href);
+        current = next;
+        continue;
+      }
+      if (res.status < 200 || res.status >= 300) {
+        await discard(res);
+        throw new FetchError("status", current.href, `HTTP ${res.status}`, res.status);
+      }
+      const contentType = res.headers.get("content-type");
+      if (fo.accept && !fo.accept(contentType)) {
+        await discard(res);
+        throw new FetchError("content-type", current.href, `unwanted content type ${contentType ?? "(none)"}`);
+      }
+      const bytes = await readBody(res, current.href, fo.maxBytes);
+      const decoded = contentType === null || TEXTUAL_TYPE.test(contentType) ? decodeHtml(bytes, { contentType }) : null;
+      return { url: start.href, finalUrl: current.href, redirects, status: res.status, contentType, bytes, decoded };
+    }
+  };
+
+  /** One GET without following redirects, bounded by the timeout (the body is read under the same clock). */
+  const request = async (url: URL, signal?: AbortSignal): Promise<Response & { timeoutSignal: AbortSignal }> => {
+    const timeoutSignal = AbortSignal.timeout(opts.timeoutMs);
+    const combined = signal ? AbortSignal.any([signal, timeoutSignal]) : timeoutSignal;
+    try {
+      const res = await fetch(url, {
+        redirect: "manual",
+        signal: combined,
+        headers: { "user-agent": opts.userAgent, accept: "text/html,application/xhtml+xml,*/*;q=0.8" },
+      });
+      return Object.assign(res, { timeoutSignal });
+    } catch (err) {
+      throw failure(url.href, err, timeoutSignal, signal);
+    }
+  };
+
+  const readBody = async (
+    res: Response & { timeoutSignal: AbortSignal },
+    url: string,
+    maxBytes: number,
+  ): Promise<Uint8Array> => {
+    const declared = Number(res.headers.get("content-length"));
+    if (Number.isFinite(declared) && declared > maxBytes) {
+      await discard(res);
+      throw new FetchError("too-large", url, `body of ${declared} bytes exceeds the limit of ${maxBytes}`);
+    }
+    if (!res.body) return new Uint8Array(0);
+    const reader = res.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        total += value.byteLength;
+        if (total > maxBytes) {
+          await reader.cancel().catch(() => {});
+          throw new FetchError("too-large", url, `body exceeds the limit of ${maxBytes} bytes`);
+        }
+        chunks.push(value);
+      }
+    } catch (err) {
+      if (err instanceof FetchError) throw err;
+      throw failure(url, err, res.timeoutSignal);
+    }
+    return Buffer.concat(chunks);
+  };
+
+  return {
+    options: opts,
+    async fetch(url, callOptions = {}) {
+      const start = parseHttpUrl(url);
+      return follow(start, { ...callOptions, maxBytes: opts.maxBytes, checkRobots: true });
+    },
+    async allowed(url) {
+      const parsed = parseHttpUrl(url);
+      if (!opts.robots) return true;
+      return (await rulesFor(parsed)).allowed(parsed.href);
+    },
+  };
+}
+
+function parseHttpUrl(url: string): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new FetchError("scheme", url, "not an absolute URL");
+  }
+  assertHttp(parsed);
+  return parsed;
+}
+
+function assertHttp(url: URL): void {
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new FetchError("scheme", url.href, `only http and https are fetched, not ${url.protocol}`);
+  }
+}
+
+function failure(url: string, err: unknown, timeoutSignal: AbortSignal, callerSignal?: AbortSignal): FetchError {
+  if (timeoutSignal.aborted) return new FetchError("timeout", url, "timed out");
+  if (callerSignal?.aborted) return new FetchError("aborted", url, "aborted");
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  const detail = cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err));
+  return new FetchError("network", url, `network error (${detail})`);
+}
+
+async function discard(res: Response): Promise<void> {
+  try {
+    await res.body?.cancel();
+  } catch {
+    // the connection is going away anyway
+  }
+}
+
+function dropUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
