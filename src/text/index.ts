@@ -1,0 +1,32 @@
+/**
+ * The shared text module: scripts, language segmentation, normalisation, tokenisation, the bilingual
+ * lexicon and Sim(c, e). Every part of bitext that reads text in two languages goes through here.
+ */
+export {
+  charLang,
+  EN_JA,
+  EN_KO,
+  EN_ZH,
+  isKnownLang,
+  isUnspacedLang,
+  knownLangs,
+  type Lang,
+  type LanguagePair,
+  langShares,
+} from "./script.js";
+export { type LangSegment, segmentByLanguage } from "./segment.js";
+export { expandContractions, normalizeText, toSimplified } from "./normalize.js";
+export { contentTokens, englishToken, isStopWord, tokenize } from "./tokenize.js";
+export {
+  buildLexicon,
+  cedictStats,
+  LEXICON_FILE_MAGIC,
+  type Lexicon,
+  type LexiconFile,
+  type LexiconOptions,
+  loadLexicon,
+  parseLexiconFile,
+  readLexiconFile,
+  shippedLexiconFiles,
+} from "./lexicon.js";
+export { CHAR_DISCOUNT, overlapScore, SUBWORD_DISCOUNT, translatedShare, wordSim } from "./similarity.js";

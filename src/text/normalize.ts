@@ -1,0 +1,57 @@
+import { Converter } from "opencc-js";
+
+/** Zero-width characters and the byte-order mark: invisible, and they break words apart. */
+const ZERO_WIDTH = /[\u200b-\u200d\u2060\ufeff\u00ad]/g;
+const WHITESPACE = /[\s\u00a0\u3000]+/gu;
+/** Full-width ASCII variants (！ to ～) and the half-width katakana/hangul block. */
+const WIDTH_VARIANTS = /[\uff01-\uff5e\uff61-\uffdc\uffe0-\uffe6\uffe8-\uffee]/g;
+
+/**
+ * Fold full-width ASCII (ＡＢＣ１２３，：！) to ASCII and half-width katakana to full-width, remove
+ * zero-width characters, and collapse runs of whitespace (including U+3000 and NBSP) to one space, trimmed.
+ * CJK punctuation without an ASCII twin (。、「」《》) is kept as is.
+ */
+export function normalizeText(text: string): string {
+  return text
+    .replace(ZERO_WIDTH, "")
+    .replace(WIDTH_VARIANTS, (ch) => ch.normalize("NFKC"))
+    .replace(WHITESPACE, " ")
+    .trim();
+}
+
+let t2s: ((s: string) => string) | undefined;
+
+function traditionalToSimplified(): (s: string) => string {
+  if (t2s) return t2s;
+  const convert: (s: string) => string = Converter({ from: "tw", to: "cn" });
+  t2s = convert;
+  return convert;
+}
+
+/** Traditional → Simplified Chinese (opencc-js, Taiwan standard → mainland), leaving other text unchanged. */
+export function toSimplified(text: string): string {
+  return traditionalToSimplified()(text);
+}
+
+/** English contractions, longest first; `'s` is left alone (possessive or "is" cannot be told apart). */
+const CONTRACTIONS: ReadonlyArray<[RegExp, string]> = [
+  [/\bwon['’]t\b/gi, "will not"],
+  [/\bcan['’]t\b/gi, "can not"],
+  [/\bshan['’]t\b/gi, "shall not"],
+  [/\bain['’]t\b/gi, "is not"],
+  [/\b(let)['’]s\b/gi, "$1 us"],
+  [/\b(it|that|there|here|what|who|he|she|where|how)['’]s\b/gi, "$1 is"],
+  [/n['’]t\b/gi, " not"],
+  [/['’]re\b/gi, " are"],
+  [/['’]ve\b/gi, " have"],
+  [/['’]ll\b/gi, " will"],
+  [/['’]d\b/gi, " would"],
+  [/\b(i)['’]m\b/gi, "$1 am"],
+];
+
+/** Expand English contractions ("I'm" → "I am", "don't" → "do not", "it's" → "it is"). */
+export function expandContractions(text: string): string {
+  let out = text;
+  for (const [re, rep] of CONTRACTIONS) out = out.replace(re, rep);
+  return out;
+}

@@ -1,0 +1,88 @@
+/**
+ * Languages told apart by script. Any pair whose two languages are written in different scripts works
+ * (en–zh first; en–ja, en–ko, en–ru, …); two languages sharing a script (en–fr) cannot be separated here.
+ */
+
+/** A language code: "en", "zh", "ja", "ko", … (BCP 47 primary subtag). */
+export type Lang = string;
+
+/** The two languages of a corpus. `a` is conventionally the Latin-script side. */
+export interface LanguagePair {
+  a: Lang;
+  b: Lang;
+}
+
+export const EN_ZH: LanguagePair = Object.freeze({ a: "en", b: "zh" });
+export const EN_JA: LanguagePair = Object.freeze({ a: "en", b: "ja" });
+export const EN_KO: LanguagePair = Object.freeze({ a: "en", b: "ko" });
+
+/**
+ * The scripts each language is written in (Unicode script property values). Han belongs to zh, ja and
+ * ko alike: within one pair only one side normally uses it, and `charLang` checks `a` before `b`.
+ */
+const LANG_SCRIPTS: Readonly<Record<Lang, RegExp>> = {
+  en: /\p{Script=Latin}/u,
+  fr: /\p{Script=Latin}/u,
+  de: /\p{Script=Latin}/u,
+  es: /\p{Script=Latin}/u,
+  pt: /\p{Script=Latin}/u,
+  it: /\p{Script=Latin}/u,
+  vi: /\p{Script=Latin}/u,
+  id: /\p{Script=Latin}/u,
+  zh: /[\p{Script=Han}\p{Script=Bopomofo}]/u,
+  ja: /[\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han}\u30fc]/u,
+  ko: /[\p{Script=Hangul}\p{Script=Han}]/u,
+  ru: /\p{Script=Cyrillic}/u,
+  uk: /\p{Script=Cyrillic}/u,
+  el: /\p{Script=Greek}/u,
+  ar: /\p{Script=Arabic}/u,
+  he: /\p{Script=Hebrew}/u,
+  th: /\p{Script=Thai}/u,
+  hi: /\p{Script=Devanagari}/u,
+};
+
+const LETTER = /[\p{L}\p{M}]/u;
+
+/** Whether `lang` has a known script (so it can be one side of a pair). */
+export function isKnownLang(lang: Lang): boolean {
+  return Object.hasOwn(LANG_SCRIPTS, lang);
+}
+
+/** The languages bitext can separate by script. */
+export function knownLangs(): Lang[] {
+  return Object.keys(LANG_SCRIPTS);
+}
+
+/** Whether the language is written without spaces between words (word segmentation needs a dictionary). */
+export function isUnspacedLang(lang: Lang): boolean {
+  return lang === "zh" || lang === "ja" || lang === "th";
+}
+
+/**
+ * The language of one character within `pair`, or null for neutral characters (digits, spaces,
+ * punctuation, symbols) and letters of a script belonging to neither language.
+ */
+export function charLang(ch: string, pair: LanguagePair): Lang | null {
+  if (!LETTER.test(ch)) return null;
+  const ra = LANG_SCRIPTS[pair.a];
+  if (ra?.test(ch)) return pair.a;
+  const rb = LANG_SCRIPTS[pair.b];
+  if (rb?.test(ch)) return pair.b;
+  return null;
+}
+
+/**
+ * Share of the letters of `text` in each language of the pair (keys `pair.a` and `pair.b`, summing to 1
+ * when the text has letters of either; both 0 when it has none). Letters of other scripts are ignored.
+ */
+export function langShares(text: string, pair: LanguagePair): Record<Lang, number> {
+  let na = 0;
+  let nb = 0;
+  for (const ch of text) {
+    const l = charLang(ch, pair);
+    if (l === pair.a) na++;
+    else if (l === pair.b) nb++;
+  }
+  const total = na + nb;
+  return { [pair.a]: total ? na / total : 0, [pair.b]: total ? nb / total : 0 };
+}

@@ -1,0 +1,126 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { stemmer } from "stemmer";
+import { resourcePath } from "../paths.js";
+import { expandContractions } from "./normalize.js";
+import type { Lang } from "./script.js";
+
+const require = createRequire(import.meta.url);
+
+interface Jieba {
+  cut(sentence: string, hmm?: boolean): string[];
+}
+let jieba: Jieba | undefined;
+
+/** nodejieba loads its dictionaries on the first cut (about 1.5 s): load it only when Chinese is tokenised. */
+function getJieba(): Jieba {
+  jieba ??= require("nodejieba") as Jieba;
+  return jieba;
+}
+
+/** Han runs, Latin-or-other letter words (with inner apostrophes), numbers (with inner . or ,). */
+const ZH_PIECES = /\p{Script=Han}+|\p{Script=Latin}(?:\.\p{Script=Latin})+\.?|[\p{L}\p{M}]+(?:['’][\p{L}\p{M}]+)*|\p{N}+(?:[.,]\p{N}+)*/gu;
+const EN_PIECES = /\p{Script=Latin}(?:\.\p{Script=Latin})+\.?|[\p{L}\p{M}]+(?:['’][\p{L}\p{M}]+)*|\p{N}+(?:[.,]\p{N}+)*/gu;
+const HAN = /^\p{Script=Han}/u;
+const LATIN = /^\p{Script=Latin}/u;
+const POSSESSIVE = /['’]s$/u;
+
+/** Latin-script languages other than English: lower-cased, not stemmed (the Porter stemmer is English). */
+const LATIN_LANGS = new Set(["fr", "de", "es", "pt", "it", "vi", "id"]);
+
+const ABBREVIATION = /^\p{L}(?:\.\p{L})+\.?$/u;
+
+/** An English word as a token: lower-cased, possessive dropped, Porter-stemmed; "U.S." → "u.s.". */
+export function englishToken(word: string): string {
+  const lower = word.toLowerCase();
+  if (ABBREVIATION.test(lower)) return lower.endsWith(".") ? lower : `${lower}.`;
+  return stemmer(lower.replace(POSSESSIVE, ""));
+}
+
+/**
+ * Words of `text` in language `lang`, punctuation and spaces dropped:
+ * - zh: nodejieba words for Han runs; Latin words inside Chinese text become English tokens (so "iPhone"
+ *   matches on both sides), numbers stay as written;
+ * - en: contractions expanded, lower-cased, Porter stems ("studies" → "studi");
+ * - other Latin-script languages: lower-cased words;
+ * - anything else (ja, ko, th, …): ICU word segmentation (Intl.Segmenter), lower-cased.
+ * Stop words are kept: filter them with `isStopWord` when they should not count.
+ */
+export function tokenize(text: string, lang: Lang): string[] {
+  if (lang === "zh") return tokenizeChinese(text);
+  if (lang === "en") {
+    const out: string[] = [];
+    for (const m of expandContractions(text).matchAll(EN_PIECES)) out.push(englishToken(m[0]));
+    return out;
+  }
+  if (LATIN_LANGS.has(lang)) return Array.from(text.matchAll(EN_PIECES), (m) => m[0].toLowerCase());
+  return tokenizeWithIcu(text, lang);
+}
+
+function tokenizeChinese(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(ZH_PIECES)) {
+    const piece = m[0];
+    if (HAN.test(piece)) {
+      if (piece.length === 1) out.push(piece);
+      else for (const w of getJieba().cut(piece)) out.push(w);
+    } else if (LATIN.test(piece)) out.push(englishToken(piece));
+    else out.push(piece.toLowerCase());
+  }
+  return out;
+}
+
+const segmenters = new Map<Lang, Intl.Segmenter>();
+
+function tokenizeWithIcu(text: string, lang: Lang): string[] {
+  let seg = segmenters.get(lang);
+  if (!seg) {
+    seg = new Intl.Segmenter(lang, { granularity: "word" });
+    segmenters.set(lang, seg);
+  }
+  const out: string[] = [];
+  for (const s of seg.segment(text)) {
+    if (!s.isWordLike) continue;
+    out.push(LATIN.test(s.segment) ? englishToken(s.segment) : s.segment.toLowerCase());
+  }
+  return out;
+}
+
+const stopWords = new Map<Lang, ReadonlySet<string>>();
+
+/** The stop words of a language from `models/stopwords-<lang>.txt` (empty when there is no list). */
+function stopWordSet(lang: Lang): ReadonlySet<string> {
+  let set = stopWords.get(lang);
+  if (set) return set;
+  const words = new Set<string>();
+  let text = "";
+  try {
+    text = readFileSync(resourcePath("models", `stopwords-${lang}.txt`), "utf8");
+  } catch {
+    // No list for this language: nothing is a stop word.
+  }
+  for (const raw of text.split("\n")) {
+    const w = raw.trim();
+    if (!w || w.startsWith("#")) continue;
+    words.add(w);
+    // English tokens are stems, so the stem of each stop word is a stop word too ("this" → "thi").
+    if (lang === "en") words.add(englishToken(w));
+  }
+  set = words;
+  stopWords.set(lang, set);
+  return set;
+}
+
+/**
+ * Whether a token (as returned by `tokenize`) is a function word of `lang` that carries no translation
+ * evidence. Latin tokens inside Chinese/Japanese/Korean text are checked against the English list.
+ */
+export function isStopWord(token: string, lang: Lang): boolean {
+  if (stopWordSet(lang).has(token)) return true;
+  return lang !== "en" && !LATIN_LANGS.has(lang) && LATIN.test(token) && stopWordSet("en").has(token);
+}
+
+/** `tokenize` without stop words. */
+export function contentTokens(text: string, lang: Lang): string[] {
+  return tokenize(text, lang).filter((t) => !isStopWord(t, lang));
+}
