@@ -1,0 +1,223 @@
+import { createHash } from "node:crypto";
+import { UserError } from "../errors.js";
+import { indexTagPaths, type TagPathIndex, type TagPathSequence } from "../html/tagpaths.js";
+import { affinityPropagation, withTieBreakNoise } from "./ap.js";
+import { textContext, type TextContext } from "./record-text.js";
+import { buildRecord, findTitleLink, recordRegions, relativePath } from "./records.js";
+import { DEFAULT_EPSILON, similarityMatrix } from "./similarity.js";
+import type { RecordCluster, Wrapper, WrapperParams } from "./types.js";
+
+/** A record root must explain at least this share of what the best root explains, with records at least this complete. */
+const ROOT_SHARE = 0.8;
+
+export const DEFAULT_PARAMS: WrapperParams = { epsilon: DEFAULT_EPSILON, minRecords: 3, minClusterSize: 4 };
+
+export interface LearnOptions {
+  engine: string;
+  pageUrl?: string;
+  file?: string;
+  params?: Partial<WrapperParams>;
+  /** Clock for `learnedAt` (tests). */
+  now?: Date;
+}
+
+/** Everything the learner found on a page, best cluster first (for `wrapper learn --explain` and tests). */
+export interface PageAnalysis {
+  index: TagPathIndex;
+  /** Path ids that took part in clustering (occurring at least twice). */
+  candidates: number[];
+  /** AP clusters as lists of path ids. */
+  clusters: number[][];
+  /** Essential clusters turned into record rules, best first. */
+  recordClusters: RecordCluster[];
+}
+
+export function learnWrapper(seq: TagPathSequence, options: LearnOptions): Wrapper {
+  const params = { ...DEFAULT_PARAMS, ...options.params };
+  const analysis = analysePage(seq, params, options.pageUrl);
+  if (analysis.recordClusters.length === 0) {
+    throw new UserError(
+      `${options.file ?? options.pageUrl ?? "page"}: no repeated record structure found (is this a result page with results?)`,
+    );
+  }
+  return {
+    engine: options.engine,
+    learnedAt: (options.now ?? new Date()).toISOString(),
+    sample: {
+      sha256: sequenceHash(seq),
+      url: options.pageUrl ?? null,
+      file: options.file ?? null,
+      positions: seq.pathIds.length,
+      uniquePaths: seq.paths.length,
+    },
+    params,
+    clusters: analysis.recordClusters,
+  };
+}
+
+export function analysePage(seq: TagPathSequence, params: WrapperParams = DEFAULT_PARAMS, pageUrl?: string): PageAnalysis {
+  const index = indexTagPaths(seq);
+  const candidates: number[] = [];
+  for (let id = 0; id < seq.paths.length; id++) if (index.occurrences[id]!.length >= 2) candidates.push(id);
+  const clusters = clusterPaths(index, candidates, params.epsilon);
+  const ctx = textContext(index);
+  const byRoot = new Map<number, RecordCluster>();
+  for (const members of clusters) {
+    if (members.length < params.minClusterSize) continue;
+    const root = recordRoot(index, members, params.minRecords);
+    if (root === null) continue;
+    const rule = describeCluster(ctx, root, members, pageUrl);
+    const existing = byRoot.get(root);
+    if (existing) existing.paths.push(...rule.paths);
+    else byRoot.set(root, rule);
+  }
+  const recordClusters = [...byRoot.values()].filter((c) => c.score > 0).sort((a, b) => b.score - a.score);
+  return { index, candidates, clusters, recordClusters };
+}
+
+/** AP over the σ matrix of the candidate paths; returns clusters as lists of path ids. */
+export function clusterPaths(index: TagPathIndex, candidates: number[], epsilon: number): number[][] {
+  if (candidates.length === 0) return [];
+  if (candidates.length === 1) return [candidates];
+  const occ = candidates.map((id) => index.occurrences[id]!);
+  const s = withTieBreakNoise(similarityMatrix(occ, epsilon));
+  const { labels } = affinityPropagation(s, candidates.length);
+  const groups = new Map<number, number[]>();
+  labels.forEach((label, i) => {
+    const g = groups.get(label);
+    if (g) g.push(candidates[i]!);
+    else groups.set(label, [candidates[i]!]);
+  });
+  return [...groups.values()];
+}
+
+function depthOf(path: string): number {
+  let d = 1;
+  for (let i = 0; i < path.length; i++) if (path.charCodeAt(i) === 92) d++;
+  return d;
+}
+
+/**
+ * The record root P_a of a cluster: among the ancestor paths of its members occurring more than T
+ * times, the one that splits the cluster's occurrences into the most records while explaining the
+ * largest share of them (records × share; deeper wins ties); then lifted while each record's parent
+ * element holds only that record, so wrappers around a record (and its snippet beside the title)
+ * stay inside it.
+ */
+export function recordRoot(index: TagPathIndex, members: number[], minRecords: number): number | null {
+  const { seq } = index;
+  const pathId = new Map<string, number>();
+  seq.paths.forEach((p, i) => pathId.set(p, i));
+  let total = 0;
+  const prefixes = new Map<number, number>(); // path id → depth
+  for (const m of members) {
+    total += index.occurrences[m]!.length;
+    const tags = seq.paths[m]!.split("\\");
+    for (let d = 1; d <= tags.length; d++) {
+      const id = pathId.get(tags.slice(0, d).join("\\"));
+      if (id !== undefined && index.occurrences[id]!.length > minRecords) prefixes.set(id, d);
+    }
+  }
+  // Each candidate root: how many records (its occurrences holding cluster content), what share of the
+  // cluster's occurrences it explains, and how complete its records are (share of the member paths under
+  // it found in each record, averaged).
+  const scored: Array<{ id: number; depth: number; records: number; share: number; completeness: number }> = [];
+  for (const [id, depth] of prefixes) {
+    const rootPath = seq.paths[id]!;
+    let covered = 0;
+    let under = 0;
+    const contents = new Map<number, Set<number>>(); // record position → member paths present
+    for (const m of members) {
+      const path = seq.paths[m]!;
+      if (path !== rootPath && !path.startsWith(`${rootPath}\\`)) continue;
+      under++;
+      const up = depthOf(path) - depth;
+      for (const pos of index.occurrences[m]!) {
+        let a = pos;
+        for (let k = 0; k < up; k++) a = index.parents[a]!;
+        let set = contents.get(a);
+        if (!set) contents.set(a, (set = new Set()));
+        set.add(m);
+        covered++;
+      }
+    }
+    if (contents.size <= minRecords) continue;
+    let completeness = 0;
+    for (const set of contents.values()) completeness += set.size / under;
+    scored.push({ id, depth, records: contents.size, share: covered / total, completeness: completeness / contents.size });
+  }
+  if (scored.length === 0) return null;
+  // Explain (nearly) all of the cluster, with records that each hold (nearly) all of it, then split it
+  // into as many records as possible; deeper wins ties.
+  const maxShare = Math.max(...scored.map((c) => c.share));
+  const explaining = scored.filter((c) => c.share >= ROOT_SHARE * maxShare);
+  const maxCompleteness = Math.max(...explaining.map((c) => c.completeness));
+  let best: (typeof scored)[number] | null = null;
+  for (const c of explaining) {
+    if (c.completeness < ROOT_SHARE * maxCompleteness) continue;
+    if (!best || c.records > best.records || (c.records === best.records && c.depth > best.depth)) best = c;
+  }
+  return best === null ? null : liftRoot(index, best.id, pathId);
+}
+
+function liftRoot(index: TagPathIndex, root: number, pathId: Map<string, number>): number {
+  const { seq } = index;
+  let current = root;
+  for (;;) {
+    const path = seq.paths[current]!;
+    const cut = path.lastIndexOf("\\");
+    if (cut < 0) return current;
+    const parent = pathId.get(path.slice(0, cut));
+    if (parent === undefined) return current;
+    const parents = new Set<number>();
+    let distinct = true;
+    for (const pos of index.occurrences[current]!) {
+      const p = index.parents[pos]!;
+      if (parents.has(p)) {
+        distinct = false;
+        break;
+      }
+      parents.add(p);
+    }
+    if (!distinct) return current;
+    current = parent;
+  }
+}
+
+/** Score a record root on the sample page and learn its title path. */
+function describeCluster(ctx: TextContext, root: number, members: number[], pageUrl?: string): RecordCluster {
+  const { index } = ctx;
+  const regions = recordRegions(index, index.occurrences[root]!);
+  const titlePaths = new Map<string, number>();
+  for (const region of regions) {
+    const link = findTitleLink(ctx, region, null);
+    if (link < 0) continue;
+    const rel = relativePath(index, region.root, link);
+    titlePaths.set(rel, (titlePaths.get(rel) ?? 0) + 1);
+  }
+  let titlePath: string | null = null;
+  let titleCount = 0;
+  for (const [p, c] of titlePaths) if (c > titleCount) [titlePath, titleCount] = [p, c];
+  let score = 0;
+  let records = 0;
+  for (const region of regions) {
+    const record = titlePath === null ? null : buildRecord(ctx, region, titlePath, pageUrl);
+    if (!record) continue;
+    records++;
+    if (record.snippet.length >= 20 && record.snippet.length <= 1500) score++;
+  }
+  return {
+    ancestorPath: index.seq.paths[root]!,
+    paths: members.map((m) => index.seq.paths[m]!),
+    sampleRecords: records,
+    titlePath,
+    score,
+  };
+}
+
+/** A short, stable hash of the sample page's tag-path sequence. */
+export function sequenceHash(seq: TagPathSequence): string {
+  const h = createHash("sha256");
+  for (const id of seq.pathIds) h.update(seq.paths[id]!).update("\n");
+  return h.digest("hex");
+}

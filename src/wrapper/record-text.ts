@@ -1,0 +1,69 @@
+import type { TagPathIndex } from "../html/tagpaths.js";
+
+/**
+ * Text of a range of positions, joined the way a reader sees it: inline elements (`<em>案件</em>(范例)`)
+ * join without a space, block-level boundaries and `<br>` become one space, whitespace is collapsed.
+ */
+
+const BLOCK_TAGS = new Set([
+  "address", "article", "aside", "blockquote", "br", "dd", "details", "dialog", "div", "dl", "dt", "fieldset",
+  "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr", "li",
+  "main", "nav", "ol", "p", "pre", "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
+  "cite", "caption", "center", "option",
+]);
+
+export const HEADING_TAGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
+
+/** Last tag name of each path id (`…\div\a` → `a`). */
+export function lastTags(paths: readonly string[]): string[] {
+  return paths.map((p) => p.slice(p.lastIndexOf("\\") + 1));
+}
+
+export interface TextContext {
+  index: TagPathIndex;
+  tags: string[];
+}
+
+export function textContext(index: TagPathIndex): TextContext {
+  return { index, tags: lastTags(index.seq.paths) };
+}
+
+function nearestBlock(ctx: TextContext, pos: number, floor: number): number {
+  const { parents, seq } = ctx.index;
+  let p = parents[pos]!;
+  while (p >= floor && !BLOCK_TAGS.has(ctx.tags[seq.pathIds[p]!]!)) p = parents[p]!;
+  return p;
+}
+
+/**
+ * Text of positions [from, to), skipping the subtrees rooted at positions in `skip` (sorted or not).
+ */
+export function rangeText(ctx: TextContext, from: number, to: number, skip: ReadonlyArray<number> = []): string {
+  const { seq } = ctx.index;
+  let out = "";
+  let prevText = -1;
+  let p = from;
+  while (p < to) {
+    if (skip.includes(p)) {
+      p = seq.ends[p]!;
+      if (prevText >= 0) out += " ";
+      continue;
+    }
+    const text = seq.texts[p];
+    if (text !== null && text !== undefined) {
+      if (prevText >= 0 && out.length > 0) {
+        let separate = nearestBlock(ctx, prevText, from) !== nearestBlock(ctx, p, from);
+        for (let q = prevText + 1; q < p && !separate; q++) if (ctx.tags[seq.pathIds[q]!] === "br") separate = true;
+        if (separate) out += " ";
+      }
+      out += text;
+      prevText = p;
+    }
+    p++;
+  }
+  return normaliseSpace(out);
+}
+
+export function normaliseSpace(s: string): string {
+  return s.replace(/[\s\u00a0\u200b\u3000]+/g, " ").trim();
+}
