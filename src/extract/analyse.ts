@@ -1,0 +1,197 @@
+/**
+ * The page analyser of feng2011 §IV.A: DOM → monolingual snippets with their HTML context.
+ *
+ * Visual-only tags (b, i, font, strong, span, a, …) are transparent: their text joins the parent's.
+ * Every other element is a block boundary, so text is cut by HTML blocks (segmentation "html") and
+ * then by language (script) with the shared segmenter, which applies the seed's punctuation rules.
+ * With segmentation "language" the tags are ignored and only the language cuts the text: the
+ * baseline of feng2011 Table IV.
+ */
+import { type LanguagePair, langShares, segmentByLanguage } from "../text/index.js";
+import { cleanSnippet } from "./surface.js";
+import type { Segmentation, Snippet } from "./types.js";
+
+/** Tags that only change how text looks: unwrapped, their children joined to the parent. */
+export const VISUAL_TAGS: ReadonlySet<string> = new Set([
+  "a", "abbr", "acronym", "b", "bdi", "bdo", "big", "blink", "cite", "code", "data", "del", "dfn", "em", "font",
+  "i", "ins", "kbd", "label", "mark", "nobr", "q", "s", "samp", "small", "span", "strike", "strong", "sub",
+  "sup", "time", "tt", "u", "var", "wbr",
+]);
+
+/** Elements whose content is never page text (or is ruby annotation, which would double the reading). */
+export const SKIPPED_TAGS: ReadonlySet<string> = new Set([
+  "head", "script", "style", "noscript", "template", "title", "iframe", "object", "embed", "svg", "math",
+  "select", "option", "optgroup", "textarea", "button", "rt", "rp", "canvas", "audio", "video", "map",
+]);
+
+export interface AnalyseOptions {
+  pair: LanguagePair;
+  segmentation: Segmentation;
+}
+
+/** One item of the flattened page: a tag token or a piece of text. */
+type Item = { tag: string } | { text: string };
+
+/** A page cut into snippets. `trailingGap` holds the tags after the last snippet (the r of a last pair). */
+export interface PageSnippets {
+  snippets: Snippet[];
+  trailingGap: string[];
+}
+
+/** The snippets of a page in reading order. */
+export function analysePage(doc: Document, options: AnalyseOptions): PageSnippets {
+  const root = doc.body ?? doc.documentElement;
+  if (!root) return { snippets: [], trailingGap: [] };
+  const items: Item[] = [];
+  flatten(root, items, options.segmentation === "html");
+  return snippetsFromItems(items, options.pair);
+}
+
+function flatten(node: Node, out: Item[], keepTags: boolean): void {
+  for (let child = node.firstChild; child; child = child.nextSibling) {
+    if (child.nodeType === 3) {
+      out.push({ text: child.nodeValue ?? "" });
+      continue;
+    }
+    if (child.nodeType !== 1) continue;
+    const el = child as Element;
+    const name = el.localName.toLowerCase();
+    if (SKIPPED_TAGS.has(name)) continue;
+    if (VISUAL_TAGS.has(name)) {
+      flatten(el, out, keepTags);
+      continue;
+    }
+    const token = tagToken(el);
+    if (!keepTags) {
+      // Language-only segmentation: a block boundary is just a space.
+      out.push({ text: " " });
+      flatten(el, out, keepTags);
+      out.push({ text: " " });
+      continue;
+    }
+    if (el.firstChild === null && VOID_TAGS.has(name)) {
+      out.push({ tag: `<${token}>` });
+      continue;
+    }
+    out.push({ tag: `<${token}>` });
+    flatten(el, out, keepTags);
+    out.push({ tag: `</${name}>` });
+  }
+}
+
+const VOID_TAGS = new Set(["br", "hr", "img", "input", "area", "col", "meta", "link", "source", "track", "param"]);
+
+/** `div.langs_en`: the tag name and its classes (ids and other attributes differ between repeats, so they are left out). */
+function tagToken(el: Element): string {
+  const name = el.localName.toLowerCase();
+  const cls = (el.getAttribute("class") ?? "").trim();
+  return cls ? `${name}.${cls.split(/\s+/u).join(".")}` : name;
+}
+
+/** Cut the flattened page into text blocks at tags, then each block into language runs. */
+function snippetsFromItems(items: readonly Item[], pair: LanguagePair): PageSnippets {
+  const snippets: Snippet[] = [];
+  let gap: string[] = [];
+  let text = "";
+  let block = 0;
+  const flush = () => {
+    const runs = languageRuns(text, pair);
+    text = "";
+    if (runs.length === 0) return;
+    let first = true;
+    for (const [k, run] of runs.entries()) {
+      const clean = cleanSnippet(run.text, k > 0, k < runs.length - 1);
+      if (!/\p{L}/u.test(clean.text)) continue;
+      snippets.push({ index: snippets.length, lang: run.lang, ...clean, block, gapBefore: first ? gap : [] });
+      gap = [];
+      first = false;
+    }
+    block++;
+  };
+  for (const item of items) {
+    if ("text" in item) text += item.text;
+    else {
+      if (/\S/u.test(text)) flush();
+      else text = "";
+      gap.push(item.tag);
+    }
+  }
+  if (/\S/u.test(text)) flush();
+  return { snippets, trailingGap: gap };
+}
+
+export interface Run {
+  lang: string;
+  text: string;
+  start: number;
+  end: number;
+}
+
+/** The language runs of one text block: the shared segmenter, neutral-only runs dropped, abbreviations merged. */
+export function languageRuns(text: string, pair: LanguagePair): Run[] {
+  const collapsed = text.replace(/\s+/gu, " ").trim();
+  if (!collapsed) return [];
+  const runs: Run[] = [];
+  for (const seg of segmentByLanguage(collapsed, pair)) {
+    if (seg.lang !== pair.a && seg.lang !== pair.b) continue;
+    const shares = langShares(seg.text, pair);
+    if ((shares[pair.a] ?? 0) + (shares[pair.b] ?? 0) === 0) continue;
+    runs.push({ lang: seg.lang, text: seg.text, start: seg.start, end: seg.end });
+  }
+  return mergeSandwichedAbbreviations(runs, collapsed);
+}
+
+/**
+ * feng2011's second rule: an abbreviation (`IALP`, `GDP`, `iPhone`, `3D`) between two runs of the other
+ * language belongs to them — `我们在IALP会议上` is one Chinese snippet, not three. The same holds for a
+ * word or two left untranslated inside a sentence (`…与德国人合作。 Criticizes 支持…`): a run of at most three
+ * words, not ending a sentence, between two sentence-long runs (≥ 15 letters each) of the other language.
+ * Only sandwiched runs are merged: a run beside one other-language run may be its translation
+ * (`人工智能 (AI)`), and short terms in a row (`苹果 banana 香蕉`) are a glossary, not a sentence.
+ */
+export function mergeSandwichedAbbreviations(runs: readonly Run[], text: string): Run[] {
+  const out: Run[] = [];
+  for (let i = 0; i < runs.length; i++) {
+    const prev = out[out.length - 1];
+    const cur = runs[i]!;
+    const next = runs[i + 1];
+    if (
+      prev &&
+      next &&
+      prev.lang === next.lang &&
+      cur.lang !== prev.lang &&
+      (isAbbreviation(cur.text) || isEmbeddedWords(cur.text, prev.text, next.text))
+    ) {
+      prev.end = next.end;
+      prev.text = text.slice(prev.start, prev.end);
+      i++;
+      continue;
+    }
+    out.push({ ...cur });
+  }
+  return out;
+}
+
+/** At most three Latin tokens, each all capitals, with a digit, or with an inner capital (`iPhone`). */
+export function isAbbreviation(text: string): boolean {
+  const tokens = text.replace(/[^\p{L}\p{N}.&\-\s]/gu, " ").trim().split(/\s+/u).filter(Boolean);
+  if (tokens.length === 0 || tokens.length > 3) return false;
+  return tokens.every(
+    (t) => /^[\p{Lu}\p{N}.&-]{2,}$/u.test(t) || (/\p{N}/u.test(t) && /\p{L}/u.test(t)) || /^\p{Ll}+\p{Lu}/u.test(t),
+  );
+}
+
+const SENTENCE_END = /[.!?。！？]["'”’)）]*$/u;
+
+/** A few words inside a sentence of the other language (see `mergeSandwichedAbbreviations`). */
+function isEmbeddedWords(text: string, before: string, after: string): boolean {
+  const words = text.trim().split(/\s+/u).filter(Boolean);
+  if (words.length === 0 || words.length > 3 || SENTENCE_END.test(text.trim())) return false;
+  return letterCount(before) >= 15 && letterCount(after) >= 15;
+}
+
+function letterCount(text: string): number {
+  let n = 0;
+  for (const ch of text) if (/\p{L}/u.test(ch)) n++;
+  return n;
+}

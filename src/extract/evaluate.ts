@@ -1,0 +1,106 @@
+/**
+ * `bitext eval extract`: precision, recall and F1 of extracted pairs against gold pairs, per system
+ * (feng2011 Table IV), with an exact match (the paper's: both texts identical after trimming) and a
+ * lenient match (both texts equal after normalisation: width folding, case, whitespace and punctuation).
+ */
+import { existsSync, readdirSync } from "node:fs";
+import { basename, join } from "node:path";
+import { addCounts, type Counts, emptyCounts, matchMultiset, type Scores, scores } from "../eval/metrics.js";
+import { UserError } from "../errors.js";
+import { readSavedPage } from "../html/load.js";
+import { normalizeText } from "../text/index.js";
+import { type ExtractOptions, type ExtractSystem, extractFromHtml } from "./extract.js";
+import { readGoldPairs } from "./gold.js";
+import type { SentencePair } from "./types.js";
+
+export type MatchMode = "exact" | "lenient";
+
+export interface PageResult {
+  page: string;
+  system: ExtractSystem;
+  gold: number;
+  predicted: number;
+  exact: Counts;
+  lenient: Counts;
+}
+
+export interface SystemResult {
+  system: ExtractSystem;
+  exact: Scores;
+  lenient: Scores;
+}
+
+export interface ExtractEvaluation {
+  pages: PageResult[];
+  systems: SystemResult[];
+}
+
+/** Text as the lenient match compares it. */
+export function lenientKey(text: string): string {
+  return normalizeText(text)
+    .toLowerCase()
+    .replace(/[\s\p{P}\p{S}]+/gu, "");
+}
+
+function pairKey(a: string, b: string, mode: MatchMode): string {
+  return mode === "exact" ? `${a.trim()}\u0000${b.trim()}` : `${lenientKey(a)}\u0000${lenientKey(b)}`;
+}
+
+/** Pages with gold in `dir`: every `X.html` (or `.htm`) with an `X.pairs.tsv` beside it. */
+export function findGoldPages(dir: string): Array<{ html: string; gold: string }> {
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch (err) {
+    throw new UserError(`${dir}: cannot read directory (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+  const out: Array<{ html: string; gold: string }> = [];
+  for (const n of names) {
+    const m = /^(.*)\.html?$/u.exec(n);
+    if (!m) continue;
+    const gold = join(dir, `${m[1]}.pairs.tsv`);
+    if (existsSync(gold)) out.push({ html: join(dir, n), gold });
+  }
+  if (out.length === 0) throw new UserError(`${dir}: no page with gold pairs (X.html beside X.pairs.tsv)`);
+  return out;
+}
+
+export function compareToGold(predicted: readonly SentencePair[], gold: ReadonlyArray<{ a: string; b: string }>, mode: MatchMode): Counts {
+  return matchMultiset(
+    predicted.map((p) => pairKey(p.a, p.b, mode)),
+    gold.map((g) => pairKey(g.a, g.b, mode)),
+  );
+}
+
+/** Evaluate each system on every gold page of `dir`. */
+export function evaluateExtraction(
+  dir: string,
+  systems: readonly ExtractSystem[],
+  options: Partial<ExtractOptions> = {},
+  onPage?: () => void,
+): ExtractEvaluation {
+  const pages: PageResult[] = [];
+  const totals = new Map<ExtractSystem, { exact: Counts; lenient: Counts }>();
+  for (const s of systems) totals.set(s, { exact: emptyCounts(), lenient: emptyCounts() });
+  for (const { html, gold } of findGoldPages(dir)) {
+    const goldPage = readGoldPairs(gold);
+    const page = readSavedPage(html);
+    for (const system of systems) {
+      const { pairs } = extractFromHtml(page.text, html, { ...options, pair: goldPage.pair, system });
+      const exact = compareToGold(pairs, goldPage.pairs, "exact");
+      const lenient = compareToGold(pairs, goldPage.pairs, "lenient");
+      const t = totals.get(system)!;
+      addCounts(t.exact, exact);
+      addCounts(t.lenient, lenient);
+      pages.push({ page: basename(html), system, gold: goldPage.pairs.length, predicted: pairs.length, exact, lenient });
+    }
+    onPage?.();
+  }
+  return {
+    pages,
+    systems: systems.map((system) => {
+      const t = totals.get(system)!;
+      return { system, exact: scores(t.exact), lenient: scores(t.lenient) };
+    }),
+  };
+}
