@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { registerEvalCommands } from "./eval.js";
 import { registerExportCommands } from "./export.js";
+import { registerLexiconCommands } from "./lexicon.js";
 import { registerRecordsCommand } from "./records.js";
 import { registerWrapperCommands } from "./wrapper.js";
 
@@ -12,6 +13,7 @@ import { registerWrapperCommands } from "./wrapper.js";
 export const commands: ReadonlyArray<(program: Command) => void> = [
   registerWrapperCommands,
   registerRecordsCommand,
+  registerLexiconCommands,
   registerExportCommands,
   registerEvalCommands,
 ];

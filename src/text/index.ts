@@ -20,6 +20,7 @@ export { contentTokens, englishToken, isStopWord, tokenize } from "./tokenize.js
 export {
   buildLexicon,
   cedictStats,
+  formatLexiconFile,
   LEXICON_FILE_MAGIC,
   type Lexicon,
   type LexiconFile,
@@ -30,3 +31,11 @@ export {
   shippedLexiconFiles,
 } from "./lexicon.js";
 export { CHAR_DISCOUNT, overlapScore, SUBWORD_DISCOUNT, translatedShare, wordSim } from "./similarity.js";
+export {
+  type LearnedPair,
+  type LearnLexiconOptions,
+  learnLexicon,
+  learnLexiconFromSentences,
+  type ParallelSentence,
+  parseParallelTsv,
+} from "./learn-lexicon.js";

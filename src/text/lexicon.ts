@@ -190,6 +190,21 @@ export function parseLexiconFile(path: string, text: string): LexiconFile {
   return { path, languages, header, entries };
 }
 
+/**
+ * The text of a lexicon file: the magic line, `# languages: A B`, the other header lines in order, then
+ * one `A<TAB>B<TAB>weight` line per entry (weights to 4 decimals).
+ */
+export function formatLexiconFile(
+  languages: [Lang, Lang],
+  header: ReadonlyArray<[string, string]>,
+  entries: ReadonlyArray<{ a: string; b: string; weight: number }>,
+): string {
+  const lines = [LEXICON_FILE_MAGIC, `# languages: ${languages[0]} ${languages[1]}`];
+  for (const [k, v] of header) lines.push(`# ${k}: ${v.replace(/\s+/g, " ")}`);
+  for (const e of entries) lines.push(`${e.a}\t${e.b}\t${Math.min(1, Math.max(0.0001, e.weight)).toFixed(4)}`);
+  return `${lines.join("\n")}\n`;
+}
+
 export function readLexiconFile(path: string): LexiconFile {
   let text: string;
   try {

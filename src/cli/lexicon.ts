@@ -1,0 +1,153 @@
+import { readFileSync } from "node:fs";
+import { basename, extname, resolve } from "node:path";
+import { type Command, InvalidArgumentError } from "commander";
+import { UserError } from "../errors.js";
+import { writeFileAtomic } from "../io/atomic-write.js";
+import { resourcePath } from "../paths.js";
+import {
+  EN_ZH,
+  formatLexiconFile,
+  isKnownLang,
+  type LanguagePair,
+  learnLexiconFromSentences,
+  loadLexicon,
+  normalizeText,
+  parseParallelTsv,
+  tokenize,
+  toSimplified,
+} from "../text/index.js";
+import { formatTable, printJson, printLine } from "./output.js";
+import { createProgress } from "./progress.js";
+
+/** `en-zh` → { a: "en", b: "zh" }. */
+export function parsePair(value: string): LanguagePair {
+  const m = /^([a-z]{2,3})-([a-z]{2,3})$/.exec(value);
+  if (!m || !isKnownLang(m[1]!) || !isKnownLang(m[2]!) || m[1] === m[2]) {
+    throw new InvalidArgumentError(`"${value}" is not a language pair like en-zh or en-ja`);
+  }
+  return { a: m[1]!, b: m[2]! };
+}
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`"${value}" is not a positive integer`);
+  return n;
+}
+
+function weight(value: string): number {
+  const n = Number(value);
+  if (!(n > 0 && n <= 1)) throw new InvalidArgumentError(`"${value}" is not a number in (0, 1]`);
+  return n;
+}
+
+interface LearnFlags {
+  out?: string;
+  pair: LanguagePair;
+  iterations: number;
+  minCount: number;
+  minWeight: number;
+  source?: string;
+  licence?: string;
+  json?: boolean;
+}
+
+/** The licence stated by a corpus's attribution column ("CC-BY 2.0 (France) Attribution: …"), if one is. */
+function licenceFromAttribution(attributions: ReadonlyArray<string | undefined>): string | undefined {
+  const counts = new Map<string, number>();
+  for (const a of attributions) {
+    const m = a && /^(.*?)\s*Attribution:/i.exec(a);
+    if (m?.[1]) counts.set(m[1], (counts.get(m[1]) ?? 0) + 1);
+  }
+  const top = [...counts].sort((x, y) => y[1] - x[1])[0];
+  return top && top[1] === attributions.length ? top[0] : undefined;
+}
+
+function learn(file: string, flags: LearnFlags): void {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    throw new UserError(`${file}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+  const sentences = parseParallelTsv(file, text);
+  if (sentences.length === 0) throw new UserError(`${file}: no sentence pairs`);
+  const pair = flags.pair;
+  const progress = createProgress({ label: "lexicon learn", total: 2 * flags.iterations, quiet: flags.json });
+  const t0 = performance.now();
+  const learned = learnLexiconFromSentences(sentences, pair, {
+    iterations: flags.iterations,
+    minCount: flags.minCount,
+    minWeight: flags.minWeight,
+    onIteration: () => progress.tick(),
+  });
+  progress.done();
+  const seconds = (performance.now() - t0) / 1000;
+  const name = basename(file, extname(file)).replace(/[^\w.-]+/g, "-");
+  const out = flags.out ? resolve(flags.out) : resourcePath("models", `lexicon-${name.split(/[.-]/)[0]}.tsv`);
+  const licence = flags.licence ?? licenceFromAttribution(sentences.map((s) => s.attribution)) ?? "unknown (pass --licence)";
+  const header: Array<[string, string]> = [
+    ["source", flags.source ?? `${basename(file)}: ${sentences.length} sentence pairs; per-pair attribution in its third column`],
+    ["licence", licence],
+    [
+      "method",
+      `IBM Model 1 both directions, ${flags.iterations} EM iterations; weight = sqrt(t(b|a) t(a|b)); ` +
+        `co-occurrence >= ${flags.minCount}, weight >= ${flags.minWeight}; stop words and numbers dropped`,
+    ],
+    ["tokens", "bitext tokenize(): zh nodejieba words (Simplified), en lower-cased Porter stems"],
+    ["created", new Date().toISOString()],
+  ];
+  // Columns: the non-Latin side first (the dictionary's headword side), as CC-CEDICT is read.
+  const entries = learned.map((p) => ({ a: p.b, b: p.a, weight: p.weight }));
+  writeFileAtomic(out, formatLexiconFile([pair.b, pair.a], header, entries));
+  if (flags.json) {
+    printJson({ out, pair, sentences: sentences.length, entries: entries.length, seconds, licence });
+    return;
+  }
+  printLine(`${out}: ${entries.length} translation pairs from ${sentences.length} sentence pairs in ${seconds.toFixed(1)} s`);
+  printLine(formatTable([["zh", "en", "weight"], ...entries.slice(0, 10).map((e) => [e.a, e.b, e.weight.toFixed(3)])]));
+}
+
+function lookup(word: string, flags: { from?: string; pair: LanguagePair; json?: boolean }): void {
+  const lex = loadLexicon(flags.pair);
+  const from = flags.from ?? (/\p{Script=Latin}/u.test(word) ? flags.pair.a : flags.pair.b);
+  const prepared = normalizeText(from === "zh" ? toSimplified(word) : word);
+  const token = tokenize(prepared, from).join(from === "en" ? " " : "");
+  const found = lex.translations(token, from) ?? lex.translations(prepared, from);
+  const rows = [...(found ?? new Map<string, number>())].sort((x, y) => y[1] - x[1]);
+  if (flags.json) {
+    printJson({ word, from, token, sources: lex.sources, translations: rows.map(([w, s]) => ({ word: w, weight: s })) });
+    return;
+  }
+  if (rows.length === 0) {
+    printLine(`${word}: not in the lexicon (${lex.sources.join(", ") || "no sources"})`);
+    return;
+  }
+  printLine(formatTable([["translation", "weight"], ...rows.map(([w, s]) => [w, s.toFixed(3)])]));
+}
+
+export function registerLexiconCommands(program: Command): void {
+  const lexicon = program
+    .command("lexicon")
+    .description("the bilingual lexicon (CC-CEDICT + learned translation equivalents)");
+  lexicon
+    .command("learn")
+    .description("learn translation equivalents from a parallel corpus (A<TAB>B[<TAB>attribution] lines)")
+    .argument("<parallel.tsv>", "sentence pairs, English first for en-zh")
+    .option("--out <file>", "where to write the lexicon (default: models/lexicon-<corpus>.tsv of the installation)")
+    .option("--pair <a-b>", "the language pair, columns in this order", parsePair, EN_ZH)
+    .option("--iterations <n>", "EM iterations per direction", positiveInt, 8)
+    .option("--min-count <n>", "minimum sentence pairs a word pair occurs in", positiveInt, 2)
+    .option("--min-weight <w>", "minimum weight kept", weight, 0.1)
+    .option("--source <text>", "the source line of the file header (default: the corpus file name and size)")
+    .option("--licence <text>", "the licence line of the file header (default: read from the attribution column)")
+    .option("--json", "print a JSON summary")
+    .action((file: string, flags: LearnFlags) => learn(file, flags));
+  lexicon
+    .command("lookup")
+    .description("show the translations the lexicon knows for a word")
+    .argument("<word>")
+    .option("--from <lang>", "the word's language (default: by script)")
+    .option("--pair <a-b>", "the language pair", parsePair, EN_ZH)
+    .option("--json", "print JSON")
+    .action((word: string, flags: { from?: string; pair: LanguagePair; json?: boolean }) => lookup(word, flags));
+}
