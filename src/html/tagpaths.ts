@@ -178,3 +178,47 @@ export function isTextPath(path: string): boolean {
 export function pathTags(path: string): string[] {
   return path.split(PATH_SEPARATOR);
 }
+
+/**
+ * A path with its tandem repeats collapsed: a run of a repeated unit of two or three tags becomes one
+ * unit (`html\body\dl\dd\li\dd\li\a` → `html\body\dl\dd\li\a`). Unclosed tags in legacy pages make the
+ * parser nest each record inside the previous one, so every record gets a deeper, unique path;
+ * collapsed, they share one again. Single-tag repeats (`div\div`) are left alone: nested divs are
+ * ordinary structure, not recursion.
+ */
+export function collapseRepeats(path: string): string {
+  const tags = path.split(PATH_SEPARATOR);
+  let changed = true;
+  while (changed) {
+    changed = false;
+    for (let unit = 2; unit <= 3; unit++) {
+      for (let i = 0; i + 2 * unit <= tags.length; i++) {
+        let same = true;
+        for (let k = 0; k < unit && same; k++) same = tags[i + k] === tags[i + unit + k];
+        if (same) {
+          tags.splice(i + unit, unit);
+          changed = true;
+          i--;
+        }
+      }
+    }
+  }
+  return tags.join(PATH_SEPARATOR);
+}
+
+/** The same sequence with every path replaced by its collapsed form (path ids renumbered). */
+export function collapsedView(seq: TagPathSequence): TagPathSequence {
+  const paths: string[] = [];
+  const ids = new Map<string, number>();
+  const remap = seq.paths.map((p) => {
+    const c = collapseRepeats(p);
+    let id = ids.get(c);
+    if (id === undefined) {
+      id = paths.length;
+      paths.push(c);
+      ids.set(c, id);
+    }
+    return id;
+  });
+  return { ...seq, paths, pathIds: seq.pathIds.map((id) => remap[id]!) };
+}

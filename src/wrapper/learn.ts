@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { UserError } from "../errors.js";
-import { indexTagPaths, type TagPathIndex, type TagPathSequence } from "../html/tagpaths.js";
+import { collapsedView, indexTagPaths, type TagPathIndex, type TagPathSequence } from "../html/tagpaths.js";
 import { affinityPropagation, withTieBreakNoise } from "./ap.js";
 import { textContext, type TextContext } from "./record-text.js";
 import { buildRecord, findTitleLink, recordRegions, relativePath } from "./records.js";
@@ -34,7 +34,16 @@ export interface PageAnalysis {
 
 export function learnWrapper(seq: TagPathSequence, options: LearnOptions): Wrapper {
   const params = { ...DEFAULT_PARAMS, ...options.params };
-  const analysis = analysePage(seq, params, options.pageUrl);
+  let analysis = analysePage(seq, params, options.pageUrl);
+  let pathMode: Wrapper["pathMode"] = "exact";
+  if ((analysis.recordClusters[0]?.score ?? 0) <= params.minRecords) {
+    // No list of more than T records with exact paths: try again with nested (recursive) records collapsed.
+    const collapsed = analysePage(collapsedView(seq), params, options.pageUrl);
+    if ((collapsed.recordClusters[0]?.score ?? 0) > (analysis.recordClusters[0]?.score ?? 0)) {
+      analysis = collapsed;
+      pathMode = "collapsed";
+    }
+  }
   if (analysis.recordClusters.length === 0) {
     throw new UserError(
       `${options.file ?? options.pageUrl ?? "page"}: no repeated record structure found (is this a result page with results?)`,
@@ -51,6 +60,7 @@ export function learnWrapper(seq: TagPathSequence, options: LearnOptions): Wrapp
       uniquePaths: seq.paths.length,
     },
     params,
+    pathMode,
     clusters: analysis.recordClusters,
   };
 }
@@ -72,6 +82,7 @@ export function analysePage(seq: TagPathSequence, params: WrapperParams = DEFAUL
     else byRoot.set(root, rule);
   }
   const recordClusters = [...byRoot.values()].filter((c) => c.score > 0).sort((a, b) => b.score - a.score);
+  assignRoles(index, recordClusters);
   return { index, candidates, clusters, recordClusters };
 }
 
@@ -157,30 +168,46 @@ export function recordRoot(index: TagPathIndex, members: number[], minRecords: n
     if (c.completeness < ROOT_SHARE * maxCompleteness) continue;
     if (!best || c.records > best.records || (c.records === best.records && c.depth > best.depth)) best = c;
   }
-  return best === null ? null : liftRoot(index, best.id, pathId);
+  return best === null ? null : liftRoot(index, best.id);
 }
 
-function liftRoot(index: TagPathIndex, root: number, pathId: Map<string, number>): number {
+function liftRoot(index: TagPathIndex, root: number): number {
   const { seq } = index;
   let current = root;
   for (;;) {
-    const path = seq.paths[current]!;
-    const cut = path.lastIndexOf("\\");
-    if (cut < 0) return current;
-    const parent = pathId.get(path.slice(0, cut));
-    if (parent === undefined) return current;
+    // Lift to the parent elements when they all share one path and each holds exactly one record.
     const parents = new Set<number>();
-    let distinct = true;
+    let parentPath = -1;
     for (const pos of index.occurrences[current]!) {
       const p = index.parents[pos]!;
-      if (parents.has(p)) {
-        distinct = false;
-        break;
-      }
+      if (p < 0 || parents.has(p)) return current;
+      const id = seq.pathIds[p]!;
+      if (parentPath >= 0 && id !== parentPath) return current;
+      parentPath = id;
       parents.add(p);
     }
-    if (!distinct) return current;
-    current = parent;
+    if (parentPath < 0 || index.occurrences[parentPath]!.length !== parents.size) return current;
+    current = parentPath;
+  }
+}
+
+/**
+ * The best cluster carries the results. Another cluster joins it when its records sit in the same
+ * list — every record's parent element is also a parent of the best cluster's records, or one of those
+ * records itself — so result lists that mix several record templates (Sogou's vertical results among
+ * web results) are read whole. (Extraction takes an inner record only where the outer one has no title.)
+ */
+function assignRoles(index: TagPathIndex, clusters: RecordCluster[]): void {
+  const primary = clusters[0];
+  if (!primary) return;
+  const idOf = (path: string) => index.seq.paths.indexOf(path);
+  const parentsOf = (path: string) => new Set(Array.from(index.occurrences[idOf(path)]!, (p) => index.parents[p]!));
+  const containers = parentsOf(primary.ancestorPath);
+  for (const p of index.occurrences[idOf(primary.ancestorPath)]!) containers.add(p);
+  primary.role = "results";
+  for (const c of clusters.slice(1)) {
+    const parents = parentsOf(c.ancestorPath);
+    c.role = c.titlePath !== null && [...parents].every((p) => containers.has(p)) ? "results" : "other";
   }
 }
 
@@ -212,6 +239,7 @@ function describeCluster(ctx: TextContext, root: number, members: number[], page
     sampleRecords: records,
     titlePath,
     score,
+    role: "other",
   };
 }
 

@@ -22,8 +22,14 @@ export interface RecordCluster {
   sampleRecords: number;
   /** Tag path of the title link, relative to the record root (e.g. `h3\a`). */
   titlePath: string | null;
-  /** Ranking score of the cluster on the sample page (higher is more likely the organic results). */
+  /** Ranking score of the cluster on the sample page: its records with a title link and a snippet. */
   score: number;
+  /**
+   * "results": its records are result records (the best cluster, plus clusters whose records are
+   * siblings of the best one's in the same list: one result list can mix several record templates).
+   * "other": a repeated structure that is not the result list (kept for diagnostics).
+   */
+  role: "results" | "other";
 }
 
 export interface WrapperParams {
@@ -48,6 +54,11 @@ export interface Wrapper {
     uniquePaths: number;
   };
   params: WrapperParams;
+  /**
+   * "exact": tag paths as the seed defines them. "collapsed": tandem repeats collapsed first
+   * (`collapseRepeats`), learned when exact paths show no record list because records nest (legacy markup).
+   */
+  pathMode: "exact" | "collapsed";
   /** Essential clusters, best first; `clusters[0]` carries the organic results. */
   clusters: RecordCluster[];
 }
