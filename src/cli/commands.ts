@@ -1,6 +1,8 @@
 import type { Command } from "commander";
 import { registerEvalCommands } from "./eval.js";
 import { registerExportCommands } from "./export.js";
+import { registerExtractCommand } from "./extract.js";
+import { registerFetchPagesCommand } from "./fetch-pages.js";
 import { registerLexiconCommands } from "./lexicon.js";
 import { registerRecordsCommand } from "./records.js";
 import { registerWrapperCommands } from "./wrapper.js";
@@ -14,6 +16,8 @@ export const commands: ReadonlyArray<(program: Command) => void> = [
   registerWrapperCommands,
   registerRecordsCommand,
   registerLexiconCommands,
+  registerFetchPagesCommand,
+  registerExtractCommand,
   registerExportCommands,
   registerEvalCommands,
 ];

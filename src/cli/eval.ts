@@ -1,11 +1,12 @@
 import { Command } from "commander";
+import { registerEvalExtract } from "./eval-extract.js";
 import { registerEvalRecords } from "./eval-records.js";
 
 /**
  * `bitext eval <what>`: each evaluation is a sub-command in its own module (`eval-<what>.ts`)
  * exporting a function that adds itself to the `eval` command. Add new ones to this list.
  */
-const evaluations: ReadonlyArray<(evalCommand: Command) => void> = [registerEvalRecords];
+const evaluations: ReadonlyArray<(evalCommand: Command) => void> = [registerEvalRecords, registerEvalExtract];
 
 export function registerEvalCommands(program: Command): void {
   const evalCommand = new Command("eval").description("measure precision and recall against gold data");

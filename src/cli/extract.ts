@@ -1,0 +1,120 @@
+import type { Command } from "commander";
+import { UserError } from "../errors.js";
+import {
+  EXTRACT_SYSTEMS,
+  type ExtractSystem,
+  extractFromHtml,
+  formatPairs,
+  isUrl,
+  loadPageInput,
+  OUTPUT_FORMATS,
+  type OutputFormat,
+  type SentencePair,
+} from "../extract/index.js";
+import { writeFileAtomic } from "../io/atomic-write.js";
+import { createFetcher, FetchError, type Fetcher } from "../net/index.js";
+import { EN_ZH, isKnownLang, type LanguagePair } from "../text/index.js";
+import { printJsonLine } from "./output.js";
+import { createProgress } from "./progress.js";
+
+interface ExtractFlags {
+  format: string;
+  out?: string;
+  json?: boolean;
+  pair: string;
+  system: string;
+  minRelevance?: string;
+}
+
+export function registerExtractCommand(program: Command): void {
+  program
+    .command("extract")
+    .description("extract parallel sentence pairs from bilingual pages (saved files or URLs)")
+    .argument("<page...>", "saved HTML pages and/or http(s) URLs (fetched politely)")
+    .option("--format <format>", `output format: ${OUTPUT_FORMATS.join(", ")}`, "tsv")
+    .option("--out <prefix>", "write PREFIX.tsv / PREFIX.tmx / PREFIX.jsonl / PREFIX.en + PREFIX.zh (default: stdout)")
+    .option("--json", 'print one {"en","zh","score","source_url"} object per line to stdout')
+    .option("--pair <a-b>", "language pair of the pages (Latin-script side first): en-zh, en-ja, en-ko, …", "en-zh")
+    .option("--system <name>", `extraction system: ${EXTRACT_SYSTEMS.join(", ")} (feng2011 Table IV)`, "full")
+    .option("--min-relevance <x>", "drop candidates less relevant than this share of the page's best (0–1)")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  bitext extract page.html\n  bitext extract --format tmx --out corpus a.html b.html\n  bitext extract --pair en-ja --json https://example.org/ja-en.html",
+    )
+    .action(async (pages: string[], flags: ExtractFlags) => {
+      const format = parseFormat(flags.format);
+      const pair = parseLanguagePair(flags.pair);
+      const system = parseSystem(flags.system);
+      const minRelevance = flags.minRelevance === undefined ? undefined : parseUnit("--min-relevance", flags.minRelevance);
+      if (format === "moses" && !flags.out && !flags.json) throw new UserError("--format moses writes two files: give --out PREFIX");
+
+      let fetcher: Fetcher | undefined;
+      const getFetcher = () => {
+        fetcher ??= createFetcher();
+        return fetcher;
+      };
+      const progress = createProgress({ label: "extract", total: pages.length, quiet: flags.json === true });
+      const all: SentencePair[] = [];
+      let failures = 0;
+      for (const input of pages) {
+        try {
+          const page = await loadPageInput(input, getFetcher);
+          const { pairs } = extractFromHtml(page.html, page.source, {
+            pair,
+            system,
+            ...(minRelevance === undefined ? {} : { minRelevance }),
+          });
+          all.push(...pairs);
+        } catch (err) {
+          // A URL that cannot be fetched is reported and skipped; a bad file is the user's mistake and stops the run.
+          if (!(err instanceof FetchError) || !isUrl(input)) throw err;
+          failures++;
+          process.stderr.write(`bitext: ${err.message} (skipped)\n`);
+        }
+        progress.tick(1, { pairs: all.length });
+      }
+      progress.done();
+
+      if (flags.json) {
+        for (const p of all) printJsonLine({ [pair.a]: p.a, [pair.b]: p.b, score: p.score, source_url: p.sourceUrl });
+      } else {
+        const files = formatPairs(
+          all.map((p) => ({ a: p.a, b: p.b, score: p.score, method: p.method, sourceUrls: [p.sourceUrl] })),
+          pair,
+          format,
+        );
+        if (flags.out) {
+          for (const f of files) writeFileAtomic(`${flags.out}${f.suffix}`, f.content);
+          process.stderr.write(`${all.length} pairs from ${pages.length - failures} pages → ${files.map((f) => `${flags.out}${f.suffix}`).join(", ")}\n`);
+        } else {
+          for (const f of files) process.stdout.write(f.content);
+        }
+      }
+      if (failures > 0) process.exitCode = 2;
+    });
+}
+
+export function parseFormat(value: string): OutputFormat {
+  if ((OUTPUT_FORMATS as readonly string[]).includes(value)) return value as OutputFormat;
+  throw new UserError(`--format: unknown format "${value}" (expected ${OUTPUT_FORMATS.join(", ")})`);
+}
+
+function parseSystem(value: string): ExtractSystem {
+  if ((EXTRACT_SYSTEMS as readonly string[]).includes(value)) return value as ExtractSystem;
+  throw new UserError(`--system: unknown system "${value}" (expected ${EXTRACT_SYSTEMS.join(", ")})`);
+}
+
+export function parseLanguagePair(value: string): LanguagePair {
+  const m = /^([a-z]{2,3})-([a-z]{2,3})$/u.exec(value.trim().toLowerCase());
+  if (!m) throw new UserError(`--pair: expected two language codes like en-zh, got "${value}"`);
+  const pair = { a: m[1]!, b: m[2]! };
+  for (const l of [pair.a, pair.b]) if (!isKnownLang(l)) throw new UserError(`--pair: unknown language "${l}"`);
+  if (pair.a === EN_ZH.a && pair.b === EN_ZH.b) return EN_ZH;
+  return pair;
+}
+
+export function parseUnit(flag: string, value: string): number {
+  const x = Number(value);
+  if (!Number.isFinite(x) || x < 0 || x > 1) throw new UserError(`${flag}: expected a number from 0 to 1, got "${value}"`);
+  return x;
+}

@@ -1,0 +1,89 @@
+import type { Command } from "commander";
+import { UserError } from "../errors.js";
+import { fetchBilingualPages } from "../extract/index.js";
+import { DEFAULT_STORE_PATH, openStore } from "../store/index.js";
+import { parseUnit } from "./extract.js";
+import { printJson } from "./output.js";
+import { createProgress } from "./progress.js";
+
+interface FetchPagesFlags {
+  db: string;
+  minProbability?: string;
+  limit?: string;
+  refetch?: boolean;
+  delay: string;
+  timeout: string;
+  maxBytes: string;
+  robots: boolean;
+  json?: boolean;
+}
+
+export function registerFetchPagesCommand(program: Command): void {
+  program
+    .command("fetch-pages")
+    .description("download the pages of records classified bilingual, store them and extract their sentence pairs")
+    .option("--db <file>", "the store", DEFAULT_STORE_PATH)
+    .option("--min-probability <p>", "only records at least this likely to be bilingual (0–1)")
+    .option("--limit <n>", "at most this many pages")
+    .option("--refetch", "download pages again even when already stored")
+    .option("--delay <ms>", "minimum milliseconds between two requests to one host", "1000")
+    .option("--timeout <ms>", "milliseconds allowed for one page", "20000")
+    .option("--max-bytes <n>", "largest page accepted, in bytes", String(5 * 1024 * 1024))
+    .option("--no-robots", "do not read robots.txt (only for your own sites)")
+    .option("--json", "print the summary as JSON")
+    .addHelpText("after", "\nThen: bitext export corpus --format tmx --out corpus")
+    .action(async (flags: FetchPagesFlags) => {
+      const minProbability =
+        flags.minProbability === undefined ? undefined : parseUnit("--min-probability", flags.minProbability);
+      const limit = flags.limit === undefined ? undefined : positiveInt("--limit", flags.limit);
+      const store = openStore(flags.db);
+      const progress = createProgress({ label: "fetch-pages", quiet: flags.json === true });
+      try {
+        const summary = await fetchBilingualPages(store, {
+          ...(minProbability === undefined ? {} : { minProbability }),
+          ...(limit === undefined ? {} : { limit }),
+          refetch: flags.refetch === true,
+          fetcherOptions: {
+            delayMs: nonNegativeInt("--delay", flags.delay),
+            timeoutMs: positiveInt("--timeout", flags.timeout),
+            maxBytes: positiveInt("--max-bytes", flags.maxBytes),
+            robots: flags.robots,
+          },
+          onPage: (o) => progress.tick(1, { pairs: o.pairs, failed: o.status === "failed" ? 1 : 0 }),
+        });
+        progress.done();
+        if (flags.json) {
+          printJson({
+            records: summary.records,
+            urls: summary.urls,
+            fetched: summary.fetched,
+            already_stored: summary.alreadyStored,
+            failed: summary.failed,
+            pairs: summary.pairs,
+            pages: summary.pages,
+          });
+        } else {
+          for (const p of summary.pages) if (p.status === "failed") process.stderr.write(`bitext: ${p.error}\n`);
+          process.stdout.write(
+            `${summary.urls} pages of ${summary.records} bilingual records: ${summary.fetched} fetched, ` +
+              `${summary.alreadyStored} already stored, ${summary.failed} failed; ${summary.pairs} sentence pairs\n`,
+          );
+        }
+      } finally {
+        progress.done();
+        store.close();
+      }
+    });
+}
+
+function positiveInt(flag: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new UserError(`${flag}: expected a positive whole number, got "${value}"`);
+  return n;
+}
+
+function nonNegativeInt(flag: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new UserError(`${flag}: expected a whole number ≥ 0, got "${value}"`);
+  return n;
+}

@@ -1,0 +1,118 @@
+/**
+ * `bitext fetch-pages`: download the pages of stored records classified bilingual, keep them in the
+ * store, and extract their sentence pairs into it. Exposed as `fetchBilingualPages` for the demo.
+ *
+ * Pages already stored are not downloaded again (unless `refetch`), but every stored page of the selection
+ * is (re-)extracted, which is cheap and offline: a run interrupted between download and extraction
+ * completes on the next run, and an improved extractor refreshes old pages.
+ */
+import pLimit from "p-limit";
+import { createFetcher, type Fetcher, FetchError, type FetcherOptions, isHtmlContentType } from "../net/index.js";
+import { getPage, listRecords, replacePairs, type Store, upsertPage } from "../store/index.js";
+import { EN_ZH } from "../text/index.js";
+import { toStoredPair } from "./corpus.js";
+import { type ExtractOptions, extractFromHtml } from "./extract.js";
+import { storedPageText } from "./pages.js";
+
+export interface FetchPagesOptions {
+  /** The fetcher to use (default: a new polite fetcher with `fetcherOptions`). Share one across a run. */
+  fetcher?: Fetcher;
+  fetcherOptions?: Partial<FetcherOptions>;
+  /** Only records whose probability of being bilingual is at least this. */
+  minProbability?: number;
+  /** At most this many pages (distinct URLs). */
+  limit?: number;
+  /** Download pages again even when stored. */
+  refetch?: boolean;
+  /** Pages downloaded at once (per-host spacing still holds, so this only helps across hosts). */
+  concurrency?: number;
+  extract?: Partial<ExtractOptions>;
+  /** Called after each page with its outcome. */
+  onPage?: (outcome: PageOutcome) => void;
+}
+
+export interface PageOutcome {
+  url: string;
+  status: "fetched" | "stored" | "failed";
+  /** Why the download failed. */
+  error?: string;
+  pairs: number;
+}
+
+export interface FetchPagesSummary {
+  records: number;
+  urls: number;
+  fetched: number;
+  alreadyStored: number;
+  failed: number;
+  pairs: number;
+  pages: PageOutcome[];
+}
+
+export async function fetchBilingualPages(store: Store, options: FetchPagesOptions = {}): Promise<FetchPagesSummary> {
+  const records = listRecords(store, {
+    label: "bilingual",
+    ...(options.minProbability === undefined ? {} : { minProbability: options.minProbability }),
+  });
+  let urls = [...new Set(records.map((r) => r.url))].filter((u) => /^https?:\/\//iu.test(u));
+  if (options.limit !== undefined) urls = urls.slice(0, options.limit);
+  const fetcher = options.fetcher ?? createFetcher(options.fetcherOptions ?? {});
+  const extractOptions: Partial<ExtractOptions> = { ...options.extract, pair: EN_ZH };
+  const limit = pLimit(Math.max(1, options.concurrency ?? 4));
+  const summary: FetchPagesSummary = {
+    records: records.length,
+    urls: urls.length,
+    fetched: 0,
+    alreadyStored: 0,
+    failed: 0,
+    pairs: 0,
+    pages: [],
+  };
+
+  const one = async (url: string): Promise<PageOutcome> => {
+    const stored = getPage(store, url);
+    let pageId: number;
+    let status: PageOutcome["status"];
+    if (stored?.html && !options.refetch) {
+      pageId = stored.id;
+      status = "stored";
+    } else {
+      try {
+        const page = await fetcher.fetch(url, { accept: isHtmlContentType });
+        pageId = upsertPage(store, {
+          url,
+          finalUrl: page.finalUrl === url ? null : page.finalUrl,
+          httpStatus: page.status,
+          contentType: page.contentType,
+          charset: page.decoded?.charset ?? null,
+          html: page.bytes,
+        });
+        status = "fetched";
+      } catch (err) {
+        if (!(err instanceof FetchError)) throw err;
+        upsertPage(store, { url, httpStatus: err.status ?? null, html: null, error: `${err.kind}: ${err.message}` });
+        return { url, status: "failed", error: err.message, pairs: 0 };
+      }
+    }
+    const page = getPage(store, pageId);
+    const text = page ? storedPageText(page) : null;
+    const pairs = text === null ? [] : extractFromHtml(text, page?.finalUrl ?? url, extractOptions).pairs;
+    replacePairs(store, pageId, pairs.map(toStoredPair));
+    return { url, status, pairs: pairs.length };
+  };
+
+  await Promise.all(
+    urls.map((url) =>
+      limit(async () => {
+        const outcome = await one(url);
+        summary.pages.push(outcome);
+        if (outcome.status === "fetched") summary.fetched++;
+        else if (outcome.status === "stored") summary.alreadyStored++;
+        else summary.failed++;
+        summary.pairs += outcome.pairs;
+        options.onPage?.(outcome);
+      }),
+    ),
+  );
+  return summary;
+}

@@ -1,0 +1,100 @@
+/**
+ * Output formats of extracted pairs and of the corpus:
+ * - tsv: header `source_url <a> <b> score method` (`source_url en zh score method` for en–zh); several source
+ *   URLs of one corpus pair are joined by a space; tabs and line breaks inside texts become spaces;
+ * - tmx: TMX 1.4, one `<tu>` per pair with `xml:lang` on each `<tuv>` and the score, method and source URLs as `<prop>`s;
+ * - moses: two line-aligned files, PREFIX.<a> and PREFIX.<b> (PREFIX.en / PREFIX.zh);
+ * - jsonl: one JSON object per line: the two texts under their language codes, score, source_url, method
+ *   (and source_urls when a pair has several).
+ */
+import type { LanguagePair } from "../text/index.js";
+
+export type OutputFormat = "tsv" | "tmx" | "moses" | "jsonl";
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ["tsv", "tmx", "moses", "jsonl"];
+
+/** A pair as written out: one extraction, or one deduplicated corpus entry with all its sources. */
+export interface OutputPair {
+  a: string;
+  b: string;
+  score: number | null;
+  method: string;
+  sourceUrls: readonly string[];
+}
+
+/** A file to write: its name suffix after PREFIX (e.g. ".tsv", ".en") and its content. */
+export interface OutputFile {
+  suffix: string;
+  content: string;
+}
+
+export function formatPairs(pairs: readonly OutputPair[], langs: LanguagePair, format: OutputFormat): OutputFile[] {
+  switch (format) {
+    case "tsv":
+      return [{ suffix: ".tsv", content: toTsv(pairs, langs) }];
+    case "tmx":
+      return [{ suffix: ".tmx", content: toTmx(pairs, langs) }];
+    case "moses":
+      return [
+        { suffix: `.${langs.a}`, content: pairs.map((p) => `${oneLine(p.a)}\n`).join("") },
+        { suffix: `.${langs.b}`, content: pairs.map((p) => `${oneLine(p.b)}\n`).join("") },
+      ];
+    case "jsonl":
+      return [{ suffix: ".jsonl", content: pairs.map((p) => `${JSON.stringify(toJsonRecord(p, langs))}\n`).join("") }];
+  }
+}
+
+/** Text on one line: tabs, line and paragraph separators become single spaces (TSV and Moses are line-based). */
+export function oneLine(text: string): string {
+  return text.replace(/[\t\r\n\u2028\u2029\u0085]+/gu, " ").trim();
+}
+
+export function toTsv(pairs: readonly OutputPair[], langs: LanguagePair): string {
+  const lines = [["source_url", langs.a, langs.b, "score", "method"].join("\t")];
+  for (const p of pairs) {
+    lines.push([p.sourceUrls.join(" "), oneLine(p.a), oneLine(p.b), p.score === null ? "" : String(p.score), p.method].join("\t"));
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** The JSON object of one pair: `{"en":…,"zh":…,"score":…,"source_url":…,"method":…}` (keys are the language codes). */
+export function toJsonRecord(p: OutputPair, langs: LanguagePair): Record<string, unknown> {
+  const rec: Record<string, unknown> = {
+    [langs.a]: p.a,
+    [langs.b]: p.b,
+    score: p.score,
+    source_url: p.sourceUrls[0] ?? null,
+    method: p.method,
+  };
+  if (p.sourceUrls.length > 1) rec["source_urls"] = p.sourceUrls;
+  return rec;
+}
+
+export function toTmx(pairs: readonly OutputPair[], langs: LanguagePair): string {
+  const out: string[] = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<tmx version="1.4">',
+    `  <header creationtool="bitext" creationtoolversion="0.1.0" segtype="sentence" o-tmf="bitext" adminlang="en" srclang="${langs.a}" datatype="plaintext"/>`,
+    "  <body>",
+  ];
+  for (const p of pairs) {
+    out.push("    <tu>");
+    if (p.score !== null) out.push(`      <prop type="x-score">${p.score}</prop>`);
+    out.push(`      <prop type="x-method">${xmlText(p.method)}</prop>`);
+    for (const url of p.sourceUrls) out.push(`      <prop type="x-source-url">${xmlText(url)}</prop>`);
+    out.push(`      <tuv xml:lang="${langs.a}"><seg>${xmlText(p.a)}</seg></tuv>`);
+    out.push(`      <tuv xml:lang="${langs.b}"><seg>${xmlText(p.b)}</seg></tuv>`);
+    out.push("    </tu>");
+  }
+  out.push("  </body>", "</tmx>");
+  return `${out.join("\n")}\n`;
+}
+
+/** Escape for XML text and attribute values; characters XML 1.0 forbids are dropped. */
+export function xmlText(s: string): string {
+  return s
+    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, "")
+    .replace(/&/gu, "&amp;")
+    .replace(/</gu, "&lt;")
+    .replace(/>/gu, "&gt;")
+    .replace(/"/gu, "&quot;");
+}

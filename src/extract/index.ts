@@ -1,0 +1,29 @@
+/**
+ * Parallel sentence (and term) pairs from inside bilingual pages (feng2011), and the corpus they make.
+ *
+ * ```ts
+ * const { pairs } = extractFromHtml(html, "https://example.org/page.html");          // en–zh, full system
+ * const ja = extractFromHtml(html, url, { pair: EN_JA });                             // any script pair
+ * await fetchBilingualPages(store);                  // records classified bilingual → pages → pairs (store)
+ * exportCorpus(store, { format: "tmx", out: "corpus" });   // deduplicated corpus with every source URL
+ * ```
+ */
+export { analysePage, languageRuns, type PageSnippets, SKIPPED_TAGS, VISUAL_TAGS } from "./analyse.js";
+export { type CorpusExport, corpusKey, type ExportCorpusOptions, exportCorpus, toStoredPair } from "./corpus.js";
+export { evaluateExtraction, type ExtractEvaluation, findGoldPages, lenientKey } from "./evaluate.js";
+export {
+  DEFAULT_EXTRACT_OPTIONS,
+  EXTRACT_SYSTEMS,
+  type ExtractOptions,
+  type ExtractSystem,
+  extractFromDocument,
+  extractFromHtml,
+  type PageExtraction,
+  type PageStats,
+} from "./extract.js";
+export { type FetchPagesOptions, type FetchPagesSummary, fetchBilingualPages, type PageOutcome } from "./fetch.js";
+export { formatPairs, OUTPUT_FORMATS, type OutputFile, type OutputFormat, type OutputPair } from "./formats.js";
+export { type GoldPage, parseGoldPairs, readGoldPairs } from "./gold.js";
+export { EN_JA_LENGTH, EN_ZH_LENGTH, estimateLengthModel, type LengthModel } from "./length-model.js";
+export { isUrl, loadPageInput, type PageText } from "./pages.js";
+export type { SentencePair, Snippet } from "./types.js";
