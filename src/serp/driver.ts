@@ -1,0 +1,224 @@
+import { createHash } from "node:crypto";
+import type { Browser, BrowserContext, Page } from "playwright";
+import { launchChromium } from "../browser/launch.js";
+import { collectTagPaths, type TagPathSequence } from "../html/tagpaths.js";
+import type { PageObservation } from "./blocks.js";
+import type { EngineDefinition } from "./engines.js";
+
+/**
+ * The Playwright driver: one Chromium, one browser context per engine (its locale and user agent,
+ * its own cookies), a small pool of reusable tabs per context. `load` navigates to a result page and,
+ * in the page itself (already parsed by the browser), collects the tag-path sequence and the block /
+ * no-results signals in a single evaluation: the page is never re-parsed in Node on the hot path.
+ */
+
+export interface DriverOptions {
+  /** Chromium executable (else $BITEXT_CHROMIUM, else /usr/bin/chromium). */
+  executablePath?: string;
+  headless?: boolean;
+  /** Navigation timeout per page. */
+  timeoutMs?: number;
+}
+
+export interface LoadedPage {
+  observation: PageObservation;
+  /** The tag-path sequence, collected in the page; null when the navigation failed. */
+  seq: TagPathSequence | null;
+  /** The response body as received (for the content hash and, if asked, the stored HTML). */
+  body: Buffer | null;
+  contentSha256: string | null;
+  /** Navigation failure (timeout, connection reset, …); null when a response arrived. */
+  error: string | null;
+  timings: { navigateMs: number; evaluateMs: number; bodyMs: number; totalMs: number };
+}
+
+interface EngineSlot {
+  context: BrowserContext;
+  idle: Page[];
+  script: string;
+}
+
+/** Characters of page text kept for block / no-results text checks. */
+const TEXT_CHARS = 6000;
+
+export class SerpDriver {
+  private readonly slots = new Map<string, Promise<EngineSlot>>();
+  private closed = false;
+
+  private constructor(
+    readonly browser: Browser,
+    private readonly timeoutMs: number,
+  ) {}
+
+  static async start(options: DriverOptions = {}): Promise<SerpDriver> {
+    const browser = await launchChromium({
+      ...(options.executablePath ? { executablePath: options.executablePath } : {}),
+      headless: options.headless ?? true,
+    });
+    return new SerpDriver(browser, options.timeoutMs ?? 30_000);
+  }
+
+  /** Load one result page of `def`'s engine and observe it. Never throws for network trouble: see `error`. */
+  async load(def: EngineDefinition, url: string, options: { keepBody?: boolean } = {}): Promise<LoadedPage> {
+    const slot = await this.slot(def);
+    const page = slot.idle.pop() ?? (await slot.context.newPage());
+    const t0 = performance.now();
+    let navigateMs = 0;
+    let evaluateMs = 0;
+    let bodyMs = 0;
+    const observation: PageObservation = {
+      requestUrl: url,
+      finalUrl: url,
+      httpStatus: null,
+      title: "",
+      text: "",
+      blockSelectors: [],
+      noResultsSelectors: [],
+    };
+    let reusable = false;
+    try {
+      const response = await gotoOrFail(page, url, this.timeoutMs);
+      navigateMs = performance.now() - t0;
+      observation.finalUrl = page.url();
+      observation.httpStatus = response?.status() ?? null;
+      const t1 = performance.now();
+      const seen = (await page.evaluate(slot.script)) as {
+        seq: TagPathSequence;
+        title: string;
+        block: string[];
+        none: string[];
+      };
+      evaluateMs = performance.now() - t1;
+      observation.title = seen.title;
+      observation.blockSelectors = seen.block;
+      observation.noResultsSelectors = seen.none;
+      observation.text = pageText(seen.seq);
+      let body: Buffer | null = null;
+      let contentSha256: string | null = null;
+      if (response) {
+        const t2 = performance.now();
+        try {
+          body = await response.body();
+          contentSha256 = createHash("sha256").update(body).digest("hex");
+        } catch {
+          // Some responses (e.g. after a client-side redirect) have no retrievable body; the page is still observed.
+        }
+        bodyMs = performance.now() - t2;
+      }
+      reusable = true;
+      return {
+        observation,
+        seq: seen.seq,
+        body: options.keepBody ? body : null,
+        contentSha256,
+        error: null,
+        timings: { navigateMs, evaluateMs, bodyMs, totalMs: performance.now() - t0 },
+      };
+    } catch (err) {
+      if (this.closed) throw new Error("driver closed");
+      return {
+        observation,
+        seq: null,
+        body: null,
+        contentSha256: null,
+        error: navigationError(err),
+        timings: { navigateMs: performance.now() - t0, evaluateMs, bodyMs, totalMs: performance.now() - t0 },
+      };
+    } finally {
+      // A tab whose navigation failed may be in any state: close it rather than reuse it.
+      if (reusable && !this.closed) slot.idle.push(page);
+      else page.close().catch(() => {});
+    }
+  }
+
+  /** A fresh tab in the engine's context (for `wrapper learn --preview`); the caller closes it. */
+  async newPage(def: EngineDefinition): Promise<Page> {
+    return (await this.slot(def)).context.newPage();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.browser.close().catch(() => {});
+  }
+
+  private slot(def: EngineDefinition): Promise<EngineSlot> {
+    let slot = this.slots.get(def.engine);
+    if (!slot) {
+      slot = (async () => {
+        const context = await this.browser.newContext({
+          locale: def.locale,
+          ...(def.userAgent ? { userAgent: def.userAgent } : {}),
+          extraHTTPHeaders: { "Accept-Language": acceptLanguage(def.locale) },
+        });
+        return { context, idle: [], script: observerScript(def) };
+      })();
+      this.slots.set(def.engine, slot);
+    }
+    return slot;
+  }
+}
+
+/**
+ * The expression evaluated in each result page: the tag-path sequence (the same `collectTagPaths`
+ * that runs offline) plus the title and which block / no-results selectors match — one round trip.
+ */
+export function observerScript(def: EngineDefinition): string {
+  return `(() => {
+  const collect = ${collectTagPaths.toString()};
+  const has = (selectors) => selectors.filter((s) => { try { return document.querySelector(s) !== null; } catch (e) { return false; } });
+  return {
+    seq: collect(document),
+    title: document.title || "",
+    block: has(${JSON.stringify(def.blocks.selectors)}),
+    none: has(${JSON.stringify(def.noResults.selectors)}),
+  };
+})()`;
+}
+
+/** The page's text, from the text positions of its tag-path sequence (scripts and styles excluded). */
+export function pageText(seq: TagPathSequence, max = TEXT_CHARS): string {
+  let out = "";
+  for (const t of seq.texts) {
+    if (t === null) continue;
+    out += `${t.trim()} `;
+    if (out.length >= max) break;
+  }
+  return out.slice(0, max);
+}
+
+/**
+ * `page.goto`, but failing as soon as the main document's request fails: a connection reset in the
+ * middle of the body commits a half page that never reaches DOMContentLoaded, and goto would only
+ * notice at its timeout.
+ */
+async function gotoOrFail(page: Page, url: string, timeoutMs: number) {
+  let onFailed: ((req: import("playwright").Request) => void) | undefined;
+  const failed = new Promise<never>((_, reject) => {
+    onFailed = (req) => {
+      if (req.isNavigationRequest() && req.frame() === page.mainFrame()) {
+        reject(new Error(req.failure()?.errorText ?? "net::ERR_FAILED"));
+      }
+    };
+    page.on("requestfailed", onFailed);
+  });
+  failed.catch(() => {});
+  try {
+    return await Promise.race([page.goto(url, { waitUntil: "domcontentloaded", timeout: timeoutMs }), failed]);
+  } finally {
+    page.off("requestfailed", onFailed!);
+  }
+}
+
+function acceptLanguage(locale: string): string {
+  const lang = locale.split("-")[0];
+  return lang && lang !== locale ? `${locale},${lang};q=0.9,en;q=0.5` : `${locale},en;q=0.5`;
+}
+
+function navigationError(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const net = /net::[A-Z_]+/.exec(message);
+  if (net) return net[0];
+  if (/Timeout \d+ms exceeded/i.test(message)) return `timeout: ${/Timeout \d+ms exceeded/i.exec(message)![0]}`;
+  return message.split("\n")[0]!.slice(0, 200);
+}

@@ -1,0 +1,112 @@
+import type { Politeness } from "./engines.js";
+
+/**
+ * Per-engine pacing and back-off, as pure state machines over an injected clock (milliseconds),
+ * so the harvest scheduler can ask "when may this engine be asked next?" without sleeping in a slot.
+ */
+
+/** Minimum delay between requests, requests per minute, and requests in flight, for one engine. */
+export class EngineGate {
+  private lastStart = Number.NEGATIVE_INFINITY;
+  private readonly starts: number[] = [];
+  private inFlight = 0;
+
+  constructor(private readonly p: Politeness) {}
+
+  /** Milliseconds until a request may start (0: now; Infinity: wait for one in flight to finish). */
+  waitMs(now: number): number {
+    if (this.inFlight >= this.p.maxConcurrent) return Number.POSITIVE_INFINITY;
+    let wait = Math.max(0, this.lastStart + this.p.minDelayMs - now);
+    if (this.p.requestsPerMinute > 0) {
+      while (this.starts.length > 0 && this.starts[0]! <= now - 60_000) this.starts.shift();
+      if (this.starts.length >= this.p.requestsPerMinute) wait = Math.max(wait, this.starts[0]! + 60_000 - now);
+    }
+    return wait;
+  }
+
+  start(now: number): void {
+    this.lastStart = now;
+    this.starts.push(now);
+    this.inFlight++;
+  }
+
+  finish(): void {
+    this.inFlight = Math.max(0, this.inFlight - 1);
+  }
+
+  get active(): number {
+    return this.inFlight;
+  }
+}
+
+export interface BreakerOptions {
+  /** Consecutive blocks that pause the engine. */
+  threshold: number;
+  /** First pause; each further pause doubles it. */
+  cooldownMs: number;
+  /** Pauses before the engine is given up for the rest of the run. */
+  maxTrips: number;
+}
+
+export const DEFAULT_BREAKER: BreakerOptions = { threshold: 3, cooldownMs: 5 * 60_000, maxTrips: 3 };
+
+export type BreakerEvent = { kind: "paused"; untilMs: number; trip: number } | { kind: "gave-up"; trips: number };
+
+/**
+ * A circuit breaker per engine: after `threshold` consecutive blocks the engine pauses for a cooldown
+ * (doubling each time) while other engines go on; after the pause one probe request is let through
+ * (half-open): a success closes the breaker, a block pauses it again. After `maxTrips` pauses the
+ * engine is given up for the run (its remaining queries are left for the next run).
+ */
+export class CircuitBreaker {
+  private consecutive = 0;
+  private trips = 0;
+  private openUntil = 0;
+  private halfOpen = false;
+  private gaveUp = false;
+
+  constructor(private readonly o: BreakerOptions) {}
+
+  /** Milliseconds until the engine may be asked again (0: now; Infinity: given up). */
+  waitMs(now: number): number {
+    if (this.gaveUp) return Number.POSITIVE_INFINITY;
+    return Math.max(0, this.openUntil - now);
+  }
+
+  /** After a pause, only one probe request at a time. */
+  get probing(): boolean {
+    return this.halfOpen;
+  }
+
+  get givenUp(): boolean {
+    return this.gaveUp;
+  }
+
+  /** A page that was not blocked: the engine is answering again. */
+  recordSuccess(): void {
+    this.consecutive = 0;
+    this.halfOpen = false;
+    this.trips = 0;
+  }
+
+  recordBlock(now: number): BreakerEvent | null {
+    if (this.gaveUp) return null;
+    this.consecutive++;
+    if (!this.halfOpen && this.consecutive < this.o.threshold) return null;
+    this.trips++;
+    this.consecutive = 0;
+    if (this.trips > this.o.maxTrips) {
+      this.gaveUp = true;
+      return { kind: "gave-up", trips: this.trips - 1 };
+    }
+    this.openUntil = now + this.o.cooldownMs * 2 ** (this.trips - 1);
+    this.halfOpen = true;
+    return { kind: "paused", untilMs: this.openUntil, trip: this.trips };
+  }
+}
+
+/** Exponential back-off with full jitter: a delay in [base·2^(attempt−1) / 2, base·2^(attempt−1)], capped. */
+export function backoffMs(attempt: number, baseMs: number, maxMs: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}

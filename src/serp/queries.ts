@@ -1,0 +1,73 @@
+import { readFileSync } from "node:fs";
+import { inputError, UserError } from "../errors.js";
+import type { QueryPair } from "../store/index.js";
+
+/** One line of a query list: a parallel sentence pair, submitted to engines as one query (seed §4.1). */
+export interface QueryEntry extends QueryPair {
+  /** Optional third column (e.g. the pair's attribution); carried along, never submitted. */
+  note: string | null;
+  file: string;
+  line: number;
+}
+
+/**
+ * Read a query list: `English<TAB>Chinese[<TAB>note]` per line; blank lines and lines starting
+ * with `#` are skipped. A malformed line is a UserError naming the file and line.
+ */
+export function readQueryFile(file: string): QueryEntry[] {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UserError(`${file}: cannot read query list (${code === "ENOENT" ? "no such file" : code ?? String(err)})`);
+  }
+  return parseQueryList(text, file);
+}
+
+export function parseQueryList(text: string, file: string): QueryEntry[] {
+  const out: QueryEntry[] = [];
+  const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
+  for (const [i, raw] of lines.entries()) {
+    const line = i + 1;
+    if (raw.trim() === "" || raw.trimStart().startsWith("#")) continue;
+    const fields = raw.split("\t");
+    if (fields.length < 2) {
+      throw inputError({ file, line }, 'expected "English<TAB>Chinese", found no tab');
+    }
+    if (fields.length > 3) {
+      throw inputError({ file, line }, `expected 2 or 3 tab-separated fields, found ${fields.length}`);
+    }
+    const en = normaliseSpace(fields[0]!);
+    const zh = normaliseSpace(fields[1]!);
+    if (en === "") throw inputError({ file, line, field: "English" }, "empty");
+    if (zh === "") throw inputError({ file, line, field: "Chinese" }, "empty");
+    const note = fields[2] === undefined ? null : fields[2].trim() || null;
+    out.push({ en, zh, note, file, line });
+  }
+  return out;
+}
+
+/** Read several lists into one, dropping repeated pairs (first occurrence wins). */
+export function readQueryFiles(files: readonly string[]): QueryEntry[] {
+  const seen = new Set<string>();
+  const out: QueryEntry[] = [];
+  for (const file of files) {
+    for (const q of readQueryFile(file)) {
+      const key = `${q.en}\t${q.zh}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(q);
+    }
+  }
+  return out;
+}
+
+/** The text submitted to an engine: the pair together, English first (seed §4.1: "I see. 我明白了。"). */
+export function queryText(q: QueryPair): string {
+  return `${q.en} ${q.zh}`;
+}
+
+function normaliseSpace(s: string): string {
+  return s.replace(/\s+/g, " ").trim();
+}
