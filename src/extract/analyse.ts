@@ -57,7 +57,7 @@ function flatten(node: Node, out: Item[], keepTags: boolean): void {
     const el = child as Element;
     const name = el.localName.toLowerCase();
     if (SKIPPED_TAGS.has(name)) continue;
-    if (VISUAL_TAGS.has(name)) {
+    if (VISUAL_TAGS.has(name) && !(name === "a" && isStandaloneLink(el))) {
       flatten(el, out, keepTags);
       continue;
     }
@@ -77,6 +77,19 @@ function flatten(node: Node, out: Item[], keepTags: boolean): void {
     flatten(el, out, keepTags);
     out.push({ tag: `</${name}>` });
   }
+}
+
+/**
+ * A link with no text of its own block beside it (`<a>Home 首页</a> | <a>News</a>`: a menu) is a unit of
+ * its own, not part of a sentence: treated as a block so that menu items do not run together. A link
+ * inside running text (`said <a>the ministry</a> on Monday`) stays transparent.
+ */
+function isStandaloneLink(el: Element): boolean {
+  return !hasLetters(el.previousSibling) && !hasLetters(el.nextSibling);
+}
+
+function hasLetters(node: Node | null): boolean {
+  return node !== null && node.nodeType === 3 && /\p{L}/u.test(node.nodeValue ?? "");
 }
 
 const VOID_TAGS = new Set(["br", "hr", "img", "input", "area", "col", "meta", "link", "source", "track", "param"]);
@@ -120,6 +133,9 @@ function snippetsFromItems(items: readonly Item[], pair: LanguagePair): PageSnip
   return { snippets, trailingGap: gap };
 }
 
+/** An e-mail address or a URL alone is no text of either language. */
+const ADDRESS_ONLY = /^\W*(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:https?:\/\/|www\.)\S+)\W*$/u;
+
 export interface Run {
   lang: string;
   text: string;
@@ -136,6 +152,7 @@ export function languageRuns(text: string, pair: LanguagePair): Run[] {
     if (seg.lang !== pair.a && seg.lang !== pair.b) continue;
     const shares = langShares(seg.text, pair);
     if ((shares[pair.a] ?? 0) + (shares[pair.b] ?? 0) === 0) continue;
+    if (ADDRESS_ONLY.test(seg.text)) continue;
     runs.push({ lang: seg.lang, text: seg.text, start: seg.start, end: seg.end });
   }
   return mergeSandwichedAbbreviations(runs, collapsed);

@@ -141,13 +141,24 @@ export function extractFromDocument(
   }
   const relevance = randomWalkWithRestart(nodeCount, edges, seeds.map((_, i) => seedNode(i)), { restart: opts.restart });
 
-  const scored = candidates.map((c, i) => ({ pair: c, score: relevance[candidateNode(i)]! }));
-  const best = Math.max(...scored.map((s) => s.score));
+  // Relevance is compared within a wrapper: a candidate's score relative to the best candidate sharing a
+  // wrapper with it. (Compared across the page, every pair of a large group would look weak beside a lone
+  // seed, whose wrappers pass all their mass to it alone.)
+  const raw = candidates.map((_, i) => relevance[candidateNode(i)]!);
+  const bestOfWrapper = new Float64Array(wrapperIds.size);
+  const wrappersOfCandidate = candidates.map((c) =>
+    wrapperKeys.get(c)!.flatMap((k) => (wrapperIds.has(k) ? [wrapperIds.get(k)!] : [])),
+  );
+  for (const [i, ws] of wrappersOfCandidate.entries()) for (const w of ws) bestOfWrapper[w] = Math.max(bestOfWrapper[w]!, raw[i]!);
+  const scored = candidates.map((c, i) => {
+    const best = Math.max(...wrappersOfCandidate[i]!.map((w) => bestOfWrapper[w]!));
+    return { pair: c, raw: raw[i]!, score: best > 0 ? raw[i]! / best : 0 };
+  });
   const seedSet = new Set(seeds);
   const used = new Set<Snippet>();
   const chosen: Array<{ pair: SnippetPair; score: number }> = [];
-  for (const s of [...scored].sort((x, y) => y.score - x.score)) {
-    const rel = best > 0 ? s.score / best : 0;
+  for (const s of [...scored].sort((x, y) => y.score - x.score || y.raw - x.raw)) {
+    const rel = s.score;
     if (rel < opts.minRelevance) break;
     if (used.has(s.pair.first) || used.has(s.pair.second)) continue;
     used.add(s.pair.first);
@@ -160,9 +171,9 @@ export function extractFromDocument(
   return { pairs: out, stats };
 }
 
-/** 1 within the seed tolerance, falling off quadratically beyond it. */
+/** 1 within the seed tolerance, falling off quadratically beyond it (to 1/2 at twice the tolerance). */
 function lengthFit(e: PairEvidence, maxDelta: number): number {
-  const excess = Math.max(0, Math.abs(e.delta) - maxDelta);
+  const excess = Math.max(0, Math.abs(e.delta) - maxDelta) / maxDelta;
   return 1 / (1 + excess * excess);
 }
 

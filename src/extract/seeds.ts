@@ -23,6 +23,8 @@ export interface PairEvidence {
   lengthProbability: number;
   /** Word-overlap score, Eq. 2 (denominator p + q). */
   overlap: number;
+  /** The same score with numbers left out: a seed needs some dictionary evidence, not only a shared `3`. */
+  lexicalOverlap: number;
 }
 
 export interface SeedThresholds {
@@ -49,11 +51,18 @@ export class PairScorer {
   evidence(pair: SnippetPair): PairEvidence {
     const [a, b] = pair.first.lang === this.langs.a ? [pair.first, pair.second] : [pair.second, pair.first];
     const delta = lengthDelta(lengthChars(b.text), lengthChars(a.text), this.model);
-    const overlap =
-      this.langs.b === "ja"
-        ? kanjiOverlapScore(this.tokensOf(b), this.tokensOf(a), this.langs.a)
-        : overlapScore(this.tokensOf(b), this.langs.b, this.tokensOf(a), this.langs.a, this.lex);
-    return { delta, lengthProbability: lengthProbability(delta), overlap };
+    const bt = this.tokensOf(b);
+    const at = this.tokensOf(a);
+    const overlap = this.overlap(bt, at);
+    const lexicalOverlap = overlap === 0 ? 0 : this.overlap(withoutNumbers(bt), withoutNumbers(at));
+    return { delta, lengthProbability: lengthProbability(delta), overlap, lexicalOverlap };
+  }
+
+  /** Eq. 2 summed over the CJK tokens `bt` against the other side's tokens `at`. */
+  private overlap(bt: readonly string[], at: readonly string[]): number {
+    return this.langs.b === "ja"
+      ? kanjiOverlapScore(bt, at, this.langs.a)
+      : overlapScore(bt, this.langs.b, at, this.langs.a, this.lex);
   }
 
   private tokensOf(s: Snippet): string[] {
@@ -68,7 +77,13 @@ export class PairScorer {
 
 /** Whether a pair's evidence makes it a seed. */
 export function isSeed(e: PairEvidence, t: SeedThresholds): boolean {
-  return Math.abs(e.delta) <= t.maxDelta && e.overlap >= t.minOverlap;
+  return Math.abs(e.delta) <= t.maxDelta && e.overlap >= t.minOverlap && e.lexicalOverlap > 0;
+}
+
+const NUMBER = /^[\p{N}.,:%-]+$/u;
+
+function withoutNumbers(tokens: readonly string[]): string[] {
+  return tokens.filter((t) => !NUMBER.test(t));
 }
 
 const HAN = /\p{Script=Han}/u;

@@ -27,6 +27,7 @@ const WRAPPING = new Map<string, string>([
 ]);
 /** Characters that separate two inline snippets: taken off only where a neighbour in the same block follows / precedes. */
 const INLINE_SEPARATOR_END = /[\s:：\-–—=|/／→>,，;；]+$/u;
+const NEXT_ITEM_MARKER = /\s+(?:\(?\d{1,3}[.)、．]|[①-⑳]|[•·▪►])\s*$/u;
 const INLINE_SEPARATOR_START = /^[\s:：\-–—=|/／→>,，;；]+/u;
 
 /**
@@ -45,6 +46,12 @@ export function cleanSnippet(raw: string, inlineBefore: boolean, inlineAfter: bo
     }
   }
   if (inlineAfter) {
+    // The number of the next item of an inline list (`我喜欢苹果。 2. Could you…`) ends up here.
+    const next = NEXT_ITEM_MARKER.exec(text);
+    if (next && next[0].length < text.length) {
+      trail = next[0].trim();
+      text = text.slice(0, text.length - next[0].length);
+    }
     const m = INLINE_SEPARATOR_END.exec(text);
     if (m && m[0].length < text.length) {
       trail = m[0].trim() + trail;
