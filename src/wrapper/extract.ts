@@ -1,18 +1,37 @@
 import { collapsedView, indexTagPaths, type TagPathSequence } from "../html/tagpaths.js";
+import { sameLayout } from "./layout.js";
+import { findQueryRewriteNotice } from "./query-rewrite.js";
 import { textContext } from "./record-text.js";
 import { buildRecord, type RecordRegion, recordRegions } from "./records.js";
 import type { ExtractResult, ResultRecord, Wrapper } from "./types.js";
 
+export interface ExtractOptions {
+  /** URL of the page, to resolve relative links. */
+  pageUrl?: string;
+  /** More query-rewrite notices to look for (e.g. from an engine definition). */
+  notices?: readonly string[];
+}
+
 /**
  * Apply a learned wrapper to a page (feng2010 §4.3): the records under the ancestor paths of the
- * wrapper's result clusters, in page order.
+ * wrapper's result clusters, in page order. A page whose layout is unlike the wrapper's sample is a
+ * "mismatch" (another engine, a new layout, a block page) and yields nothing; a page of the right layout
+ * without records, or whose records answer a rewritten query, is "empty".
  */
-export function extractRecords(wrapper: Wrapper, page: TagPathSequence, pageUrl?: string): ExtractResult {
+export function extractRecords(wrapper: Wrapper, page: TagPathSequence, options: ExtractOptions | string = {}): ExtractResult {
+  const { pageUrl, notices } = typeof options === "string" ? { pageUrl: options, notices: undefined } : options;
+  const layout = sameLayout(wrapper.layout, page);
+  if (!layout.same) {
+    return {
+      status: "mismatch",
+      records: [],
+      detail: `page layout differs from the ${wrapper.engine} sample (${layout.similarity.toFixed(3)} of ${wrapper.layout.kind} in common)`,
+    };
+  }
   const seq = wrapper.pathMode === "collapsed" ? collapsedView(page) : page;
   const index = indexTagPaths(seq);
   const ctx = textContext(index);
   const results = wrapper.clusters.filter((c) => c.role === "results");
-  if (results.length === 0) return { status: "mismatch", records: [], detail: "wrapper has no result cluster" };
   const pathIds = new Map(seq.paths.map((p, i) => [p, i]));
   const regions: Array<RecordRegion & { titlePath: string | null }> = [];
   for (const cluster of results) {
@@ -20,10 +39,9 @@ export function extractRecords(wrapper: Wrapper, page: TagPathSequence, pageUrl?
     if (id === undefined) continue;
     for (const r of recordRegions(index, index.occurrences[id]!)) regions.push({ ...r, titlePath: cluster.titlePath });
   }
-  if (regions.length === 0) {
-    return { status: "mismatch", records: [], detail: `none of the record paths is on the page (${results[0]!.ancestorPath})` };
-  }
   regions.sort((a, b) => a.root - b.root);
+  const notice = findQueryRewriteNotice(seq, notices);
+  if (notice) return { status: "empty", records: [], detail: `the engine answered another query ("${notice}")` };
   const records: ResultRecord[] = [];
   let coveredUntil = -1;
   for (const region of regions) {
@@ -35,5 +53,5 @@ export function extractRecords(wrapper: Wrapper, page: TagPathSequence, pageUrl?
   }
   return records.length > 0
     ? { status: "ok", records, detail: `${records.length} records` }
-    : { status: "empty", records, detail: "record paths present but no record has a title link" };
+    : { status: "empty", records, detail: "the page has the engine's layout but no result records" };
 }

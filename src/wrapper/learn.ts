@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { UserError } from "../errors.js";
 import { collapsedView, indexTagPaths, type TagPathIndex, type TagPathSequence } from "../html/tagpaths.js";
 import { affinityPropagation, withTieBreakNoise } from "./ap.js";
+import { layoutFingerprint } from "./layout.js";
 import { textContext, type TextContext } from "./record-text.js";
 import { buildRecord, findTitleLink, recordRegions, relativePath } from "./records.js";
 import { DEFAULT_EPSILON, similarityMatrix } from "./similarity.js";
@@ -61,6 +62,7 @@ export function learnWrapper(seq: TagPathSequence, options: LearnOptions): Wrapp
     },
     params,
     pathMode,
+    layout: layoutFingerprint(seq),
     clusters: analysis.recordClusters,
   };
 }

@@ -1,5 +1,7 @@
 /** Types that cross module boundaries for record wrappers (feng2010 §4.2–4.3). */
 
+import type { LayoutFingerprint } from "./layout.js";
+
 /** One result record of a search engine result page. */
 export interface ResultRecord {
   /** 1-based position among the records extracted from the page. */
@@ -59,6 +61,8 @@ export interface Wrapper {
    * (`collapseRepeats`), learned when exact paths show no record list because records nest (legacy markup).
    */
   pathMode: "exact" | "collapsed";
+  /** The sample page's layout fingerprint: a page too unlike it is reported as a mismatch. */
+  layout: LayoutFingerprint;
   /** Essential clusters, best first; `clusters[0]` carries the organic results. */
   clusters: RecordCluster[];
 }
