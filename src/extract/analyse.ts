@@ -7,14 +7,14 @@
  * With segmentation "language" the tags are ignored and only the language cuts the text: the
  * baseline of feng2011 Table IV.
  */
-import { type LanguagePair, langShares, segmentByLanguage } from "../text/index.js";
+import { isUnspacedLang, type LanguagePair, langShares, segmentByLanguage } from "../text/index.js";
 import { cleanSnippet } from "./surface.js";
 import type { Segmentation, Snippet } from "./types.js";
 
 /** Tags that only change how text looks: unwrapped, their children joined to the parent. */
 export const VISUAL_TAGS: ReadonlySet<string> = new Set([
   "a", "abbr", "acronym", "b", "bdi", "bdo", "big", "blink", "cite", "code", "data", "del", "dfn", "em", "font",
-  "i", "ins", "kbd", "label", "mark", "nobr", "q", "s", "samp", "small", "span", "strike", "strong", "sub",
+  "i", "ins", "kbd", "label", "mark", "nobr", "q", "rb", "ruby", "s", "samp", "small", "span", "strike", "strong", "sub",
   "sup", "time", "tt", "u", "var", "wbr",
 ]);
 
@@ -177,7 +177,7 @@ export function mergeSandwichedAbbreviations(runs: readonly Run[], text: string)
       next &&
       prev.lang === next.lang &&
       cur.lang !== prev.lang &&
-      (isAbbreviation(cur.text) || isEmbeddedWords(cur.text, prev.text, next.text))
+      (isAbbreviation(cur.text) || isEmbeddedWords(cur.text, cur.lang, prev.text, next.text))
     ) {
       prev.end = next.end;
       prev.text = text.slice(prev.start, prev.end);
@@ -201,9 +201,9 @@ export function isAbbreviation(text: string): boolean {
 const SENTENCE_END = /[.!?。！？]["'”’)）]*$/u;
 
 /** A few words inside a sentence of the other language (see `mergeSandwichedAbbreviations`). */
-function isEmbeddedWords(text: string, before: string, after: string): boolean {
-  const words = text.trim().split(/\s+/u).filter(Boolean);
-  if (words.length === 0 || words.length > 3 || SENTENCE_END.test(text.trim())) return false;
+function isEmbeddedWords(text: string, lang: string, before: string, after: string): boolean {
+  const short = isUnspacedLang(lang) ? letterCount(text) <= 4 : text.trim().split(/\s+/u).filter(Boolean).length <= 3;
+  if (!short || SENTENCE_END.test(text.trim())) return false;
   return letterCount(before) >= 15 && letterCount(after) >= 15;
 }
 
