@@ -5,6 +5,7 @@ import { registerExtractCommand } from "./extract.js";
 import { registerFetchPagesCommand } from "./fetch-pages.js";
 import { registerLexiconCommands } from "./lexicon.js";
 import { registerRecordsCommand } from "./records.js";
+import { registerSiteCommands } from "./site.js";
 import { registerWrapperCommands } from "./wrapper.js";
 
 /**
@@ -18,6 +19,7 @@ export const commands: ReadonlyArray<(program: Command) => void> = [
   registerLexiconCommands,
   registerFetchPagesCommand,
   registerExtractCommand,
+  registerSiteCommands,
   registerExportCommands,
   registerEvalCommands,
 ];

@@ -1,0 +1,166 @@
+/**
+ * Which page pairs the link-based method scores. liu2014 scores every English × Chinese pair; that is
+ * quadratic, so the pairs are pruned first:
+ * 1. the size ratio (liu2014 §3.2): the two pages' text sizes must agree within `maxSizeRatio` after the
+ *    site's own length constant C (median size of `pair.b` pages over that of `pair.a` pages);
+ * 2. a content signature: each `pair.b` page retrieves, through an inverted index over the `pair.a` pages'
+ *    words, the pages sharing the most (idf-weighted) translated words — S_cb with rare words counting more;
+ * 3. top-k: a pair is kept when it is among the k best of either of its pages.
+ * With `topK: 0` (exhaustive) every pair that passes the size ratio is kept.
+ */
+import type { ContentIndex } from "./content.js";
+import type { Site } from "./types.js";
+
+export interface CandidateOptions {
+  /** Largest accepted size ratio, either way, after the site's length constant. */
+  maxSizeRatio: number;
+  /** Pairs kept per page and direction; 0 keeps every pair that passes the size ratio (exhaustive). */
+  topK: number;
+  /** Words on more than this share of the `pair.a` pages (site boilerplate) are left out of the signature. */
+  maxDocShare: number;
+}
+
+export const DEFAULT_CANDIDATE_OPTIONS: Readonly<CandidateOptions> = Object.freeze({
+  maxSizeRatio: 3,
+  topK: 10,
+  maxDocShare: 0.5,
+});
+
+/** Candidate pairs as parallel arrays of page indices (`a[k]` a `pair.a` page, `b[k]` a `pair.b` page). */
+export interface Candidates {
+  a: Int32Array;
+  b: Int32Array;
+  /** Pairs before pruning (|P_a| × |P_b|) and after the size ratio. */
+  allPairs: number;
+  sizeOk: number;
+  /** The site's length constant C used by the size ratio. */
+  lengthConstant: number;
+}
+
+export function candidatePairs(site: Site, content: ContentIndex, options: Partial<CandidateOptions> = {}): Candidates {
+  const opts = { ...DEFAULT_CANDIDATE_OPTIONS, ...options };
+  const A: number[] = [];
+  const B: number[] = [];
+  site.pages.forEach((p, i) => {
+    if (p.lang === site.pair.a) A.push(i);
+    else if (p.lang === site.pair.b) B.push(i);
+  });
+  const logSize = (i: number) => Math.log(Math.max(1, site.pages[i]!.contentBytes));
+  const logC = median(B.map(logSize)) - median(A.map(logSize));
+  const maxLog = Math.log(Math.max(1, opts.maxSizeRatio));
+  const sizeOk = (a: number, b: number) => Math.abs(logSize(b) - logSize(a) - logC) <= maxLog + 1e-12;
+
+  const outA: number[] = [];
+  const outB: number[] = [];
+  let sizeOkCount = 0;
+  if (opts.topK <= 0) {
+    for (const a of A) {
+      for (const b of B) {
+        if (!sizeOk(a, b)) continue;
+        sizeOkCount++;
+        outA.push(a);
+        outB.push(b);
+      }
+    }
+    return finish();
+  }
+
+  // Signature weights: idf-weighted term shares of each pair.a page.
+  const nA = A.length;
+  const df = new Int32Array(content.aTermCount);
+  for (const a of A) for (const id of site.pages[a]!.termIds) df[content.aTerm(id)]!++;
+  const maxDf = Math.max(1, Math.floor(opts.maxDocShare * nA));
+  const postings: Array<Array<[number, number]>> = Array.from({ length: content.aTermCount }, () => []);
+  A.forEach((a, ai) => {
+    const page = site.pages[a]!;
+    let norm = 0;
+    const ws: Array<[number, number]> = [];
+    for (let k = 0; k < page.termIds.length; k++) {
+      const t = content.aTerm(page.termIds[k]!);
+      if (df[t]! > maxDf) continue;
+      const w = (1 + Math.log(page.termCounts[k]!)) * Math.log((nA + 1) / df[t]!);
+      ws.push([t, w]);
+      norm += w;
+    }
+    for (const [t, w] of ws) postings[t]!.push([ai, w / (norm || 1)]);
+  });
+
+  const k = opts.topK;
+  const bestOfA = A.map(() => new TopK(k));
+  const keep = new Set<number>(); // ai * nB + bi
+  const nB = B.length;
+  const acc = new Float64Array(nA);
+  const touched: number[] = [];
+  B.forEach((b, bi) => {
+    for (const t of content.reach(b)) {
+      const list = postings[t];
+      if (!list || list.length === 0) continue;
+      for (const [ai, w] of list) {
+        if (acc[ai] === 0) touched.push(ai);
+        acc[ai]! += w;
+      }
+    }
+    const mine = new TopK(k);
+    for (const ai of touched) {
+      const s = acc[ai]!;
+      acc[ai] = 0;
+      if (!sizeOk(A[ai]!, b)) continue;
+      mine.offer(ai, s);
+      bestOfA[ai]!.offer(bi, s);
+    }
+    touched.length = 0;
+    for (const ai of mine.items()) keep.add(ai * nB + bi);
+  });
+  bestOfA.forEach((top, ai) => {
+    for (const bi of top.items()) keep.add(ai * nB + bi);
+  });
+  for (const a of A) for (const b of B) if (sizeOk(a, b)) sizeOkCount++;
+  for (const code of [...keep].sort((x, y) => x - y)) {
+    outA.push(A[Math.floor(code / nB)]!);
+    outB.push(B[code % nB]!);
+  }
+  return finish();
+
+  function finish(): Candidates {
+    return {
+      a: Int32Array.from(outA),
+      b: Int32Array.from(outB),
+      allPairs: A.length * B.length,
+      sizeOk: sizeOkCount,
+      lengthConstant: Math.exp(logC),
+    };
+  }
+}
+
+/** The k highest-scoring items offered (ties: the earlier offer wins). */
+class TopK {
+  private readonly ids: number[] = [];
+  private readonly scores: number[] = [];
+  constructor(private readonly k: number) {}
+
+  offer(id: number, score: number): void {
+    if (score <= 0) return;
+    if (this.ids.length < this.k) {
+      this.ids.push(id);
+      this.scores.push(score);
+      return;
+    }
+    let worst = 0;
+    for (let i = 1; i < this.scores.length; i++) if (this.scores[i]! < this.scores[worst]!) worst = i;
+    if (score > this.scores[worst]!) {
+      this.ids[worst] = id;
+      this.scores[worst] = score;
+    }
+  }
+
+  items(): number[] {
+    return this.ids;
+  }
+}
+
+function median(xs: number[]): number {
+  if (xs.length === 0) return 0;
+  const s = [...xs].sort((x, y) => x - y);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}

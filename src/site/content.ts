@@ -1,0 +1,122 @@
+/**
+ * liu2014's content-based similarity S_cb(e, c): the share of the `pair.a` page's words that have a
+ * translation on the `pair.b` page — exactly the shared `translatedShare` (Sim(c, e) ≥ its `minSim`
+ * through the one lexicon), made affordable for thousands of page pairs.
+ *
+ * `translatedShare` compares every word of one page with every word of the other (|e|·|c| Sim calls per
+ * pair). Here each distinct word of the site is looked up once: for a `pair.b` word, the `pair.a` words it
+ * can translate to are gathered from the lexicon (its own translations, its sub-words' when the lexicon
+ * does not know it, and itself for names and numbers written alike) and each is confirmed with `wordSim`,
+ * so the decision stays the shared Sim's. A `pair.b` page then becomes a bit set of reachable `pair.a`
+ * words, and S_cb(e, c) is one pass over e's words. Tests pin the result to `translatedShare`.
+ */
+import { isUnspacedLang, type Lexicon, wordSim } from "../text/index.js";
+import type { Site } from "./types.js";
+
+/** `translatedShare`'s default: a single-character back-off match (× 0.4) does not count as a translation. */
+export const DEFAULT_MIN_SIM = 0.5;
+
+export interface ContentIndex {
+  /** S_cb of page `a` (a `pair.a` page) against page `b` (a `pair.b` page), by page index. */
+  scb(a: number, b: number): number;
+  /** The `pair.a` words (as `aTerm` numbers) a `pair.b` page can translate to, ascending. */
+  reach(b: number): Int32Array;
+  /** Number of distinct `pair.a` words in the site; `aTerm` numbers are 0 … aTermCount − 1. */
+  readonly aTermCount: number;
+  /** The `aTerm` number of a vocabulary id (−1 when no `pair.a` page uses the word). */
+  aTerm(vocabId: number): number;
+}
+
+export function buildContentIndex(site: Site, lex: Lexicon, minSim = DEFAULT_MIN_SIM): ContentIndex {
+  const { pair, pages, vocabulary } = site;
+  // Words used by pair.a pages get dense numbers: the bit sets only need to cover them.
+  const aTermOf = new Int32Array(vocabulary.length).fill(-1);
+  let aTermCount = 0;
+  for (const p of pages) {
+    if (p.lang !== pair.a) continue;
+    for (const id of p.termIds) if (aTermOf[id] === -1) aTermOf[id] = aTermCount++;
+  }
+  const aIdOf = new Map<string, number>();
+  for (let id = 0; id < vocabulary.length; id++) if (aTermOf[id]! >= 0) aIdOf.set(vocabulary[id]!, id);
+
+  // For each pair.b word: the pair.a words it translates to (confirmed by wordSim).
+  const wordReach = new Map<number, Int32Array>();
+  const reachOfWord = (id: number): Int32Array => {
+    const hit = wordReach.get(id);
+    if (hit) return hit;
+    const word = vocabulary[id]!;
+    const candidates = new Set<number>();
+    const consider = (w: string) => {
+      const cand = aIdOf.get(w);
+      if (cand !== undefined) candidates.add(cand);
+    };
+    consider(word); // written alike on both sides: numbers, names, code
+    const direct = lex.translations(word, pair.b);
+    if (direct) for (const w of direct.keys()) consider(w);
+    else if (isUnspacedLang(pair.b)) {
+      const chars = Array.from(word);
+      for (let len = chars.length - 1; len >= 2; len--) {
+        for (let i = 0; i + len <= chars.length; i++) {
+          const sub = lex.translations(chars.slice(i, i + len).join(""), pair.b);
+          if (sub) for (const w of sub.keys()) consider(w);
+        }
+      }
+    }
+    const confirmed: number[] = [];
+    for (const cand of candidates) {
+      if (wordSim(vocabulary[cand]!, pair.a, word, pair.b, lex) >= minSim) confirmed.push(aTermOf[cand]!);
+    }
+    const arr = Int32Array.from(confirmed).sort();
+    wordReach.set(id, arr);
+    return arr;
+  };
+
+  const words = Math.ceil(aTermCount / 32);
+  const bitsets = new Map<number, Uint32Array>();
+  const reachLists = new Map<number, Int32Array>();
+  pages.forEach((p, i) => {
+    if (p.lang !== pair.b) return;
+    const bits = new Uint32Array(words);
+    for (const id of p.termIds) for (const t of reachOfWord(id)) bits[t >>> 5]! |= 1 << (t & 31);
+    bitsets.set(i, bits);
+  });
+
+  return {
+    aTermCount,
+    aTerm: (vocabId) => aTermOf[vocabId] ?? -1,
+    scb(a, b) {
+      const bits = bitsets.get(b);
+      const page = pages[a];
+      if (!bits || !page || page.lang !== pair.a) return 0;
+      let total = 0;
+      let hit = 0;
+      for (let k = 0; k < page.termIds.length; k++) {
+        const t = aTermOf[page.termIds[k]!]!;
+        const n = page.termCounts[k]!;
+        total += n;
+        if ((bits[t >>> 5]! >>> (t & 31)) & 1) hit += n;
+      }
+      return total === 0 ? 0 : hit / total;
+    },
+    reach(b) {
+      let list = reachLists.get(b);
+      if (!list) {
+        const bits = bitsets.get(b);
+        const out: number[] = [];
+        if (bits) {
+          for (let w = 0; w < bits.length; w++) {
+            let x = bits[w]!;
+            while (x !== 0) {
+              const low = x & -x;
+              out.push(w * 32 + (31 - Math.clz32(low)));
+              x ^= low;
+            }
+          }
+        }
+        list = Int32Array.from(out);
+        reachLists.set(b, list);
+      }
+      return list;
+    },
+  };
+}

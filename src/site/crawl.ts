@@ -1,0 +1,228 @@
+/**
+ * `bitext site crawl`: a polite spider for one bilingual site. Breadth-first from the start URLs, same
+ * host only, HTML only, bounded in depth and pages, `concurrency` requests in flight (p-limit) while the
+ * shared fetcher keeps robots.txt and the per-host delay. Besides hyperlinks it follows hreflang
+ * alternates and meta refreshes: the other language of a site is often reachable only through them.
+ * Pages with under 100 bytes of text are not kept (liu2014), but their links are followed.
+ */
+import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import pLimit from "p-limit";
+import { decodeHtml } from "../html/charset.js";
+import { writeFileAtomic, writeJsonAtomic } from "../io/atomic-write.js";
+import { createFetcher, type Fetcher, FetchError, type FetcherOptions, isHtmlContentType } from "../net/index.js";
+import { UserError } from "../errors.js";
+import { DEFAULT_MIN_CONTENT_BYTES, normaliseUrl } from "./build.js";
+import { CRAWL_FORMAT, CRAWL_MANIFEST, type CrawledPage, type CrawlManifest } from "./crawl-store.js";
+import { pageFeatures } from "./page-features.js";
+
+export interface CrawlOptions {
+  /** Folder to write the crawl to (created; must be empty or hold an earlier crawl to replace with `force`). */
+  out: string;
+  maxPages: number;
+  maxDepth: number;
+  concurrency: number;
+  minContentBytes: number;
+  /** Hosts whose links count as this site's (a copy of the site served elsewhere); rewritten to the start origin. */
+  hostAliases: string[];
+  /** Replace an earlier crawl in `out`. */
+  force: boolean;
+  /** Fetcher settings (delay, robots, limits) when no `fetcher` is given. */
+  fetch: Partial<FetcherOptions>;
+  fetcher?: Fetcher;
+  signal?: AbortSignal;
+  onProgress?: (progress: { fetched: number; kept: number; queued: number; skipped: number }) => void;
+}
+
+export const DEFAULT_CRAWL_OPTIONS = Object.freeze({
+  maxPages: 5000,
+  maxDepth: 20,
+  concurrency: 4,
+  minContentBytes: DEFAULT_MIN_CONTENT_BYTES,
+});
+
+export interface CrawlSummary {
+  manifest: string;
+  pages: number;
+  skipped: number;
+  interrupted: boolean;
+  ms: number;
+}
+
+/** Extensions that are never HTML pages: not even requested. */
+const NOT_HTML = /\.(jpe?g|png|gif|webp|svg|ico|bmp|tiff?|css|js|mjs|json|xml|rss|atom|pdf|docx?|xlsx?|pptx?|zip|gz|tgz|rar|7z|tar|mp[34]|m4a|wav|avi|mov|wmv|flv|swf|exe|dmg|iso|apk|woff2?|ttf|eot|txt|csv)$/i;
+
+export async function crawlSite(starts: readonly string[], options: Partial<CrawlOptions> & { out: string }): Promise<CrawlSummary> {
+  const opts = { ...DEFAULT_CRAWL_OPTIONS, hostAliases: [], force: false, fetch: {}, ...options };
+  if (starts.length === 0) throw new UserError("site crawl: give at least one start URL");
+  const startUrls = starts.map((s) => {
+    let u: URL;
+    try {
+      u = new URL(s);
+    } catch {
+      throw new UserError(`${s}: not an absolute URL (e.g. https://www.example.gov.hk/)`);
+    }
+    if (u.protocol !== "http:" && u.protocol !== "https:") throw new UserError(`${s}: only http and https sites can be crawled`);
+    u.hash = "";
+    return u;
+  });
+  const origin = startUrls[0]!.origin;
+  const hosts = new Set(startUrls.map((u) => u.host));
+  const aliases = new Set(opts.hostAliases.map((h) => h.toLowerCase()));
+  prepareFolder(opts.out, opts.force);
+
+  const fetcher = opts.fetcher ?? createFetcher(opts.fetch);
+  const startedAt = new Date().toISOString();
+  const pages: CrawledPage[] = [];
+  const skipped: CrawlManifest["skipped"] = [];
+  const stored = new Map<string, CrawledPage>(); // normalised final URL → page
+  const seen = new Set<string>();
+  const queue: Array<{ url: string; depth: number }> = [];
+  let fetched = 0;
+  let lastSave = 0;
+  const t0 = performance.now();
+
+  const inScope = (raw: string): string | null => {
+    let u: URL;
+    try {
+      u = new URL(raw);
+    } catch {
+      return null;
+    }
+    if (aliases.has(u.host.toLowerCase()) || aliases.has(u.hostname.toLowerCase())) u = new URL(u.pathname + u.search, origin);
+    if ((u.protocol !== "http:" && u.protocol !== "https:") || !hosts.has(u.host)) return null;
+    u.hash = "";
+    return u.href;
+  };
+  const enqueue = (raw: string, depth: number) => {
+    const url = inScope(raw);
+    if (!url || depth > opts.maxDepth) return;
+    const key = normaliseUrl(url);
+    if (seen.has(key)) return;
+    seen.add(key);
+    if (NOT_HTML.test(new URL(url).pathname)) return;
+    queue.push({ url, depth });
+  };
+  const save = (finished: boolean) => {
+    const manifest: CrawlManifest = {
+      format: CRAWL_FORMAT,
+      start: startUrls.map((u) => u.href),
+      startedAt,
+      finishedAt: finished ? new Date().toISOString() : null,
+      options: {
+        maxPages: opts.maxPages,
+        maxDepth: opts.maxDepth,
+        concurrency: opts.concurrency,
+        minContentBytes: opts.minContentBytes,
+        hostAliases: opts.hostAliases,
+        delayMs: fetcher.options.delayMs,
+        robots: fetcher.options.robots,
+        userAgent: fetcher.options.userAgent,
+      },
+      pages,
+      skipped,
+    };
+    writeJsonAtomic(join(opts.out, CRAWL_MANIFEST), manifest);
+  };
+
+  const visit = async ({ url, depth }: { url: string; depth: number }): Promise<void> => {
+    let page: Awaited<ReturnType<Fetcher["fetch"]>>;
+    try {
+      page = await fetcher.fetch(url, { accept: isHtmlContentType, ...(opts.signal ? { signal: opts.signal } : {}) });
+    } catch (err) {
+      if (err instanceof FetchError) {
+        if (err.kind !== "aborted") skipped.push({ url, reason: `${err.kind}: ${err.message.slice(url.length + 2)}` });
+        return;
+      }
+      throw err;
+    } finally {
+      fetched++;
+    }
+    const finalUrl = inScope(page.finalUrl);
+    if (!finalUrl) {
+      skipped.push({ url, reason: `redirected off the site to ${page.finalUrl}` });
+      return;
+    }
+    const key = normaliseUrl(finalUrl);
+    const existing = stored.get(key);
+    if (existing) {
+      if (existing.url !== url && !existing.aliases.includes(url)) existing.aliases.push(url);
+      return;
+    }
+    seen.add(key);
+    const html = page.decoded?.text ?? decodeHtml(page.bytes, { contentType: page.contentType }).text;
+    const features = pageFeatures(html, finalUrl);
+    for (const link of features.links) enqueue(link, depth + 1);
+    for (const link of features.discover) enqueue(link, depth + 1);
+    const contentBytes = Buffer.byteLength(features.text, "utf8");
+    if (contentBytes < opts.minContentBytes) {
+      skipped.push({ url: finalUrl, reason: `${contentBytes} bytes of text (< ${opts.minContentBytes})` });
+      return;
+    }
+    if (pages.length >= opts.maxPages) return;
+    const file = `pages/${String(pages.length + 1).padStart(6, "0")}.html`;
+    writeFileAtomic(join(opts.out, file), page.bytes);
+    const entry: CrawledPage = {
+      url: finalUrl,
+      aliases: finalUrl === url ? [] : [url],
+      file,
+      contentType: page.contentType,
+      depth,
+      bytes: page.bytes.length,
+      links: features.links,
+    };
+    stored.set(key, entry);
+    pages.push(entry);
+    if (pages.length - lastSave >= 25) {
+      lastSave = pages.length;
+      save(false);
+    }
+  };
+
+  for (const u of startUrls) enqueue(u.href, 0);
+  const limit = pLimit(Math.max(1, opts.concurrency));
+  const running = new Set<Promise<void>>();
+  let interrupted = false;
+  while (queue.length > 0 || running.size > 0) {
+    if (opts.signal?.aborted) {
+      interrupted = true;
+      limit.clearQueue();
+      break;
+    }
+    // Pages still possible: kept ones plus those in flight stay within maxPages.
+    while (queue.length > 0 && running.size < opts.concurrency && pages.length + running.size < opts.maxPages) {
+      const item = queue.shift()!;
+      const task = limit(() => visit(item)).finally(() => {
+        running.delete(task);
+        opts.onProgress?.({ fetched, kept: pages.length, queued: queue.length, skipped: skipped.length });
+      });
+      running.add(task);
+    }
+    if (running.size === 0) break; // maxPages reached with nothing in flight
+    await Promise.race(running);
+  }
+  await Promise.allSettled(running);
+  save(!interrupted);
+  return {
+    manifest: join(opts.out, CRAWL_MANIFEST),
+    pages: pages.length,
+    skipped: skipped.length,
+    interrupted,
+    ms: Math.round(performance.now() - t0),
+  };
+}
+
+/** The output folder must be new, empty, or (with `force`) an earlier crawl, whose pages are then removed. */
+function prepareFolder(out: string, force: boolean): void {
+  if (existsSync(out)) {
+    const entries = readdirSync(out);
+    if (entries.length > 0) {
+      const isCrawl = entries.includes(CRAWL_MANIFEST);
+      if (!isCrawl) throw new UserError(`${out}: folder is not empty and holds no crawl; choose another --out`);
+      if (!force) throw new UserError(`${out}: holds an earlier crawl; add --force to replace it`);
+      rmSync(join(out, "pages"), { recursive: true, force: true });
+      rmSync(join(out, CRAWL_MANIFEST), { force: true });
+    }
+  }
+  mkdirSync(join(out, "pages"), { recursive: true });
+}
