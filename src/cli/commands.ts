@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { registerAnnotateCommand } from "./annotate.js";
 import { registerEvalCommands } from "./eval.js";
 import { registerExportCommands } from "./export.js";
 import { registerExtractCommand } from "./extract.js";
@@ -6,6 +7,7 @@ import { registerFetchPagesCommand } from "./fetch-pages.js";
 import { registerLexiconCommands } from "./lexicon.js";
 import { registerRecordsCommand } from "./records.js";
 import { registerSiteCommands } from "./site.js";
+import { registerTrainCommand } from "./train.js";
 import { registerWrapperCommands } from "./wrapper.js";
 
 /**
@@ -17,6 +19,8 @@ export const commands: ReadonlyArray<(program: Command) => void> = [
   registerWrapperCommands,
   registerRecordsCommand,
   registerLexiconCommands,
+  registerAnnotateCommand,
+  registerTrainCommand,
   registerFetchPagesCommand,
   registerExtractCommand,
   registerSiteCommands,

@@ -48,6 +48,7 @@ interface LearnFlags {
   minWeight: number;
   source?: string;
   licence?: string;
+  holdOut?: number;
   json?: boolean;
 }
 
@@ -69,7 +70,8 @@ function learn(file: string, flags: LearnFlags): void {
   } catch (err) {
     throw new UserError(`${file}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
   }
-  const sentences = parseParallelTsv(file, text);
+  const holdOut = flags.holdOut;
+  const sentences = parseParallelTsv(file, text, holdOut ? (n) => n % holdOut !== 0 : undefined);
   if (sentences.length === 0) throw new UserError(`${file}: no sentence pairs`);
   const pair = flags.pair;
   const progress = createProgress({ label: "lexicon learn", total: 2 * flags.iterations, quiet: flags.json });
@@ -86,7 +88,11 @@ function learn(file: string, flags: LearnFlags): void {
   const out = flags.out ? resolve(flags.out) : resourcePath("models", `lexicon-${name.split(/[.-]/)[0]}.tsv`);
   const licence = flags.licence ?? licenceFromAttribution(sentences.map((s) => s.attribution)) ?? "unknown (pass --licence)";
   const header: Array<[string, string]> = [
-    ["source", flags.source ?? `${basename(file)}: ${sentences.length} sentence pairs; per-pair attribution in its third column`],
+    [
+      "source",
+      (flags.source ?? `${basename(file)}: ${sentences.length} sentence pairs; per-pair attribution in its third column`) +
+        (holdOut ? `; lines ${holdOut}, ${2 * holdOut}, ${3 * holdOut}, … held out (not learned from)` : ""),
+    ],
     ["licence", licence],
     [
       "method",
@@ -138,6 +144,7 @@ export function registerLexiconCommands(program: Command): void {
     .option("--iterations <n>", "EM iterations per direction", positiveInt, 8)
     .option("--min-count <n>", "minimum sentence pairs a word pair occurs in", positiveInt, 2)
     .option("--min-weight <w>", "minimum weight kept", weight, 0.1)
+    .option("--hold-out <n>", "leave lines n, 2n, 3n, … out (kept for evaluation, e.g. the bootstrap set)", positiveInt)
     .option("--source <text>", "the source line of the file header (default: the corpus file name and size)")
     .option("--licence <text>", "the licence line of the file header (default: read from the attribution column)")
     .option("--json", "print a JSON summary")

@@ -160,11 +160,17 @@ export interface ParallelSentence {
 /**
  * Parse a parallel corpus file: one sentence pair a line, `A<TAB>B[<TAB>attribution…]` (the Tatoeba /
  * manythings.org layout). Blank lines and `#` comments are skipped; the attribution column is kept.
+ * `keepLine` (1-based line numbers) selects lines, e.g. to hold some out for evaluation.
  */
-export function parseParallelTsv(path: string, text: string): Array<ParallelSentence & { attribution?: string }> {
+export function parseParallelTsv(
+  path: string,
+  text: string,
+  keepLine: (lineNumber: number) => boolean = () => true,
+): Array<ParallelSentence & { attribution?: string }> {
   const out: Array<ParallelSentence & { attribution?: string }> = [];
   const lines = text.split("\n");
   for (let i = 0; i < lines.length; i++) {
+    if (!keepLine(i + 1)) continue;
     const line = lines[i]!.replace(/\r$/, "");
     if (!line.trim() || line.startsWith("#")) continue;
     const cols = line.split("\t");

@@ -1,0 +1,106 @@
+/**
+ * Readers for the real data the bootstrap set is built from (`../shared/data`): archived result pages'
+ * expected records, a Tatoeba-style parallel file, and a bilingual page with paragraph + translation.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { basename, join, relative } from "node:path";
+import { inputError, UserError } from "../errors.js";
+import { parseDocument } from "../html/parse.js";
+import { EN_ZH, langShares, parseParallelTsv } from "../text/index.js";
+import type { PairSource, SerpSource } from "./bootstrap.js";
+
+function filesUnder(dir: string, suffix: string): string[] {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch (err) {
+    throw new UserError(`${dir}: cannot list (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+  const out: string[] = [];
+  for (const e of entries.sort()) {
+    const p = join(dir, e);
+    if (statSync(p).isDirectory()) out.push(...filesUnder(p, suffix));
+    else if (e.endsWith(suffix)) out.push(p);
+  }
+  return out;
+}
+
+/** Latin-1 letters in a Chinese engine's query: the page was decoded with the wrong charset (mojibake). */
+const MOJIBAKE = /[\u00c0-\u00ff]{2}/;
+
+/**
+ * The expected records (`*.expected.json`: `{query, results: [{rank, title, url, snippet}]}`) under `dir`,
+ * with a snippet, as English or Chinese by their letters. Pages whose query is mojibake are skipped.
+ */
+export function readSerpRecords(dir: string): SerpSource[] {
+  const out: SerpSource[] = [];
+  for (const file of filesUnder(dir, ".expected.json")) {
+    let page: { query?: unknown; results?: unknown };
+    try {
+      page = JSON.parse(readFileSync(file, "utf8")) as typeof page;
+    } catch {
+      throw inputError({ file }, "not valid JSON");
+    }
+    const query = typeof page.query === "string" ? page.query : "";
+    if (!query || MOJIBAKE.test(query) || !Array.isArray(page.results)) continue;
+    for (const r of page.results as Array<Record<string, unknown>>) {
+      const snippet = typeof r.snippet === "string" ? r.snippet : "";
+      if (!snippet.trim()) continue;
+      const title = typeof r.title === "string" ? r.title : "";
+      const shares = langShares(`${query} ${title} ${snippet}`, EN_ZH);
+      out.push({
+        lang: (shares.zh ?? 0) > 0.5 ? "zh" : "en",
+        query,
+        title,
+        snippet,
+        url: typeof r.url === "string" ? r.url : "",
+        source: `${relative(join(dir, ".."), file)}#rank${String(r.rank ?? "?")}`,
+      });
+    }
+  }
+  return out;
+}
+
+/** Lines n, 2n, 3n, … (1-based) of a parallel file: the pairs held out from `bitext lexicon learn --hold-out n`. */
+export function readHeldOutPairs(file: string, every: number): PairSource[] {
+  const text = readFileSync(file, "utf8");
+  const lines = text.split("\n");
+  const out: PairSource[] = [];
+  for (let i = every - 1; i < lines.length; i += every) {
+    const line = lines[i]!;
+    if (!line.trim()) continue;
+    const [p] = parseParallelTsv(file, line);
+    if (!p) continue;
+    const ids = /tatoeba\.org (#\d+).*?& (#\d+)/.exec(p.attribution ?? "");
+    out.push({ en: p.a, zh: p.b, source: `${basename(file)}:${i + 1}${ids ? ` (tatoeba.org ${ids[1]} & ${ids[2]})` : ""}` });
+  }
+  return out;
+}
+
+const EN_SENTENCE_END = /(?<=[.!?]["”’)]?)\s+(?=["“(]?[A-Z])/;
+const ZH_SENTENCE_END = /(?<=[。！？][”」』）]?)/;
+
+/**
+ * Sentence pairs of a bilingual page laid out paragraph, translation, paragraph, translation…: each
+ * English paragraph followed by a mostly-Chinese one; their sentences are paired in order when both have
+ * the same number of sentences, else only the first sentences are paired.
+ */
+export function readBilingualPage(file: string): { title: string; pairs: PairSource[] } {
+  const doc = parseDocument(readFileSync(file, "utf8"));
+  const title = (doc.querySelector("title")?.textContent || doc.querySelector("blockquote, h1, h2")?.textContent || "")
+    .replace(/\s+/g, " ")
+    .trim();
+  const paras = [...doc.querySelectorAll("p")].map((p) => (p.textContent ?? "").replace(/\s+/g, " ").trim()).filter(Boolean);
+  const pairs: PairSource[] = [];
+  for (let i = 0; i + 1 < paras.length; i++) {
+    const en = paras[i]!;
+    const zh = paras[i + 1]!;
+    if ((langShares(en, EN_ZH).en ?? 0) < 0.8 || (langShares(zh, EN_ZH).zh ?? 0) < 0.8) continue;
+    const es = en.split(EN_SENTENCE_END).filter(Boolean);
+    const zs = zh.split(ZH_SENTENCE_END).filter(Boolean);
+    const n = es.length === zs.length ? es.length : 1;
+    for (let k = 0; k < n; k++) pairs.push({ en: es[k]!, zh: zs[k]!, source: `${basename(file)} paragraph ${i + 1}, sentence ${k + 1}` });
+    i++;
+  }
+  return { title, pairs };
+}

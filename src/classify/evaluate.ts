@@ -1,0 +1,84 @@
+/**
+ * `bitext eval classifier`: cross-validated precision / recall / F1 and confusion matrix on annotated
+ * records, the seed's ablation (W, W+L, W+L+F) on the same folds, errors by kind of example, and —
+ * given a model — that model's decisions on the same records as a held-out test set.
+ */
+import { confusion } from "../eval/metrics.js";
+import { EN_ZH, type LanguagePair } from "../text/index.js";
+import { createClassifier } from "./classifier.js";
+import type { ModelFile } from "./model-file.js";
+import { type CvResult, crossValidate, type Grid, stratifiedFolds, summarise } from "./train.js";
+import { type AblationRow, ablation, featurise } from "./trainer.js";
+import type { Annotation } from "./types.js";
+
+export interface ClassifierReport {
+  size: number;
+  positives: number;
+  negatives: number;
+  folds: number;
+  seed: number;
+  /** W, W+L, W+L+F: each with its best (C, γ) by CV F1, decisions by the SVM's sign. */
+  ablation: AblationRow[];
+  /** All six features at their best (C, γ), deciding by P(bilingual) ≥ threshold as the classifier does. */
+  full: CvResult & { C: number; gamma: number; threshold: number };
+  /** Errors of `full` by kind of example (the first words of each annotation's `source`). */
+  byKind: Array<{ kind: string; label: string; n: number; errors: number }>;
+  /** The given model applied to every record (no training on them). */
+  model?: CvResult & { modelId: string; threshold: number };
+}
+
+/** "composed ecec", "serp", "bitext-user" …: what kind of example an annotation is, for the error table. */
+export function annotationKind(a: Annotation): string {
+  const s = a.source ?? "";
+  if (!s) return a.who ? `annotated by ${a.who}` : "annotated";
+  return s.split(/[:(]/)[0]!.replace(/ (\S+\/)?\S+\.json#\S+$/, "").trim();
+}
+
+export function evaluateClassifier(
+  annotations: readonly Annotation[],
+  options: {
+    folds?: number;
+    seed?: number;
+    grid?: Grid;
+    threshold?: number;
+    pair?: LanguagePair;
+    model?: { path: string; file: ModelFile };
+    onStep?: () => void;
+  } = {},
+): ClassifierReport {
+  const folds = options.folds ?? 5;
+  const seed = options.seed ?? 1;
+  const threshold = options.threshold ?? 0.5;
+  const set = featurise(annotations, options.pair ?? EN_ZH);
+  const rows = ablation(set, { folds, seed, grid: options.grid, onStep: options.onStep });
+  const best = rows.at(-1)!;
+  const foldOf = stratifiedFolds(set.labels, folds, seed);
+  const cv = crossValidate(set.rows, set.labels, foldOf, { C: best.C, gamma: best.gamma }, { probability: true, threshold });
+  const kinds = new Map<string, { kind: string; label: string; n: number; errors: number }>();
+  annotations.forEach((a, i) => {
+    const kind = annotationKind(a);
+    const key = `${a.label}\u0000${kind}`;
+    const k = kinds.get(key) ?? { kind, label: a.label, n: 0, errors: 0 };
+    k.n++;
+    if (cv.predictions[i] !== set.labels[i]) k.errors++;
+    kinds.set(key, k);
+  });
+  const { predictions: _p, ...full } = cv;
+  const positives = set.labels.filter(Boolean).length;
+  const report: ClassifierReport = {
+    size: annotations.length,
+    positives,
+    negatives: annotations.length - positives,
+    folds,
+    seed,
+    ablation: rows,
+    full: { ...full, C: best.C, gamma: best.gamma, threshold },
+    byKind: [...kinds.values()].sort((a, b) => a.label.localeCompare(b.label) || a.kind.localeCompare(b.kind)),
+  };
+  if (options.model) {
+    const classifier = createClassifier(options.model.path, options.model.file);
+    const predicted = classifier.classify(annotations).map((p) => p.label === "bilingual");
+    report.model = { ...summarise(confusion(predicted, set.labels)), modelId: classifier.modelId, threshold: classifier.threshold };
+  }
+  return report;
+}

@@ -1,0 +1,149 @@
+/**
+ * The six snippet features of feng2010 §5, computed from a record's title + snippet:
+ *
+ * | # | name | group | definition |
+ * |---|------|-------|------------|
+ * | 1 | wordOverlap | W | Equation 4: Score(s) = Σ_k InV_k / (n·m). The language string has 2n or 2n+1 segments; for each
+ * |   |  |  | segment T at an even position (2nd, 4th, …) InV_k = max(Score(T, left), Score(T, right)) with Score of
+ * |   |  |  | Equation 3 (Σ_i max_j Sim(c_i, e_j) / (p+q) over all words, Chinese side summed); m = #(InV_k > 0). 0 if m = 0. |
+ * | 2 | pairShare | W | m / n: the share of even segments that have a translated neighbour (0 if n = 0). |
+ * | 3 | pairedLength | L | Equation 5: Σ over the m scoring pairs of (Len(T) + Len(neighbour)) / Len(s), Len = tokens. |
+ * | 4 | stringLength | L | the number of segments in the language string ("ECEC" → 4). |
+ * | 5 | segmentLengthVariance | L | population variance of the segments' token counts. |
+ * | 6 | queryFrequency | F | occurrences of the English query plus occurrences of the Chinese query in the title + snippet
+ * |   |  |  | (after the same cleaning; case-insensitive; trailing punctuation of the query ignored). |
+ */
+import {
+  EN_ZH,
+  isStopWord,
+  type Lang,
+  type LanguagePair,
+  type LangSegment,
+  type Lexicon,
+  overlapScore,
+  segmentByLanguage,
+  tokenize,
+} from "../text/index.js";
+import { cleanText, prepareRecordText } from "./preprocess.js";
+import type { ClassifierInput } from "./types.js";
+
+/** Bumped whenever a definition above changes: models record it and refuse another version. */
+export const FEATURE_VERSION = "feng2010-6/1";
+
+export const FEATURE_NAMES = [
+  "wordOverlap",
+  "pairShare",
+  "pairedLength",
+  "stringLength",
+  "segmentLengthVariance",
+  "queryFrequency",
+] as const;
+export type FeatureName = (typeof FEATURE_NAMES)[number];
+
+/** The seed's three measures, as indices into the feature vector (for the ablation W, W+L, W+L+F). */
+export const FEATURE_GROUPS: Readonly<Record<"W" | "L" | "F", readonly number[]>> = {
+  W: [0, 1],
+  L: [2, 3, 4],
+  F: [5],
+};
+
+export type SnippetFeatures = Record<FeatureName, number>;
+
+/** A segment of the language string with its tokens. */
+export interface AnalysedSegment extends LangSegment {
+  /** One letter per language: E (en), C (zh), J (ja), K (ko), else the code's first letter upper-cased. */
+  letter: string;
+  tokens: string[];
+  content: string[];
+}
+
+/** Everything the features are computed from: shown by the annotation UI and `classify --explain`. */
+export interface SnippetAnalysis {
+  text: string;
+  segments: AnalysedSegment[];
+  languageString: string;
+  /** InV_k for each even segment (1-based positions 2, 4, …), with the neighbour that gave it. */
+  pairs: Array<{ segment: number; partner: number | null; score: number }>;
+  features: SnippetFeatures;
+}
+
+const LETTERS: Readonly<Record<string, string>> = { en: "E", zh: "C", ja: "J", ko: "K" };
+
+export function langLetter(lang: Lang): string {
+  return LETTERS[lang] ?? lang.charAt(0).toUpperCase();
+}
+
+/** The features in FEATURE_NAMES order. */
+export function featureVector(f: SnippetFeatures): number[] {
+  return FEATURE_NAMES.map((n) => f[n]);
+}
+
+function eq3(x: AnalysedSegment, y: AnalysedSegment, pair: LanguagePair, lex: Lexicon): number {
+  // Equation 3 sums over the words of the non-English (Chinese) side.
+  const [c, e] = x.lang === pair.a ? [y, x] : [x, y];
+  // All words count, function words included: 我 next to "I" is evidence of translation too, and
+  // p and q are the segments' lengths as the paper defines them.
+  return overlapScore(c.tokens, c.lang, e.tokens, e.lang, lex);
+}
+
+function countOccurrences(haystack: string, needle: string): number {
+  if (!needle) return 0;
+  let n = 0;
+  for (let i = haystack.indexOf(needle); i !== -1; i = haystack.indexOf(needle, i + needle.length)) n++;
+  return n;
+}
+
+const EDGE_PUNCTUATION = /^[\p{P}\s]+|[\p{P}\s]+$/gu;
+
+/** A query side as it is matched against the text: cleaned like the text, lower-cased, edge punctuation off. */
+export function queryNeedle(query: string): string {
+  return cleanText(query).toLowerCase().replace(EDGE_PUNCTUATION, "");
+}
+
+/** Analyse a record: clean, segment by language, tokenise, and compute the six features. */
+export function analyseRecord(input: ClassifierInput, lex: Lexicon, pair: LanguagePair = EN_ZH): SnippetAnalysis {
+  const { text } = prepareRecordText(input);
+  const segments: AnalysedSegment[] = segmentByLanguage(text, pair).map((s) => {
+    const tokens = tokenize(s.text, s.lang);
+    return { ...s, letter: langLetter(s.lang), tokens, content: tokens.filter((t) => !isStopWord(t, s.lang)) };
+  });
+  const L = segments.length;
+  const n = Math.floor(L / 2);
+  const pairs: SnippetAnalysis["pairs"] = [];
+  let sum = 0;
+  let m = 0;
+  let pairedTokens = 0;
+  for (let k = 0; k < n; k++) {
+    const t = 2 * k + 1; // 0-based index of the (k+1)-th even position
+    const left = eq3(segments[t]!, segments[t - 1]!, pair, lex);
+    const right = t + 1 < L ? eq3(segments[t]!, segments[t + 1]!, pair, lex) : 0;
+    const score = Math.max(left, right);
+    const partner = score === 0 ? null : left >= right ? t - 1 : t + 1;
+    pairs.push({ segment: t, partner, score });
+    if (score > 0) {
+      sum += score;
+      m++;
+      pairedTokens += segments[t]!.tokens.length + segments[partner!]!.tokens.length;
+    }
+  }
+  const lengths = segments.map((s) => s.tokens.length);
+  const totalTokens = lengths.reduce((a, b) => a + b, 0);
+  const mean = L ? totalTokens / L : 0;
+  const variance = L ? lengths.reduce((a, x) => a + (x - mean) ** 2, 0) / L : 0;
+  const haystack = text.toLowerCase();
+  const features: SnippetFeatures = {
+    wordOverlap: m ? sum / (n * m) : 0,
+    pairShare: n ? m / n : 0,
+    pairedLength: totalTokens ? pairedTokens / totalTokens : 0,
+    stringLength: L,
+    segmentLengthVariance: variance,
+    queryFrequency:
+      countOccurrences(haystack, queryNeedle(input.query.en)) + countOccurrences(haystack, queryNeedle(input.query.zh)),
+  };
+  return { text, segments, languageString: segments.map((s) => s.letter).join(""), pairs, features };
+}
+
+/** The feature vector of a record (FEATURE_NAMES order). */
+export function recordFeatures(input: ClassifierInput, lex: Lexicon, pair: LanguagePair = EN_ZH): number[] {
+  return featureVector(analyseRecord(input, lex, pair).features);
+}

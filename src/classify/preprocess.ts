@@ -1,0 +1,69 @@
+/**
+ * Snippet preprocessing (feng2010 §5): markup and highlight tags out, widths and spaces normalised,
+ * Traditional → Simplified, English contractions expanded, noise (ellipses, dates, URLs, site names) dropped.
+ */
+import { decodeHTML } from "entities";
+import { expandContractions, normalizeText, toSimplified } from "../text/index.js";
+
+const TAG = /<\/?[a-zA-Z][^<>]*>/g;
+
+/** Remove HTML tags (`<em>` highlights, `<b>`, `<br>`) and decode entities. */
+export function stripMarkup(text: string): string {
+  return decodeHTML(text.replace(TAG, ""));
+}
+
+const MONTH = "(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?";
+/** Dates and relative times as engines print them before snippets, with a separator that may follow. */
+const DATES: readonly RegExp[] = [
+  /\d{4}\s*年\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*日)?/g,
+  /\d{1,2}\s*月\s*\d{1,2}\s*日/g,
+  /\b\d{4}[-/.]\d{1,2}[-/.]\d{1,2}\b/g,
+  /\b\d{1,2}\/\d{1,2}\/\d{2,4}\b/g,
+  new RegExp(`\\b${MONTH}\\s+\\d{1,2},?\\s+\\d{4}\\b`, "gi"),
+  new RegExp(`\\b\\d{1,2}\\s+${MONTH}\\s+\\d{4}\\b`, "gi"),
+  /\b\d+\s+(?:seconds?|minutes?|mins?|hours?|days?|weeks?|months?|years?)\s+ago\b/gi,
+  /\d+\s*(?:秒|分钟|小时|天|周|个月|年)前/g,
+];
+/** The separator engines print after a leading date ("2018年4月25日 - …", "Mar 3, 2020 · …"). */
+const DATE_SEPARATOR = "(?:\\s*[-–—·|:])?";
+const DATES_WITH_SEPARATOR = DATES.map((re) => new RegExp(re.source + DATE_SEPARATOR, re.flags));
+
+const URL = /\bhttps?:\/\/\S+|\bwww\.\S+/gi;
+const DOMAIN =
+  /\b[a-z0-9][\w-]*(?:\.[\w-]+)*\.(?:com|net|org|edu|gov|info|biz|io|co|cn|tw|hk|jp|kr|uk|de|fr|ru|us|ca|au|me|tv|cc)(?:\/[^\s]*)?\b/gi;
+const ELLIPSIS = /\.{3,}|…+|·{3,}|。{3,}/g;
+/** A trailing " - Site name", " | Site", "_百度文库" on a title: short, after a separator. */
+const SITE_SUFFIX = /\s*(?:\s[-–—|]\s|_|\s·\s)[^-–—|_·]{1,30}$/u;
+
+function dropDates(text: string): string {
+  let out = text;
+  for (const re of DATES_WITH_SEPARATOR) out = out.replace(re, " ");
+  return out;
+}
+
+/** Remove the noise that says nothing about bilinguality: ellipses, dates, URLs and domain names. */
+export function removeNoise(text: string): string {
+  return dropDates(text.replace(URL, " ").replace(DOMAIN, " ")).replace(ELLIPSIS, " ");
+}
+
+/** Drop a trailing site name from a title ("Title - Wikipedia", "标题_百度文库"), when something is left. */
+export function dropSiteName(title: string): string {
+  const stripped = title.replace(SITE_SUFFIX, "");
+  return stripped.trim().length >= 2 ? stripped : title;
+}
+
+/** Any text of a record, ready for segmentation and tokenisation. */
+export function cleanText(text: string): string {
+  return normalizeText(expandContractions(toSimplified(removeNoise(normalizeText(stripMarkup(text))))));
+}
+
+/** A record's title and snippet, cleaned; `text` is both, title first, as one string for segmentation. */
+export function prepareRecordText(record: { title: string; snippet: string }): {
+  title: string;
+  snippet: string;
+  text: string;
+} {
+  const title = cleanText(dropSiteName(normalizeText(stripMarkup(record.title))));
+  const snippet = cleanText(record.snippet);
+  return { title, snippet, text: title && snippet ? `${title} \n ${snippet}` : title || snippet };
+}

@@ -1,0 +1,74 @@
+import { resolve } from "node:path";
+import { type Command, InvalidArgumentError } from "commander";
+import { type ClassifierReport, evaluateClassifier } from "../classify/evaluate.js";
+import { readAnnotations, readModelFile } from "../classify/index.js";
+import { UserError } from "../errors.js";
+import { formatTable, printJson, printLine } from "./output.js";
+import { createProgress } from "./progress.js";
+
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+
+export function formatClassifierReport(r: ClassifierReport): string {
+  const f = r.full;
+  const lines = [
+    `${r.size} annotated records (${r.positives} bilingual, ${r.negatives} monolingual), ${r.folds}-fold stratified CV (seed ${r.seed})`,
+    "",
+    `All features, C=${f.C} gamma=${f.gamma}, bilingual when P ≥ ${f.threshold}: precision ${pct(f.precision)}, recall ${pct(f.recall)}, F1 ${pct(f.f1)}, accuracy ${pct(f.accuracy)}`,
+    "",
+    formatTable([
+      ["", "predicted bilingual", "predicted monolingual"],
+      ["bilingual", f.tp, f.fn],
+      ["monolingual", f.fp, f.tn],
+    ]),
+    "",
+    "Ablation (feng2010 Table 3; each subset with its best C, gamma on the same folds; SVM sign):",
+    formatTable([
+      ["features", "C", "gamma", "precision", "recall", "F1", "accuracy"],
+      ...r.ablation.map((a) => [a.features, a.C, a.gamma, pct(a.precision), pct(a.recall), pct(a.f1), pct(a.accuracy)]),
+    ]),
+    "",
+    "Errors by kind of example (all features):",
+    formatTable([["label", "kind", "n", "errors"], ...r.byKind.map((k) => [k.label, k.kind, k.n, k.errors])]),
+  ];
+  if (r.model) {
+    const m = r.model;
+    lines.push(
+      "",
+      `Model ${m.modelId} on these records (P ≥ ${m.threshold}): precision ${pct(m.precision)}, recall ${pct(m.recall)}, F1 ${pct(m.f1)}, accuracy ${pct(m.accuracy)} (tp ${m.tp}, fp ${m.fp}, fn ${m.fn}, tn ${m.tn})`,
+    );
+  }
+  return lines.join("\n");
+}
+
+function intAtLeast2(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 2) throw new InvalidArgumentError(`"${value}" is not an integer ≥ 2`);
+  return n;
+}
+
+export function registerEvalClassifier(evalCommand: Command): void {
+  evalCommand
+    .command("classifier")
+    .description("cross-validated precision/recall/F1, confusion matrix and W / W+L / W+L+F ablation of the classifier")
+    .requiredOption("--annotations <file>", "annotated records (JSONL)")
+    .option("--model <file>", "also apply this model to the records, as a held-out test set")
+    .option("--folds <k>", "cross-validation folds", intAtLeast2, 5)
+    .option("--seed <n>", "seed of the fold assignment", (v) => Number.parseInt(v, 10), 1)
+    .option("--json", "print the report as JSON")
+    .action((flags: { annotations: string; model?: string; folds: number; seed: number; json?: boolean }) => {
+      const { annotations } = readAnnotations(flags.annotations);
+      const model = flags.model ? { path: resolve(flags.model), file: readModelFile(resolve(flags.model)) } : undefined;
+      const progress = createProgress({ label: "eval classifier", total: 3 * 30, quiet: flags.json });
+      let report: ClassifierReport;
+      try {
+        report = evaluateClassifier(annotations, { folds: flags.folds, seed: flags.seed, model, onStep: () => progress.tick() });
+      } catch (err) {
+        if (err instanceof Error && /need at least/.test(err.message)) throw new UserError(`${flags.annotations}: ${err.message}`);
+        throw err;
+      } finally {
+        progress.done();
+      }
+      if (flags.json) printJson(report);
+      else printLine(formatClassifierReport(report));
+    });
+}

@@ -1,0 +1,110 @@
+import { relative, resolve } from "node:path";
+import { type Command, InvalidArgumentError } from "commander";
+import { readAnnotations, trainClassifier, writeModelFile } from "../classify/index.js";
+import type { ModelFile } from "../classify/model-file.js";
+import { UserError } from "../errors.js";
+import { formatTable, printJson, printLine } from "./output.js";
+import { createProgress } from "./progress.js";
+
+function numberList(value: string): number[] {
+  const xs = value.split(",").map(Number);
+  if (xs.length === 0 || !xs.every((x) => x > 0 && Number.isFinite(x))) {
+    throw new InvalidArgumentError(`"${value}" is not a comma-separated list of positive numbers`);
+  }
+  return xs;
+}
+
+function intAtLeast2(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 2) throw new InvalidArgumentError(`"${value}" is not an integer ≥ 2`);
+  return n;
+}
+
+function probability(value: string): number {
+  const n = Number(value);
+  if (!(n > 0 && n < 1)) throw new InvalidArgumentError(`"${value}" is not a probability in (0, 1)`);
+  return n;
+}
+
+interface TrainFlags {
+  annotations: string;
+  out: string;
+  folds: number;
+  seed: number;
+  c?: number[];
+  gamma?: number[];
+  threshold: number;
+  json?: boolean;
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+
+/** The CV table `bitext train` prints: one row per (C, γ), the chosen one marked. */
+export function cvTable(model: ModelFile): string {
+  const chosen = model.cv.chosen;
+  const rows = model.cv.grid.map((r) => [
+    r.C === chosen.C && r.gamma === chosen.gamma ? "*" : "",
+    r.C,
+    r.gamma,
+    pct(r.precision),
+    pct(r.recall),
+    pct(r.f1),
+    pct(r.accuracy),
+  ]);
+  return formatTable([["", "C", "gamma", "precision", "recall", "F1", "accuracy"], ...rows]);
+}
+
+function train(flags: TrainFlags): void {
+  const { annotations, sha256 } = readAnnotations(flags.annotations);
+  const progress = createProgress({ label: "train", quiet: flags.json });
+  let model: ModelFile;
+  try {
+    model = trainClassifier(
+      annotations,
+      { file: relative(process.cwd(), resolve(flags.annotations)) || flags.annotations, sha256 },
+      {
+        folds: flags.folds,
+        seed: flags.seed,
+        threshold: flags.threshold,
+        grid: flags.c || flags.gamma ? { C: flags.c ?? [1, 8, 64], gamma: flags.gamma ?? [0.5, 2, 8] } : undefined,
+        onProgress: (phase, done, total) => {
+          progress.setTotal(total);
+          progress.tick(0, { phase, done: `${done}/${total}` });
+        },
+      },
+    );
+  } catch (err) {
+    progress.done();
+    if (err instanceof Error && /need at least/.test(err.message)) throw new UserError(`${flags.annotations}: ${err.message}`);
+    throw err;
+  }
+  progress.done();
+  writeModelFile(resolve(flags.out), model);
+  const p = model.cv.withProbability;
+  if (flags.json) {
+    printJson({ out: resolve(flags.out), C: model.svm.C, gamma: model.svm.gamma, cv: model.cv, training: model.training });
+    return;
+  }
+  printLine(cvTable(model));
+  printLine();
+  printLine(
+    `${resolve(flags.out)}: C=${model.svm.C} gamma=${model.svm.gamma}, ${model.cv.folds}-fold CV at P≥${model.threshold}: ` +
+      `precision ${pct(p.precision)}, recall ${pct(p.recall)}, F1 ${pct(p.f1)} ` +
+      `(${model.training.size} annotations: ${model.training.positives} bilingual, ${model.training.negatives} monolingual)`,
+  );
+}
+
+export function registerTrainCommand(program: Command): void {
+  program
+    .command("train")
+    .description("train the bilingual-page classifier (RBF SVM) from annotated records")
+    .requiredOption("--annotations <file>", "annotated records, JSONL (bitext annotate writes data/annotations.jsonl)")
+    .option("--out <file>", "model file to write", "models/default.json")
+    .option("--folds <k>", "cross-validation folds", intAtLeast2, 5)
+    .option("--seed <n>", "seed of the fold assignment", (v) => Number.parseInt(v, 10), 1)
+    .option("--c <list>", "grid of C values, comma-separated (default 0.5,2,8,32,128,512)", numberList)
+    .option("--gamma <list>", "grid of gamma values, comma-separated (default 0.125,0.5,2,8,32)", numberList)
+    .option("--threshold <p>", "P(bilingual) at or above which a record is bilingual", probability, 0.5)
+    .option("--json", "print the CV results as JSON")
+    .action((flags: TrainFlags) => train(flags));
+}
