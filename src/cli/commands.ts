@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { registerAnnotateCommand } from "./annotate.js";
+import { registerClassifyCommand } from "./classify.js";
 import { registerEvalCommands } from "./eval.js";
 import { registerExportCommands } from "./export.js";
 import { registerExtractCommand } from "./extract.js";
@@ -21,6 +22,7 @@ export const commands: ReadonlyArray<(program: Command) => void> = [
   registerLexiconCommands,
   registerAnnotateCommand,
   registerTrainCommand,
+  registerClassifyCommand,
   registerFetchPagesCommand,
   registerExtractCommand,
   registerSiteCommands,

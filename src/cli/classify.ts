@@ -1,0 +1,141 @@
+import { existsSync, readFileSync } from "node:fs";
+import { type Command, InvalidArgumentError } from "commander";
+import { analyseRecord, type Classifier, type ClassifierInput, defaultModelPath, loadClassifier, parseClassifierInput } from "../classify/index.js";
+import { inputError, UserError } from "../errors.js";
+import { countRecords, DEFAULT_STORE_PATH, iterateRecords, openStore, setClassifications } from "../store/index.js";
+import { loadLexicon } from "../text/index.js";
+import { displayWidth, formatTable, printJsonLine, printLine } from "./output.js";
+import { createProgress } from "./progress.js";
+
+const BATCH = 256;
+
+function probability(value: string): number {
+  const n = Number(value);
+  if (!(n > 0 && n < 1)) throw new InvalidArgumentError(`"${value}" is not a probability in (0, 1)`);
+  return n;
+}
+
+interface ClassifyFlags {
+  model?: string;
+  threshold?: number;
+  db?: string | true;
+  all?: boolean;
+  explain?: boolean;
+  json?: boolean;
+}
+
+function readInput(file: string | undefined): { name: string; records: Array<ClassifierInput & Record<string, unknown>> } {
+  const name = file ?? "stdin";
+  let text: string;
+  try {
+    text = readFileSync(file ?? 0, "utf8");
+  } catch (err) {
+    throw new UserError(`${name}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+  const records: Array<ClassifierInput & Record<string, unknown>> = [];
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!.trim();
+    if (!line) continue;
+    let o: unknown;
+    try {
+      o = JSON.parse(line);
+    } catch {
+      throw inputError({ file: name, line: i + 1 }, "not valid JSON");
+    }
+    records.push(parseClassifierInput({ file: name, line: i + 1 }, o));
+  }
+  return { name, records };
+}
+
+function truncate(s: string, width: number): string {
+  let out = "";
+  for (const ch of s) {
+    if (displayWidth(out + ch) > width - 1) return `${out}…`;
+    out += ch;
+  }
+  return out;
+}
+
+/** JSONL records in, the same records out with "label" and "probability" (and "features" with --explain). */
+function classifyJsonl(file: string | undefined, classifier: Classifier, flags: ClassifyFlags): void {
+  const { records } = readInput(file);
+  const lex = flags.explain ? loadLexicon() : undefined;
+  const table: Array<Array<string | number>> = [["label", "P", "title"]];
+  for (let i = 0; i < records.length; i += BATCH) {
+    const batch = records.slice(i, i + BATCH);
+    const predictions = classifier.classify(batch);
+    batch.forEach((r, k) => {
+      const p = predictions[k]!;
+      if (flags.json) {
+        const out: Record<string, unknown> = { ...r, label: p.label, probability: p.probability, model: classifier.modelId };
+        if (lex) {
+          const a = analyseRecord(r, lex);
+          out.features = a.features;
+          out.languageString = a.languageString;
+        }
+        printJsonLine(out);
+      } else table.push([p.label, p.probability.toFixed(3), truncate(r.title || r.url || r.snippet, 70)]);
+    });
+  }
+  if (!flags.json) {
+    printLine(formatTable(table));
+    const n = table.length - 1;
+    const bilingual = table.filter((r) => r[0] === "bilingual").length;
+    printLine(`${n} records: ${bilingual} bilingual, ${n - bilingual} monolingual (model ${classifier.modelId}, P ≥ ${classifier.threshold})`);
+  }
+}
+
+/** Label the records of the harvest store; by default only those this model has not labelled yet. */
+function classifyStore(path: string, classifier: Classifier, flags: ClassifyFlags): void {
+  if (!existsSync(path)) throw new UserError(`${path}: no harvest store here (run bitext harvest, or pass --db FILE)`);
+  const store = openStore(path);
+  try {
+    const filter = flags.all ? {} : { notClassifiedBy: classifier.modelId };
+    const total = countRecords(store, filter);
+    const progress = createProgress({ label: "classify", total, quiet: flags.json });
+    const counts = { bilingual: 0, monolingual: 0 };
+    // Read all ids first: updating rows while iterating a filter on the same column would skip some.
+    const records = [...iterateRecords(store, filter)];
+    for (let i = 0; i < records.length; i += BATCH) {
+      const batch = records.slice(i, i + BATCH);
+      const predictions = classifier.classify(batch);
+      setClassifications(
+        store,
+        batch.map((r, k) => ({ id: r.id, label: predictions[k]!.label, probability: predictions[k]!.probability, model: classifier.modelId })),
+      );
+      for (const p of predictions) counts[p.label]++;
+      progress.tick(batch.length);
+    }
+    progress.done();
+    const summary = { db: path, model: classifier.modelId, threshold: classifier.threshold, classified: records.length, ...counts };
+    if (flags.json) printJsonLine(summary);
+    else
+      printLine(
+        `${path}: classified ${records.length} records with ${classifier.modelId} (P ≥ ${classifier.threshold}): ${counts.bilingual} bilingual, ${counts.monolingual} monolingual`,
+      );
+  } finally {
+    store.close();
+  }
+}
+
+export function registerClassifyCommand(program: Command): void {
+  program
+    .command("classify")
+    .description("decide whether result records link to bilingual pages (JSONL on stdin, or the store with --db)")
+    .argument("[file]", "JSONL records {query:{en,zh},title,url,snippet} (default: stdin)")
+    .option("--model <file>", "model file (default: the shipped models/default.json)")
+    .option("--threshold <p>", "P(bilingual) at or above which a record is bilingual (default: the model's)", probability)
+    .option("--db [file]", `label the records of the harvest store (default file ${DEFAULT_STORE_PATH})`)
+    .option("--all", "with --db: relabel every record, also those this model already labelled")
+    .option("--explain", "with --json: add each record's features and language string")
+    .option("--json", "write JSONL records (with --db: a JSON summary)")
+    .action((file: string | undefined, flags: ClassifyFlags) => {
+      const modelPath = flags.model ?? defaultModelPath();
+      const classifier = loadClassifier(modelPath, { threshold: flags.threshold });
+      if (flags.db !== undefined) {
+        if (file) throw new UserError("classify: give either a JSONL file or --db, not both");
+        classifyStore(flags.db === true ? DEFAULT_STORE_PATH : flags.db, classifier, flags);
+      } else classifyJsonl(file, classifier, flags);
+    });
+}
