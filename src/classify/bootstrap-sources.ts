@@ -26,11 +26,21 @@ function filesUnder(dir: string, suffix: string): string[] {
 }
 
 /** Latin-1 letters in a Chinese engine's query: the page was decoded with the wrong charset (mojibake). */
-const MOJIBAKE = /[\u00c0-\u00ff]{2}/;
+const MOJIBAKE_QUERY = /[\u00c0-\u00ff]{2}/;
+/**
+ * UTF-8 read as GBK: each 3-byte character turns into a rare lead character (氓 忙 莽 猫 茅 盲 茂 for
+ * bytes E5–EF) followed by one of U+8000–U+80FF. Two such pairs in a record mark it as mojibake.
+ */
+const MOJIBAKE_PAIR = /[氓忙莽猫茅盲茂][\u8000-\u80ff]/g;
+
+export function isMojibake(text: string): boolean {
+  return (text.match(MOJIBAKE_PAIR)?.length ?? 0) >= 2;
+}
 
 /**
  * The expected records (`*.expected.json`: `{query, results: [{rank, title, url, snippet}]}`) under `dir`,
- * with a snippet, as English or Chinese by their letters. Pages whose query is mojibake are skipped.
+ * with a snippet, as English or Chinese by their letters. Mojibake (pages decoded with the wrong
+ * charset by the archive) is skipped: it is neither language.
  */
 export function readSerpRecords(dir: string): SerpSource[] {
   const out: SerpSource[] = [];
@@ -41,12 +51,15 @@ export function readSerpRecords(dir: string): SerpSource[] {
     } catch {
       throw inputError({ file }, "not valid JSON");
     }
-    const query = typeof page.query === "string" ? page.query : "";
-    if (!query || MOJIBAKE.test(query) || !Array.isArray(page.results)) continue;
+    const raw = typeof page.query === "string" ? page.query : "";
+    // A garbled query is unknown; the page's clean records still count.
+    const query = MOJIBAKE_QUERY.test(raw) || isMojibake(raw) ? "" : raw;
+    if (!Array.isArray(page.results)) continue;
     for (const r of page.results as Array<Record<string, unknown>>) {
       const snippet = typeof r.snippet === "string" ? r.snippet : "";
       if (!snippet.trim()) continue;
       const title = typeof r.title === "string" ? r.title : "";
+      if (isMojibake(title + snippet)) continue;
       const shares = langShares(`${query} ${title} ${snippet}`, EN_ZH);
       out.push({
         lang: (shares.zh ?? 0) > 0.5 ? "zh" : "en",
@@ -103,4 +116,25 @@ export function readBilingualPage(file: string): { title: string; pairs: PairSou
     i++;
   }
   return { title, pairs };
+}
+
+/**
+ * Chinese paragraphs that carry English names and terms (documentation pages: "Nacos 支持 Spring Cloud …")
+ * from the Chinese pages of a site build under `dir` (pages under an `en/` folder are skipped).
+ */
+export function readChineseParagraphs(dir: string): Array<{ title: string; text: string; source: string }> {
+  const out: Array<{ title: string; text: string; source: string }> = [];
+  for (const file of filesUnder(dir, ".html")) {
+    const rel = relative(dir, file);
+    if (rel.split("/").includes("en")) continue;
+    const doc = parseDocument(readFileSync(file, "utf8"));
+    const title = (doc.querySelector("title")?.textContent ?? "").replace(/\s+/g, " ").trim();
+    [...doc.querySelectorAll("p, li")].forEach((p, k) => {
+      const text = (p.textContent ?? "").replace(/\s+/g, " ").trim();
+      if (text.length < 30 || !/[A-Za-z]{2,}/.test(text)) return;
+      if ((langShares(text, EN_ZH).zh ?? 0) < 0.6) return;
+      out.push({ title, text, source: `${rel} ${p.tagName.toLowerCase()} ${k + 1}` });
+    });
+  }
+  return out;
 }

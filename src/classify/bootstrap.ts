@@ -9,6 +9,7 @@
  *   side of the query: 1–4 real sentences of one language, the query being the pair of the first;
  * - `hard-zh-terms`: a real Chinese snippet with English names/terms (from real English result titles) inserted;
  * - `hard-en-terms`: a real English snippet with a Chinese word inserted;
+ * - `hard-zh-doc`: real Chinese documentation paragraphs full of English terms (Nacos, Spring Cloud, …);
  * - `hard-unrelated`: Chinese and English sentences that are not translations of each other, interleaved.
  * Positives (bilingual), laid out the way bilingual pages appear in snippets:
  * - `ecec` / `cece`: 1–4 real sentence pairs interleaved (E C E C or C E C E), joined with spaces or " / ",
@@ -42,6 +43,8 @@ export interface BootstrapInputs {
   serp: readonly SerpSource[];
   /** Sentence pairs held out from lexicon learning. */
   parallel: readonly PairSource[];
+  /** Real Chinese paragraphs with English names and terms (documentation), with their page titles. */
+  zhDocs?: ReadonlyArray<{ title: string; text: string; source: string }>;
   /** Aligned sentence pairs of a real bilingual page, and its title. */
   page: readonly PairSource[];
   pageTitle?: string;
@@ -153,6 +156,18 @@ export function buildBootstrapSet(inputs: BootstrapInputs, options: BootstrapOpt
         source: `composed hard-en-terms: serp ${r.source} + Chinese word "${word}" from Tatoeba`,
       });
     }
+  }
+  const docs = inputs.zhDocs ?? [];
+  for (let i = 0; i < Math.min(perKind, docs.length); i++) {
+    const d = pick(docs);
+    add({
+      query: { en: "", zh: "" },
+      title: d.title,
+      url: fakeUrl("hard-zh-doc", i),
+      snippet: truncate(d.text).text,
+      label: "monolingual",
+      source: `real hard-zh-doc: ${d.source}`,
+    });
   }
   for (let i = 0; i < perKind; i++) {
     const n = int(1, 3);

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
 import { buildBootstrapSet } from "../classify/bootstrap.js";
-import { readBilingualPage, readHeldOutPairs, readSerpRecords } from "../classify/bootstrap-sources.js";
+import { readBilingualPage, readChineseParagraphs, readHeldOutPairs, readSerpRecords } from "../classify/bootstrap-sources.js";
 import { writeFileAtomic } from "../io/atomic-write.js";
 import { formatTable, printJson, printLine } from "./output.js";
 
@@ -16,6 +16,7 @@ interface BootstrapFlags {
   parallel: string;
   holdOut: number;
   page: string;
+  zhDocs?: string;
   out: string;
   seed: number;
   perKind: number;
@@ -26,8 +27,9 @@ function bootstrap(flags: BootstrapFlags): void {
   const serp = readSerpRecords(flags.serps);
   const parallel = readHeldOutPairs(flags.parallel, flags.holdOut);
   const page = readBilingualPage(flags.page);
+  const zhDocs = flags.zhDocs ? readChineseParagraphs(flags.zhDocs) : [];
   const set = buildBootstrapSet(
-    { serp, parallel, page: page.pairs, pageTitle: page.title },
+    { serp, parallel, page: page.pairs, pageTitle: page.title, zhDocs },
     { seed: flags.seed, perKind: flags.perKind, when: new Date().toISOString() },
   );
   writeFileAtomic(resolve(flags.out), set.map((a) => JSON.stringify(a)).join("\n") + "\n");
@@ -54,6 +56,7 @@ export function registerAnnotateCommand(program: Command): void {
     .requiredOption("--serps <dir>", "archived result pages with *.expected.json records (../shared/data/serps/aql)")
     .requiredOption("--parallel <file>", "parallel sentences, English<TAB>Chinese[<TAB>attribution]")
     .requiredOption("--page <file>", "a bilingual page: English paragraphs each followed by its Chinese translation")
+    .option("--zh-docs <dir>", "a site build whose Chinese pages give hard negatives (../shared/data/sites/nacos-astro/site)")
     .option("--hold-out <n>", "use lines n, 2n, … of the parallel file (those bitext lexicon learn --hold-out n left out)", positiveInt, 10)
     .option("--out <file>", "where to write the annotations", "data/annotations.bootstrap.jsonl")
     .option("--seed <n>", "random seed (the set is reproducible)", positiveInt, 20100823)
