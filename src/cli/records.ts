@@ -1,12 +1,62 @@
 import type { Command } from "commander";
 import { UserError } from "../errors.js";
+import { readPageTagPaths } from "../html/load.js";
+import { extractRecords } from "../wrapper/extract.js";
+import { readWrapperFile } from "../wrapper/file.js";
+import { learnWrapper } from "../wrapper/learn.js";
+import type { ExtractResult } from "../wrapper/types.js";
+import { printJson, printLine } from "./output.js";
 
-// Placeholder while the wrapper extractor is written (issue 2); replaced before the issue lands.
+interface RecordsFlags {
+  wrapper?: string;
+  learn?: boolean;
+  url?: string;
+  charset?: string;
+  json?: boolean;
+}
+
+/** Exit status when the page does not match the wrapper's layout (records are then []). */
+export const EXIT_MISMATCH = 3;
+
+export function recordsOfPage(file: string, flags: RecordsFlags): ExtractResult {
+  if (!flags.wrapper === !flags.learn) throw new UserError("records: give exactly one of --wrapper FILE.json or --learn");
+  const { seq } = readPageTagPaths(file, flags.charset ? { charset: flags.charset } : {});
+  if (flags.wrapper) {
+    const wf = readWrapperFile(flags.wrapper);
+    if (!wf.wrapper) throw new UserError(`${flags.wrapper}: no wrapper learned yet (run bitext wrapper learn)`);
+    return extractRecords(wf.wrapper, seq, { pageUrl: flags.url });
+  }
+  let wrapper: ReturnType<typeof learnWrapper>;
+  try {
+    wrapper = learnWrapper(seq, { engine: "page", pageUrl: flags.url, file });
+  } catch (err) {
+    // A page without any repeated record structure simply has no records.
+    if (err instanceof UserError) return { status: "empty", records: [], detail: err.message };
+    throw err;
+  }
+  return extractRecords(wrapper, seq, { pageUrl: flags.url });
+}
+
 export function registerRecordsCommand(program: Command): void {
   program
     .command("records")
-    .description("extract result records from a saved result page")
-    .action(() => {
-      throw new UserError("records: not available yet");
+    .description("extract result records (rank, title, url, snippet) from a saved result page")
+    .argument("<page.html>", "a saved search result page")
+    .option("--wrapper <file.json>", "apply this wrapper file (e.g. wrappers/bing.json)")
+    .option("--learn", "learn a wrapper from the page itself, then extract")
+    .option("--url <url>", "the page's URL, to resolve relative links")
+    .option("--charset <name>", "decode the page with this charset instead of detecting it")
+    .option("--json", "print a JSON array of {rank,title,url,snippet}")
+    .addHelpText("after", `\nExit status: 0 with records or none ("empty"), ${EXIT_MISMATCH} when the page does not match the wrapper's layout.`)
+    .action((file: string, flags: RecordsFlags) => {
+      const result = recordsOfPage(file, flags);
+      if (result.status !== "ok") process.stderr.write(`bitext: records: ${result.status}: ${result.detail}\n`);
+      if (flags.json) printJson(result.records);
+      else {
+        for (const r of result.records) {
+          printLine(`${r.rank}. ${r.title}\n   ${r.url}${r.snippet ? `\n   ${r.snippet.length > 240 ? `${r.snippet.slice(0, 240)}…` : r.snippet}` : ""}`);
+        }
+      }
+      if (result.status === "mismatch") process.exitCode = EXIT_MISMATCH;
     });
 }

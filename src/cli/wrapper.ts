@@ -1,13 +1,89 @@
+import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import { UserError } from "../errors.js";
+import { readPageTagPaths } from "../html/load.js";
+import { resourcePath } from "../paths.js";
+import { readWrapperFile, withNewWrapper, writeWrapperFile } from "../wrapper/file.js";
+import { extractRecords } from "../wrapper/extract.js";
+import { learnWrapper } from "../wrapper/learn.js";
+import type { Wrapper } from "../wrapper/types.js";
+import { formatTable, printJson, printLine } from "./output.js";
 
-// Placeholder while the wrapper learner is written (issue 2); replaced before the issue lands.
+export interface LearnFlags {
+  engine: string;
+  sample?: string;
+  out?: string;
+  url?: string;
+  charset?: string;
+  json?: boolean;
+}
+
+/** Where an engine's wrapper file lives by default: `wrappers/<engine>.json` in the project. */
+export function defaultWrapperPath(engine: string): string {
+  if (!/^[a-z0-9][a-z0-9_.-]*$/i.test(engine)) {
+    throw new UserError(`--engine: "${engine}" is not a valid engine name (letters, digits, "-", "_", ".")`);
+  }
+  return resourcePath("wrappers", `${engine}.json`);
+}
+
+/** `wrapper learn --sample PAGE.html`: learn from a saved page and write the wrapper file. */
+export function learnFromSample(flags: LearnFlags & { sample: string }): { file: string; wrapper: Wrapper; records: number } {
+  const out = flags.out ?? defaultWrapperPath(flags.engine);
+  const existing = existsSync(out) ? readWrapperFile(out) : null;
+  if (existing && existing.engine !== flags.engine) {
+    throw new UserError(`${out}: holds the wrapper of engine "${existing.engine}", not "${flags.engine}"`);
+  }
+  const { seq } = readPageTagPaths(flags.sample, flags.charset ? { charset: flags.charset } : {});
+  const wrapper = learnWrapper(seq, { engine: flags.engine, pageUrl: flags.url, file: flags.sample });
+  writeWrapperFile(out, withNewWrapper(existing, wrapper));
+  const records = extractRecords(wrapper, seq, { pageUrl: flags.url }).records.length;
+  return { file: out, wrapper, records };
+}
+
+export function describeWrapper(wrapper: Wrapper): string {
+  const rows: Array<Array<string | number>> = [["role", "records", "ancestor path P_a", "title link"]];
+  for (const c of wrapper.clusters) rows.push([c.role, c.sampleRecords, shorten(c.ancestorPath), c.titlePath ?? "-"]);
+  return [
+    `engine ${wrapper.engine} · learned ${wrapper.learnedAt} · ${wrapper.pathMode} tag paths · sample ${wrapper.sample.file ?? wrapper.sample.url ?? "?"}`,
+    `sample: ${wrapper.sample.positions} positions, ${wrapper.sample.uniquePaths} unique tag paths, sha256 ${wrapper.sample.sha256.slice(0, 12)}…`,
+    formatTable(rows),
+  ].join("\n");
+}
+
+function shorten(path: string): string {
+  const tags = path.split("\\");
+  return tags.length <= 8 ? path : `…\\${tags.slice(-7).join("\\")}`;
+}
+
 export function registerWrapperCommands(program: Command): void {
   const wrapper = program.command("wrapper").description("learn and inspect record wrappers for search engines");
   wrapper
     .command("learn")
-    .description("learn a record wrapper from one sample result page")
-    .action(() => {
-      throw new UserError("wrapper learn: not available yet");
+    .description("learn a record wrapper from one sample result page (feng2010 §4.2) and write wrappers/<engine>.json")
+    .requiredOption("--engine <name>", "engine name (the wrapper file is wrappers/<name>.json)")
+    .option("--sample <page.html>", "a saved result page of the engine with results on it")
+    .option("--out <file>", "wrapper file to write (default: wrappers/<engine>.json)")
+    .option("--url <url>", "the sample page's URL, to resolve relative links")
+    .option("--charset <name>", "decode the page with this charset instead of detecting it")
+    .option("--json", "print the learned wrapper as JSON")
+    .action((flags: LearnFlags) => {
+      if (!flags.sample) throw new UserError("wrapper learn: --sample PAGE.html is required");
+      const result = learnFromSample({ ...flags, sample: flags.sample });
+      if (flags.json) printJson({ file: result.file, records: result.records, wrapper: result.wrapper });
+      else {
+        printLine(describeWrapper(result.wrapper));
+        printLine(`${result.records} records on the sample page · wrote ${result.file}`);
+      }
+    });
+  wrapper
+    .command("show")
+    .description("describe a wrapper file")
+    .argument("<file>", "wrapper file (e.g. wrappers/bing.json)")
+    .option("--json", "print the file as JSON")
+    .action((file: string, flags: { json?: boolean }) => {
+      const wf = readWrapperFile(file);
+      if (flags.json) return printJson(wf);
+      printLine(wf.wrapper ? describeWrapper(wf.wrapper) : `engine ${wf.engine}: no wrapper learned yet`);
+      if (wf.previous.length) printLine(`${wf.previous.length} previous wrapper(s), newest learned ${wf.previous[0]!.learnedAt}`);
     });
 }

@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { UserError } from "../errors.js";
 import { type DecodedPage, decodeHtml } from "./charset.js";
+import { tagPathsFromHtml } from "./parse.js";
+import type { TagPathSequence } from "./tagpaths.js";
 
 export interface SavedPage extends DecodedPage {
   file: string;
@@ -22,4 +24,10 @@ export function readSavedPage(file: string, options: { charset?: string } = {}):
   } catch (err) {
     throw new UserError(`${file}: ${(err as Error).message}`);
   }
+}
+
+/** Read a saved page and compute its tag-path sequence (parse5: the browser's tree rules, no full DOM). */
+export function readPageTagPaths(file: string, options: { charset?: string } = {}): { page: SavedPage; seq: TagPathSequence } {
+  const page = readSavedPage(file, options);
+  return { page, seq: tagPathsFromHtml(page.text) };
 }

@@ -68,14 +68,19 @@ export function affinityPropagation(similarities: Float64Array, n: number, optio
         r[row + k] = keep * update + damping * r[row + k]!;
       }
     }
-    // Availabilities: a(i,k) = min(0, r(k,k) + Σ_{i'∉{i,k}} max(0, r(i',k))), a(k,k) = Σ_{i'≠k} max(0, r(i',k))
+    // Availabilities: a(i,k) = min(0, r(k,k) + Σ_{i'∉{i,k}} max(0, r(i',k))), a(k,k) = Σ_{i'≠k} max(0, r(i',k)).
+    // Summed in apcluster.m's order (all clipped, then the self-responsibility swapped in unclipped), so
+    // results agree with the reference to the last bit even on matrices full of ties.
     for (let k = 0; k < n; k++) {
       let sum = 0;
       for (let i = 0; i < n; i++) {
-        const v = i === k ? r[k * n + k]! : Math.max(0, r[i * n + k]!);
+        const v = Math.max(0, r[i * n + k]!);
         rp[i] = v;
         sum += v;
       }
+      sum -= rp[k]!;
+      rp[k] = r[k * n + k]!;
+      sum += rp[k]!;
       for (let i = 0; i < n; i++) {
         const update = i === k ? sum - rp[k]! : Math.min(0, sum - rp[i]!);
         a[i * n + k] = keep * update + damping * a[i * n + k]!;

@@ -119,8 +119,7 @@ function depthOf(path: string): number {
  */
 export function recordRoot(index: TagPathIndex, members: number[], minRecords: number): number | null {
   const { seq } = index;
-  const pathId = new Map<string, number>();
-  seq.paths.forEach((p, i) => pathId.set(p, i));
+  const pathId = new Map(seq.paths.map((p, i) => [p, i] as const));
   let total = 0;
   const prefixes = new Map<number, number>(); // path id → depth
   for (const m of members) {
@@ -148,8 +147,8 @@ export function recordRoot(index: TagPathIndex, members: number[], minRecords: n
       for (const pos of index.occurrences[m]!) {
         let a = pos;
         for (let k = 0; k < up; k++) a = index.parents[a]!;
-        let set = contents.get(a);
-        if (!set) contents.set(a, (set = new Set()));
+        const set = contents.get(a) ?? new Set<number>();
+        contents.set(a, set);
         set.add(m);
         covered++;
       }

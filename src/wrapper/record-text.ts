@@ -45,7 +45,7 @@ export function rangeText(ctx: TextContext, from: number, to: number, skip: Read
   let p = from;
   while (p < to) {
     if (skip.includes(p)) {
-      p = seq.ends[p]!;
+      p = Math.max(p + 1, seq.ends[p]!);
       if (prevText >= 0) out += " ";
       continue;
     }

@@ -113,8 +113,11 @@ export function buildRecord(
   if (link < 0) return null;
   const { text: title } = linkTitle(ctx, link);
   if (!title) return null;
-  const before = rangeText(ctx, region.root, link);
-  const after = rangeText(ctx, seq.ends[link]!, region.end);
+  // The snippet is the record's other text, without displayed URLs (`<cite>`), as engines define snippets.
+  const cites: number[] = [];
+  for (let p = region.root; p < region.end; p++) if (ctx.tags[seq.pathIds[p]!] === "cite") cites.push(p);
+  const before = rangeText(ctx, region.root, link, cites);
+  const after = rangeText(ctx, seq.ends[link]!, region.end, cites);
   const snippet = normaliseSpace(`${before} ${after}`);
   return { title, url: resolveUrl(seq.hrefs[link]!, pageUrl, seq.baseHref), snippet };
 }

@@ -14,7 +14,8 @@ export function closeness(a: ArrayLike<number>, b: ArrayLike<number>): number {
  * D_{O_a/O_b} and D_{O_b/O_a}. The occurrences of b cut the occurrences of a into regions; each
  * element of D_{O_a/O_b} counts a's occurrences in one region, consecutive separators count as one
  * and empty regions are ignored. Merging the two sorted lists, that is exactly the lengths of the
- * maximal runs of a's positions (and symmetrically of b's). Positions of two distinct paths never coincide.
+ * maximal runs of a's positions (and symmetrically of b's). Positions of two distinct paths never
+ * coincide; should equal positions be passed anyway, they count for `a` (so the walk always advances).
  */
 export function interleavingSegments(
   a: ArrayLike<number>,
@@ -25,9 +26,9 @@ export function interleavingSegments(
   let i = 0;
   let j = 0;
   while (i < a.length || j < b.length) {
-    if (j >= b.length || (i < a.length && a[i]! < b[j]!)) {
+    if (j >= b.length || (i < a.length && a[i]! <= b[j]!)) {
       let run = 0;
-      while (i < a.length && (j >= b.length || a[i]! < b[j]!)) {
+      while (i < a.length && (j >= b.length || a[i]! <= b[j]!)) {
         i++;
         run++;
       }
