@@ -133,6 +133,8 @@ function snippetsFromItems(items: readonly Item[], pair: LanguagePair): PageSnip
   return { snippets, trailingGap: gap };
 }
 
+const SPEAKER_LABEL = /^[A-Z]\s?[:：]$/u;
+
 /** An e-mail address or a URL alone is no text of either language. */
 const ADDRESS_ONLY = /^\W*(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:https?:\/\/|www\.)\S+)\W*$/u;
 
@@ -154,6 +156,11 @@ export function languageRuns(text: string, pair: LanguagePair): Run[] {
     if ((shares[pair.a] ?? 0) + (shares[pair.b] ?? 0) === 0) continue;
     if (ADDRESS_ONLY.test(seg.text)) continue;
     runs.push({ lang: seg.lang, text: seg.text, start: seg.start, end: seg.end });
+  }
+  // `A：你好` — a dialogue's speaker label is a one-letter Latin run of its own: it belongs to the line's text.
+  if (runs.length > 1 && SPEAKER_LABEL.test(runs[0]!.text)) {
+    const [label, first] = runs as [Run, Run];
+    runs.splice(0, 2, { ...first, start: label.start, text: collapsed.slice(label.start, first.end) });
   }
   return mergeSandwichedAbbreviations(runs, collapsed);
 }

@@ -71,6 +71,14 @@ describe("language runs and the seed's punctuation rules", () => {
     expect(languageRuns("苹果 apple 香蕉 banana", EN_ZH).map((r) => r.text)).toEqual(["苹果", "apple", "香蕉", "banana"]);
   });
 
+  it("keeps a dialogue's speaker label out of the texts (A: Hello<br>A：你好)", () => {
+    expect(texts("<p>A: Can I help you?<br>A：有什么可以帮您的吗？<br>B: Yes, please.</p>")).toEqual([
+      "en:Can I help you?",
+      "zh:有什么可以帮您的吗？",
+      "en:Yes, please.",
+    ]);
+  });
+
   it("gives open punctuation to the next snippet and close punctuation to the previous (rule 1)", () => {
     expect(languageRuns("Good morning! (早上好！)", EN_ZH).map((r) => r.text)).toEqual(["Good morning!", "(早上好！)"]);
   });
