@@ -60,6 +60,18 @@ export class SerpDriver {
 
   /** Load one result page of `def`'s engine and observe it. Never throws for network trouble: see `error`. */
   async load(def: EngineDefinition, url: string, options: { keepBody?: boolean } = {}): Promise<LoadedPage> {
+    return (await this.loadPage(def, url, { ...options, keepPage: false })).loaded;
+  }
+
+  /**
+   * Like `load`, but with `keepPage` the tab stays open on the loaded page and is handed to the
+   * caller (who closes it): `wrapper learn --preview` outlines the records on it.
+   */
+  async loadPage(
+    def: EngineDefinition,
+    url: string,
+    options: { keepBody?: boolean; keepPage: boolean },
+  ): Promise<{ loaded: LoadedPage; page: Page | null }> {
     const slot = await this.slot(def);
     const page = slot.idle.pop() ?? (await slot.context.newPage());
     const t0 = performance.now();
@@ -76,6 +88,7 @@ export class SerpDriver {
       noResultsSelectors: [],
     };
     let reusable = false;
+    let handedOver = false;
     try {
       const response = await gotoOrFail(page, url, this.timeoutMs);
       navigateMs = performance.now() - t0;
@@ -106,7 +119,7 @@ export class SerpDriver {
         bodyMs = performance.now() - t2;
       }
       reusable = true;
-      return {
+      const loaded: LoadedPage = {
         observation,
         seq: seen.seq,
         body: options.keepBody ? body : null,
@@ -114,9 +127,14 @@ export class SerpDriver {
         error: null,
         timings: { navigateMs, evaluateMs, bodyMs, totalMs: performance.now() - t0 },
       };
+      if (options.keepPage) {
+        handedOver = true;
+        return { loaded, page };
+      }
+      return { loaded, page: null };
     } catch (err) {
       if (this.closed) throw new Error("driver closed");
-      return {
+      const loaded: LoadedPage = {
         observation,
         seq: null,
         body: null,
@@ -124,16 +142,14 @@ export class SerpDriver {
         error: navigationError(err),
         timings: { navigateMs: performance.now() - t0, evaluateMs, bodyMs, totalMs: performance.now() - t0 },
       };
+      return { loaded, page: null };
     } finally {
       // A tab whose navigation failed may be in any state: close it rather than reuse it.
-      if (reusable && !this.closed) slot.idle.push(page);
+      if (handedOver) {
+        // the caller closes it
+      } else if (reusable && !this.closed) slot.idle.push(page);
       else page.close().catch(() => {});
     }
-  }
-
-  /** A fresh tab in the engine's context (for `wrapper learn --preview`); the caller closes it. */
-  async newPage(def: EngineDefinition): Promise<Page> {
-    return (await this.slot(def)).context.newPage();
   }
 
   async close(): Promise<void> {

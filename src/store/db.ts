@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { UserError } from "../errors.js";
@@ -28,6 +28,9 @@ export function openStore(path: string = DEFAULT_STORE_PATH, options: { readonly
     } catch (err) {
       throw new UserError(`${path}: cannot create the store's folder (${(err as NodeJS.ErrnoException).code})`);
     }
+  }
+  if (options.readonly && path !== ":memory:" && !existsSync(path)) {
+    throw new UserError(`${path}: no store here yet (run bitext harvest first, or pass --db FILE)`);
   }
   let db: Database.Database;
   try {

@@ -1,0 +1,134 @@
+import { Cron } from "croner";
+import { type Command, Option } from "commander";
+import { type ScheduledRun, Scheduler, type SchedulerEvent, readScheduleConfig } from "../serp/schedule.js";
+import { runHarvest } from "../serp/run.js";
+import { activeRuns, DEFAULT_STORE_PATH, openStore } from "../store/index.js";
+import { logEvent } from "./harvest.js";
+import { printJsonLine, printLine } from "./output.js";
+import { formatSeconds } from "./progress.js";
+
+interface DaemonFlags {
+  config: string;
+  once?: boolean;
+  dryRun?: boolean;
+  chromium?: string;
+  json?: boolean;
+}
+
+export function registerDaemonCommand(program: Command): void {
+  program
+    .command("daemon")
+    .description("run the harvests of a schedule config on their cron schedules, never two at once")
+    .option("--config <file>", "schedule config (JSON: runs with cron, queries, engines, …)", "bitext.schedule.json")
+    .option("--once", "run every configured run once, now, and exit (for cron or systemd timers)")
+    .option("--dry-run", "check the config and print each run's next times, then exit")
+    .addOption(new Option("--chromium <path>", "Chromium executable").env("BITEXT_CHROMIUM"))
+    .option("--json", "log events as JSON lines")
+    .addHelpText(
+      "after",
+      `
+Config example (paths relative to the config file):
+  { "db": "data/bitext.db",
+    "runs": [ { "name": "tatoeba-nightly", "cron": "0 3 * * *", "timezone": "Asia/Shanghai",
+                "queries": ["queries/tatoeba-cmn-eng.tsv"], "engines": ["bing", "baidu"],
+                "pages": 2, "maxAge": "20h" } ] }`,
+    )
+    .action(async (flags: DaemonFlags) => {
+      const config = readScheduleConfig(flags.config);
+      const db = config.db ?? DEFAULT_STORE_PATH;
+      const log = (e: SchedulerEvent) => logSchedulerEvent(e, flags.json ?? false);
+      if (flags.dryRun) {
+        for (const run of config.runs) {
+          const next = new Cron(run.cron, { paused: true, ...(run.timezone ? { timezone: run.timezone } : {}) }).nextRuns(3);
+          if (flags.json) printJsonLine({ run: run.name, cron: run.cron, next });
+          else printLine(`${run.name}  ${run.cron}${run.timezone ? ` (${run.timezone})` : ""}  next: ${next.map((d) => d.toISOString()).join(", ")}`);
+        }
+        return;
+      }
+      const execute = (run: ScheduledRun, signal: AbortSignal) =>
+        runHarvest({
+          queryFiles: run.queries,
+          engines: run.engines,
+          db,
+          ...(config.wrappers ? { wrappersDir: config.wrappers } : {}),
+          pages: run.pages,
+          concurrency: run.concurrency,
+          maxAgeMs: run.maxAgeMs,
+          keepHtml: run.keepHtml,
+          retries: run.retries,
+          timeoutMs: run.timeoutMs,
+          model: run.model,
+          ...((flags.chromium ?? config.chromium) ? { chromium: (flags.chromium ?? config.chromium)! } : {}),
+          signal,
+          runOptions: { schedule: config.file, run: run.name },
+          onEvent: (e) => (flags.json ? printJsonLine({ at: new Date().toISOString(), run: run.name, ...e }) : logEvent(e)),
+        }).then((r) => ({
+          runId: r.runId,
+          status: r.status,
+          fetched: r.fetched,
+          skipped: r.skipped,
+          newRecords: r.newRecords,
+          blocked: r.blocked,
+          errors: r.errors,
+          left: r.left,
+        }));
+      const scheduler = new Scheduler(config.runs, {
+        execute,
+        busyElsewhere: () => {
+          const store = openStore(db);
+          try {
+            const other = activeRuns(store).find((r) => r.pid !== process.pid);
+            return other ? `harvest run ${other.id} (pid ${other.pid}) is in progress on ${db}` : null;
+          } finally {
+            store.close();
+          }
+        },
+        onEvent: log,
+      });
+      let signalled: NodeJS.Signals | null = null;
+      const finished = new Promise<void>((resolve) => {
+        const onSignal = (sig: NodeJS.Signals) => {
+          if (signalled) process.exit(sig === "SIGINT" ? 130 : 143);
+          signalled = sig;
+          log({ kind: "waiting", run: scheduler.running ?? "-", reason: `${sig}: stopping (the run in progress ends at its next page)` });
+          void scheduler.stop().then(resolve);
+        };
+        process.on("SIGINT", onSignal);
+        process.on("SIGTERM", onSignal);
+        if (flags.once) void scheduler.runAllOnce().then(resolve);
+      });
+      if (!flags.once) scheduler.start();
+      await finished;
+      if (signalled === "SIGINT") process.exitCode = 130;
+    });
+}
+
+function logSchedulerEvent(e: SchedulerEvent, json: boolean): void {
+  if (json) {
+    printJsonLine({ at: new Date().toISOString(), ...e });
+    return;
+  }
+  const at = new Date().toISOString().replace(/\.\d+Z$/, "Z");
+  let text: string;
+  switch (e.kind) {
+    case "scheduled":
+      text = `${e.run}: scheduled, next at ${e.next?.toISOString() ?? "never"}`;
+      break;
+    case "queued":
+      text = `${e.run}: due, waiting for ${e.behind} to finish`;
+      break;
+    case "waiting":
+      text = `${e.run}: waiting: ${e.reason}`;
+      break;
+    case "started":
+      text = `${e.run}: started`;
+      break;
+    case "finished":
+      text = `${e.run}: finished in ${formatSeconds(e.ms / 1000)}: ${JSON.stringify(e.outcome)}`;
+      break;
+    case "failed":
+      text = `${e.run}: failed after ${formatSeconds(e.ms / 1000)}: ${e.error}`;
+      break;
+  }
+  printLine(`${at} ${text}`);
+}

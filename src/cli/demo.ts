@@ -1,0 +1,60 @@
+import { type Command, Option } from "commander";
+import { type DemoOptions, DEMO_FAULTS, defaultDemoOptions, runDemo } from "../sim/demo.js";
+import { parseFaults } from "../sim/faults.js";
+import { logEvent, positiveInt, progressReporter } from "./harvest.js";
+import { printJson, printLine } from "./output.js";
+import { createProgress } from "./progress.js";
+
+interface DemoFlags {
+  dir?: string;
+  queries?: string;
+  pages: string;
+  concurrency: string;
+  faults: string;
+  port?: string;
+  chromium?: string;
+  json?: boolean;
+}
+
+export function registerDemoCommand(program: Command): void {
+  program
+    .command("demo")
+    .description("run the main job offline: a local engine simulator, wrapper learning, a harvest of queries/demo.tsv")
+    .option("--dir <dir>", "folder for the demo's store and wrappers (recreated)", "data/demo")
+    .option("--queries <file>", "query list to harvest (default: the shipped queries/demo.tsv)")
+    .option("--pages <n>", "result pages per query", "2")
+    .option("--concurrency <n>", "page loads in flight at once", "3")
+    .option("--faults <spec>", `faults the simulator injects ("none" for none)`, DEMO_FAULTS)
+    .option("--port <n>", "simulator port on 127.0.0.1 (default: any free port)")
+    .addOption(new Option("--chromium <path>", "Chromium executable").env("BITEXT_CHROMIUM"))
+    .option("--json", "print the demo's report as JSON")
+    .action(async (flags: DemoFlags) => {
+      const defaults = defaultDemoOptions();
+      const options: DemoOptions = {
+        ...defaults,
+        ...(flags.dir ? { dir: flags.dir } : {}),
+        ...(flags.queries ? { queries: flags.queries } : {}),
+        pages: positiveInt(flags.pages, "--pages"),
+        concurrency: positiveInt(flags.concurrency, "--concurrency"),
+        faults: flags.faults === "none" ? [] : parseFaults(flags.faults),
+        ...(flags.port !== undefined ? { port: Number(flags.port) } : {}),
+        ...(flags.chromium ? { chromium: flags.chromium } : {}),
+      };
+      const quiet = flags.json ?? false;
+      const say = quiet ? () => {} : (line: string) => printLine(line);
+      const progress = createProgress({ label: "harvest", quiet });
+      try {
+        const report = await runDemo(options, {
+          say,
+          step: (i, n, step) => say(`\n[${i}/${n}] ${step.title}`),
+          onHarvestEvent: quiet ? () => {} : (e) => logEvent(e, progress),
+          onHarvestProgress: progressReporter(progress),
+        });
+        progress.done();
+        if (flags.json) printJson(report);
+        else say(`\nDone. Explore: bitext export records --db ${report.db} --format csv | head`);
+      } finally {
+        progress.done();
+      }
+    });
+}

@@ -1,0 +1,158 @@
+import { writeFileSync } from "node:fs";
+import type { Command } from "commander";
+import { UserError } from "../errors.js";
+import { writeFileAtomic } from "../io/atomic-write.js";
+import { DEFAULT_STORE_PATH, iterateRecords, openStore, type RecordFilter, type StoredRecord } from "../store/index.js";
+import { splitList } from "./harvest.js";
+
+interface ExportRecordsFlags {
+  format: string;
+  db: string;
+  out?: string;
+  engines?: string;
+  label?: string;
+  minProbability?: string;
+  run?: string;
+  since?: string;
+  urlContains?: string;
+  limit?: string;
+}
+
+const CSV_COLUMNS = [
+  "id",
+  "engine",
+  "query_en",
+  "query_zh",
+  "rank",
+  "page",
+  "url",
+  "title",
+  "snippet",
+  "first_seen",
+  "last_seen",
+  "seen_count",
+  "label",
+  "probability",
+  "model",
+  "annotation",
+] as const;
+
+/** `bitext export records`: harvested result records as JSON lines or CSV, filtered. */
+export function registerExportRecords(exportCommand: Command): void {
+  exportCommand
+    .command("records")
+    .description("write harvested result records as JSON lines or CSV")
+    .option("--format <format>", "jsonl or csv", "jsonl")
+    .option("--db <file>", "the store", DEFAULT_STORE_PATH)
+    .option("--out <file>", "write to this file (atomically) instead of standard output")
+    .option("--engines <list>", "only these engines (comma-separated)")
+    .option("--label <label>", "only records classified bilingual, monolingual, or unclassified")
+    .option("--min-probability <p>", "only records whose probability of being bilingual is at least p")
+    .option("--run <id>", "only records seen by this harvest run")
+    .option("--since <date>", "only records seen at or after this date/time (ISO 8601, e.g. 2024-05-01)")
+    .option("--url-contains <text>", "only records whose URL contains this text")
+    .option("--limit <n>", "at most n records")
+    .action((flags: ExportRecordsFlags) => {
+      const format = flags.format.toLowerCase();
+      if (format !== "jsonl" && format !== "csv") throw new UserError(`--format: expected jsonl or csv, got "${flags.format}"`);
+      const filter = recordFilter(flags);
+      const store = openStore(flags.db, { readonly: true });
+      try {
+        const lines: string[] = format === "csv" ? [CSV_COLUMNS.join(",")] : [];
+        let n = 0;
+        for (const r of iterateRecords(store, filter)) {
+          lines.push(format === "csv" ? csvRow(r) : JSON.stringify(jsonRecord(r)));
+          n++;
+        }
+        const text = lines.length > 0 ? `${lines.join("\n")}\n` : "";
+        if (flags.out) {
+          writeFileAtomic(flags.out, text);
+          process.stderr.write(`bitext: wrote ${n} records to ${flags.out}\n`);
+        } else writeFileSync(1, text);
+      } finally {
+        store.close();
+      }
+    });
+}
+
+export function recordFilter(flags: Omit<ExportRecordsFlags, "format" | "db" | "out">): RecordFilter {
+  const filter: RecordFilter = {};
+  if (flags.engines) filter.engines = splitList(flags.engines);
+  if (flags.label !== undefined) {
+    if (flags.label !== "bilingual" && flags.label !== "monolingual" && flags.label !== "unclassified") {
+      throw new UserError(`--label: expected bilingual, monolingual or unclassified, got "${flags.label}"`);
+    }
+    filter.label = flags.label;
+  }
+  if (flags.minProbability !== undefined) {
+    const p = Number(flags.minProbability);
+    if (!Number.isFinite(p) || p < 0 || p > 1) throw new UserError(`--min-probability: expected a number in [0, 1], got "${flags.minProbability}"`);
+    filter.minProbability = p;
+  }
+  if (flags.run !== undefined) {
+    const id = Number(flags.run);
+    if (!Number.isInteger(id) || id < 1) throw new UserError(`--run: expected a run id, got "${flags.run}"`);
+    filter.runId = id;
+  }
+  if (flags.since !== undefined) {
+    const t = Date.parse(flags.since);
+    if (Number.isNaN(t)) throw new UserError(`--since: cannot read the date "${flags.since}" (use ISO 8601, e.g. 2024-05-01)`);
+    filter.seenSince = new Date(t).toISOString();
+  }
+  if (flags.urlContains !== undefined) filter.urlContains = flags.urlContains;
+  if (flags.limit !== undefined) {
+    const n = Number(flags.limit);
+    if (!Number.isInteger(n) || n < 0) throw new UserError(`--limit: expected a whole number, got "${flags.limit}"`);
+    filter.limit = n;
+  }
+  return filter;
+}
+
+function jsonRecord(r: StoredRecord): Record<string, unknown> {
+  return {
+    id: r.id,
+    engine: r.engine,
+    query: r.query,
+    rank: r.rank,
+    page: r.page,
+    url: r.url,
+    title: r.title,
+    snippet: r.snippet,
+    firstSeen: r.firstSeen,
+    lastSeen: r.lastSeen,
+    seenCount: r.seenCount,
+    label: r.label,
+    probability: r.probability,
+    model: r.model,
+    annotation: r.annotation,
+  };
+}
+
+function csvRow(r: StoredRecord): string {
+  const values = [
+    r.id,
+    r.engine,
+    r.query.en,
+    r.query.zh,
+    r.rank,
+    r.page,
+    r.url,
+    r.title,
+    r.snippet,
+    r.firstSeen,
+    r.lastSeen,
+    r.seenCount,
+    r.label,
+    r.probability,
+    r.model,
+    r.annotation,
+  ];
+  return values.map(csvField).join(",");
+}
+
+/** RFC 4180: quote fields holding a comma, quote or line break; double the quotes. */
+export function csvField(v: unknown): string {
+  if (v === null || v === undefined) return "";
+  const s = String(v);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}

@@ -1,0 +1,185 @@
+import { type Command, Option } from "commander";
+import { UserError } from "../errors.js";
+import { parseDuration } from "../serp/duration.js";
+import type { HarvestEvent, HarvestStats } from "../serp/harvest.js";
+import { type HarvestRunResult, runHarvest } from "../serp/run.js";
+import { DEFAULT_STORE_PATH } from "../store/index.js";
+import { formatTable, printJson, printLine } from "./output.js";
+import { createProgress, formatSeconds, type Progress } from "./progress.js";
+
+interface HarvestFlags {
+  engines: string;
+  pages: string;
+  concurrency: string;
+  maxAge: string;
+  db: string;
+  wrappers?: string;
+  keepHtml?: boolean;
+  retries: string;
+  timeout: string;
+  model?: string;
+  classify: boolean;
+  learn: boolean;
+  chromium?: string;
+  json?: boolean;
+}
+
+/** Exit status when the run finished but some pages were left for the next run (blocked engines, errors). */
+export const EXIT_INCOMPLETE = 75;
+
+export function registerHarvestCommand(program: Command): void {
+  program
+    .command("harvest")
+    .description("submit query pairs to search engines with a real browser and store every result record (feng2010 §4.1)")
+    .argument("<queries...>", "query lists (English<TAB>Chinese per line)")
+    .option("--engines <list>", "comma-separated engines (wrappers/<engine>.json)", "bing,baidu")
+    .option("--pages <n>", "result pages per query (later pages only while pages come back full)", "1")
+    .option("--concurrency <n>", "page loads in flight at once, over all engines", "2")
+    .option("--max-age <duration>", "skip pages fetched successfully this recently (0: fetch all again)", "24h")
+    .option("--db <file>", "the store", DEFAULT_STORE_PATH)
+    .option("--wrappers <dir>", "folder of engine wrapper files (default: the shipped wrappers/)")
+    .option("--keep-html", "keep every result page's HTML (compressed) in the store, to re-extract later")
+    .option("--retries <n>", "retries of a page after a network error or timeout", "2")
+    .option("--timeout <seconds>", "page load timeout", "30")
+    .option("--model <file>", "classifier model for classifying records as they are stored (default: models/default.json if present)")
+    .option("--no-classify", "store records unclassified even if a model is present")
+    .option("--no-learn", "never learn or re-learn wrappers from harvested pages")
+    .addOption(new Option("--chromium <path>", "Chromium executable").env("BITEXT_CHROMIUM"))
+    .option("--json", "print the run summary as JSON")
+    .addHelpText(
+      "after",
+      `
+Each (engine, query, page) fetched successfully within --max-age is skipped, so rerunning after a crash or
+Ctrl-C fetches only what is missing. Blocks (HTTP 429, captchas, verification redirects) are never stored as
+empty results; an engine blocked repeatedly pauses while the others go on. Exit status: 0 done, ${EXIT_INCOMPLETE} done
+but pages left for the next run, 130 interrupted.`,
+    )
+    .action(async (files: string[], flags: HarvestFlags) => {
+      const controller = new AbortController();
+      let interrupts = 0;
+      const onSigint = () => {
+        interrupts++;
+        if (interrupts > 1) process.exit(130); // the store is consistent at every commit
+        process.stderr.write("\nbitext: interrupted: finishing writes and closing the browser (Ctrl-C again to quit now)\n");
+        controller.abort();
+      };
+      process.on("SIGINT", onSigint);
+      process.on("SIGTERM", onSigint);
+      const progress = createProgress({ label: "harvest", quiet: flags.json ?? false });
+      try {
+        const result = await runHarvest({
+          queryFiles: files,
+          engines: splitList(flags.engines),
+          db: flags.db,
+          ...(flags.wrappers ? { wrappersDir: flags.wrappers } : {}),
+          pages: positiveInt(flags.pages, "--pages"),
+          concurrency: positiveInt(flags.concurrency, "--concurrency"),
+          maxAgeMs: parseDuration(flags.maxAge, "--max-age"),
+          keepHtml: flags.keepHtml ?? false,
+          retries: nonNegativeInt(flags.retries, "--retries"),
+          timeoutMs: positiveInt(flags.timeout, "--timeout") * 1000,
+          model: flags.classify ? flags.model : null,
+          learn: flags.learn,
+          ...(flags.chromium ? { chromium: flags.chromium } : {}),
+          signal: controller.signal,
+          runOptions: { files, ...flags },
+          onEvent: (e) => logEvent(e, progress),
+          onProgress: progressReporter(progress),
+        });
+        progress.done();
+        if (flags.json) printJson(result);
+        else printLine(formatHarvestSummary(result));
+        if (result.status === "interrupted") process.exitCode = 130;
+        else if (result.left > 0) process.exitCode = EXIT_INCOMPLETE;
+      } finally {
+        progress.done();
+        process.off("SIGINT", onSigint);
+        process.off("SIGTERM", onSigint);
+      }
+    });
+}
+
+/** Feeds harvest statistics to the progress line: (engine, query) jobs done of all, with live counts. */
+export function progressReporter(progress: Progress): (s: HarvestStats) => void {
+  let lastTotal = -1;
+  let lastDone = 0;
+  return (s) => {
+    if (s.jobs !== lastTotal) {
+      progress.setTotal(s.jobs);
+      lastTotal = s.jobs;
+    }
+    const givenUp = Object.entries(s.engines)
+      .filter(([, e]) => e.givenUp)
+      .map(([n]) => n);
+    progress.tick(s.jobsDone - lastDone, {
+      pages: s.fetched,
+      records: s.newRecords,
+      blocks: s.blocked,
+      errors: s.errors,
+      ...(s.skipped > 0 ? { skipped: s.skipped } : {}),
+      ...(givenUp.length > 0 ? { "given up": givenUp.join(",") } : {}),
+    });
+    lastDone = s.jobsDone;
+  };
+}
+
+/** One line on stderr for what a person running the harvest should know about. */
+export function logEvent(e: HarvestEvent, progress?: Progress): void {
+  let line: string;
+  switch (e.kind) {
+    case "wrapper-learned":
+      line = `${e.engine}: ${e.detail}; wrote ${e.file} (previous wrapper kept)`;
+      break;
+    case "blocked":
+      line = `${e.engine}: blocked (${e.detail})`;
+      break;
+    case "engine-paused":
+      line = `${e.engine}: paused for ${formatSeconds(e.seconds)} after repeated blocks (pause ${e.trip}); other engines go on`;
+      break;
+    case "engine-given-up":
+      line = `${e.engine}: given up for this run after repeated blocks; ${e.left} page(s) left for the next run`;
+      break;
+    case "error":
+      line = `${e.engine}: ${e.detail}${e.willRetry ? " (will retry)" : " (giving up on this page)"}`;
+      break;
+  }
+  progress?.done();
+  process.stderr.write(`bitext: ${line}\n`);
+}
+
+export function formatHarvestSummary(r: HarvestRunResult): string {
+  const rows: Array<Array<string | number>> = [
+    ["engine", "pages", "ok", "empty", "blocked", "errors", "skipped", "new records", "seen again", "re-learned", "left"],
+  ];
+  for (const [name, e] of Object.entries(r.engines)) {
+    rows.push([name + (e.givenUp ? " (given up)" : ""), e.fetched, e.ok, e.empty, e.blocked, e.errors, e.skipped, e.newRecords, e.seenAgain, e.relearned, e.left]);
+  }
+  const lines = [
+    `harvest run ${r.runId} ${r.status} in ${formatSeconds(r.durationMs / 1000)}: ${r.queries} queries × ${r.engineNames.length} engines → ${r.fetched} pages fetched, ${r.skipped} skipped (fetched within --max-age)`,
+    `records: ${r.newRecords} new, ${r.seenAgain} seen again · ${r.model ? `${r.classified} classified with ${r.model}` : "unclassified (no model)"} · store ${r.db}`,
+    "",
+    formatTable(rows),
+  ];
+  if (r.left > 0) lines.push("", `${r.left} page(s) left for the next run: rerun the same command to fetch them.`);
+  if (r.status === "interrupted") lines.push("", "interrupted: rerun the same command to resume.");
+  return lines.join("\n");
+}
+
+export function splitList(s: string): string[] {
+  return s
+    .split(",")
+    .map((x) => x.trim())
+    .filter((x) => x !== "");
+}
+
+export function positiveInt(s: string, flag: string): number {
+  const n = Number(s);
+  if (!Number.isInteger(n) || n < 1) throw new UserError(`${flag}: expected a whole number ≥ 1, got "${s}"`);
+  return n;
+}
+
+export function nonNegativeInt(s: string, flag: string): number {
+  const n = Number(s);
+  if (!Number.isInteger(n) || n < 0) throw new UserError(`${flag}: expected a whole number ≥ 0, got "${s}"`);
+  return n;
+}

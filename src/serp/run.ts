@@ -1,0 +1,112 @@
+import { existsSync } from "node:fs";
+import { UserError } from "../errors.js";
+import { resourcePath } from "../paths.js";
+import { openStore } from "../store/index.js";
+import { SerpDriver } from "./driver.js";
+import { defaultWrappersDir, type EngineSetup, loadEngine } from "./engine-files.js";
+import { type HarvestEvent, type HarvestStats, type HarvestSummary, harvest, type RecordClassifier } from "./harvest.js";
+import type { InterpretOptions } from "./interpret.js";
+import type { BreakerOptions } from "./politeness.js";
+import { readQueryFiles } from "./queries.js";
+
+/**
+ * One harvest run as a command runs it: read the query lists and engine files (failing fast, before
+ * a browser starts), open the store, load the classifier when there is a model, drive Chromium, and
+ * close everything whatever happens. Shared by `bitext harvest`, `bitext daemon` and `bitext demo`.
+ */
+
+export interface HarvestRunOptions {
+  queryFiles: readonly string[];
+  engines: readonly string[];
+  db: string;
+  /** Folder of wrapper files (default: the shipped `wrappers/`). */
+  wrappersDir?: string;
+  pages?: number;
+  concurrency?: number;
+  maxAgeMs?: number;
+  keepHtml?: boolean;
+  retries?: number;
+  timeoutMs?: number;
+  /** Classifier model: a path, undefined for the default model if it exists, null for none. */
+  model?: string | null;
+  /** Learn and re-learn wrappers from pages (self-healing). */
+  learn?: boolean;
+  chromium?: string;
+  /** A browser already started (the caller closes it); else one is started for the run. */
+  driver?: SerpDriver;
+  backoff?: { baseMs: number; maxMs: number };
+  breaker?: BreakerOptions;
+  interpret?: Partial<InterpretOptions>;
+  signal?: AbortSignal;
+  onEvent?: (event: HarvestEvent) => void;
+  onProgress?: (stats: HarvestStats) => void;
+  /** Recorded with the run. */
+  runOptions?: unknown;
+}
+
+export interface HarvestRunResult extends HarvestSummary {
+  db: string;
+  queries: number;
+  engineNames: string[];
+  /** The classifier model used, or null when records were stored unclassified. */
+  model: string | null;
+}
+
+export async function runHarvest(o: HarvestRunOptions): Promise<HarvestRunResult> {
+  if (o.queryFiles.length === 0) throw new UserError("harvest: give at least one query list (QUERIES.tsv)");
+  if (o.engines.length === 0) throw new UserError("--engines: give at least one engine");
+  const queries = readQueryFiles(o.queryFiles.map(resolveQueryFile));
+  if (queries.length === 0) throw new UserError(`${o.queryFiles.join(", ")}: no queries (only comments or blank lines)`);
+  const dir = o.wrappersDir ?? defaultWrappersDir();
+  const engines: EngineSetup[] = [...new Set(o.engines)].map((name) => loadEngine(dir, name));
+  const classifier = await loadRecordClassifier(o.model);
+  const store = openStore(o.db);
+  let driver: SerpDriver | null = o.driver ?? null;
+  try {
+    driver ??= await SerpDriver.start({
+      ...(o.chromium ? { executablePath: o.chromium } : {}),
+      timeoutMs: o.timeoutMs ?? 30_000,
+    });
+    const summary = await harvest(store, {
+      queries,
+      engines,
+      driver,
+      pages: o.pages ?? 1,
+      concurrency: o.concurrency ?? 2,
+      maxAgeMs: o.maxAgeMs ?? 24 * 3600_000,
+      keepHtml: o.keepHtml ?? false,
+      retries: o.retries ?? 2,
+      ...(o.backoff ? { backoff: o.backoff } : {}),
+      ...(o.breaker ? { breaker: o.breaker } : {}),
+      interpret: { learn: o.learn ?? true, healShare: 0.5, minLearnedRecords: 3, ...o.interpret },
+      classifier,
+      runOptions: o.runOptions ?? {},
+      ...(o.signal ? { signal: o.signal } : {}),
+      ...(o.onEvent ? { onEvent: o.onEvent } : {}),
+      ...(o.onProgress ? { onProgress: o.onProgress } : {}),
+    });
+    return { ...summary, db: o.db, queries: queries.length, engineNames: engines.map((e) => e.name), model: classifier?.modelId ?? null };
+  } finally {
+    if (!o.driver) await driver?.close();
+    store.close();
+  }
+}
+
+/** A query list path as given, or else the shipped list of that name (`queries/demo.tsv` from any folder). */
+export function resolveQueryFile(path: string): string {
+  if (existsSync(path)) return path;
+  const shipped = resourcePath(path);
+  return existsSync(shipped) ? shipped : path;
+}
+
+/**
+ * The classifier for records as they are harvested (the classify module's hook): the given model,
+ * or the default model when it exists; null when there is none (records stay unclassified, to be
+ * classified later with `bitext classify`).
+ */
+export async function loadRecordClassifier(model: string | null | undefined): Promise<RecordClassifier | null> {
+  if (model === null) return null;
+  const classify = await import("../classify/index.js");
+  if (model === undefined && !existsSync(classify.defaultModelPath())) return null;
+  return classify.loadClassifier(model);
+}

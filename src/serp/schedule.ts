@@ -1,0 +1,217 @@
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, isAbsolute, join } from "node:path";
+import { Cron } from "croner";
+import { z } from "zod";
+import { UserError } from "../errors.js";
+import { parseDuration } from "./duration.js";
+
+/**
+ * Recurring harvests (`bitext daemon`): a JSON config lists runs, each a cron expression with the
+ * query lists and engines to harvest. The scheduler never overlaps runs: a run that comes due while
+ * another is in progress waits for it (at most once in the queue).
+ */
+
+const runSchema = z.object({
+  name: z.string().regex(/^[\w.-]+$/, "letters, digits, '-', '_' and '.' only"),
+  cron: z.string().min(1),
+  timezone: z.string().optional(),
+  queries: z.array(z.string().min(1)).min(1),
+  engines: z.array(z.string().min(1)).min(1),
+  pages: z.number().int().min(1).default(1),
+  concurrency: z.number().int().min(1).default(2),
+  maxAge: z.string().default("20h"),
+  keepHtml: z.boolean().default(false),
+  retries: z.number().int().min(0).default(2),
+  timeoutSeconds: z.number().int().min(1).default(30),
+  /** A classifier model path; null: store records unclassified; absent: the default model if present. */
+  model: z.string().nullable().optional(),
+});
+
+const configSchema = z.object({
+  db: z.string().optional(),
+  wrappers: z.string().optional(),
+  chromium: z.string().optional(),
+  runs: z.array(runSchema).min(1),
+});
+
+export interface ScheduledRun {
+  name: string;
+  cron: string;
+  timezone: string | null;
+  /** Absolute paths. */
+  queries: string[];
+  engines: string[];
+  pages: number;
+  concurrency: number;
+  maxAgeMs: number;
+  keepHtml: boolean;
+  retries: number;
+  timeoutMs: number;
+  model: string | null | undefined;
+}
+
+export interface ScheduleConfig {
+  file: string;
+  db: string | null;
+  wrappers: string | null;
+  chromium: string | null;
+  runs: ScheduledRun[];
+}
+
+/** Read and check a schedule config; paths in it are relative to the config file. */
+export function readScheduleConfig(file: string): ScheduleConfig {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, "utf8"));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code) throw new UserError(`${file}: cannot read schedule config (${code === "ENOENT" ? "no such file" : code})`);
+    throw new UserError(`${file}: not valid JSON (${(err as Error).message})`);
+  }
+  const parsed = configSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new UserError(`${file}: ${issue.path.map(String).join(".") || "(file)"}: ${issue.message}`);
+  }
+  const base = dirname(file);
+  const rel = (p: string) => (isAbsolute(p) ? p : join(base, p));
+  const names = new Set<string>();
+  const runs = parsed.data.runs.map((r, i): ScheduledRun => {
+    const where = `${file}: runs.${i}`;
+    if (names.has(r.name)) throw new UserError(`${where}.name: "${r.name}" is used twice`);
+    names.add(r.name);
+    try {
+      new Cron(r.cron, { paused: true, ...(r.timezone ? { timezone: r.timezone } : {}) }).stop();
+    } catch (err) {
+      throw new UserError(`${where}.cron: ${(err as Error).message}`);
+    }
+    for (const q of r.queries) if (!existsSync(rel(q))) throw new UserError(`${where}.queries: no such file ${rel(q)}`);
+    return {
+      name: r.name,
+      cron: r.cron,
+      timezone: r.timezone ?? null,
+      queries: r.queries.map(rel),
+      engines: r.engines,
+      pages: r.pages,
+      concurrency: r.concurrency,
+      maxAgeMs: parseDuration(r.maxAge, `${where}.maxAge`),
+      keepHtml: r.keepHtml,
+      retries: r.retries,
+      timeoutMs: r.timeoutSeconds * 1000,
+      model: r.model === undefined ? undefined : r.model === null ? null : rel(r.model),
+    };
+  });
+  return {
+    file,
+    db: parsed.data.db ? rel(parsed.data.db) : null,
+    wrappers: parsed.data.wrappers ? rel(parsed.data.wrappers) : null,
+    chromium: parsed.data.chromium ?? null,
+    runs,
+  };
+}
+
+export type SchedulerEvent =
+  | { kind: "scheduled"; run: string; next: Date | null }
+  | { kind: "queued"; run: string; behind: string }
+  | { kind: "waiting"; run: string; reason: string }
+  | { kind: "started"; run: string }
+  | { kind: "finished"; run: string; ms: number; outcome: unknown }
+  | { kind: "failed"; run: string; ms: number; error: string };
+
+export interface SchedulerOptions {
+  /** Runs one harvest; resolves when it is over. */
+  execute: (run: ScheduledRun, signal: AbortSignal) => Promise<unknown>;
+  /** Is a run going on elsewhere (another process on the same store)? Returns a reason to wait, or null. */
+  busyElsewhere?: () => string | null;
+  /** How often to look again when busy elsewhere. */
+  pollMs?: number;
+  onEvent?: (e: SchedulerEvent) => void;
+}
+
+/** Fires runs on their cron schedule, one at a time. */
+export class Scheduler {
+  private readonly jobs: Cron[] = [];
+  private readonly queue: ScheduledRun[] = [];
+  private current: { run: ScheduledRun; done: Promise<void> } | null = null;
+  private readonly controller = new AbortController();
+  private pollTimer: NodeJS.Timeout | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly runs: readonly ScheduledRun[],
+    private readonly o: SchedulerOptions,
+  ) {}
+
+  start(): void {
+    for (const run of this.runs) {
+      const job = new Cron(run.cron, { ...(run.timezone ? { timezone: run.timezone } : {}) }, () => this.due(run));
+      this.jobs.push(job);
+      this.o.onEvent?.({ kind: "scheduled", run: run.name, next: job.nextRun() });
+    }
+  }
+
+  /** Run every configured run once, now, in order (for `--once`). */
+  async runAllOnce(): Promise<void> {
+    for (const run of this.runs) this.due(run);
+    while (this.current || this.queue.length > 0) await (this.current?.done ?? sleep(this.o.pollMs ?? 60_000));
+  }
+
+  /** Stop scheduling, abort the run in progress and wait for it to end. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const j of this.jobs) j.stop();
+    if (this.pollTimer) clearTimeout(this.pollTimer);
+    this.queue.length = 0;
+    this.controller.abort();
+    await this.current?.done;
+  }
+
+  get running(): string | null {
+    return this.current?.run.name ?? null;
+  }
+
+  private due(run: ScheduledRun): void {
+    if (this.stopped) return;
+    if (this.current || this.queue.length > 0) {
+      if (this.current?.run !== run && !this.queue.includes(run)) {
+        this.queue.push(run);
+        this.o.onEvent?.({ kind: "queued", run: run.name, behind: this.current?.run.name ?? this.queue[0]!.name });
+      }
+      return;
+    }
+    this.queue.push(run);
+    this.next();
+  }
+
+  private next(): void {
+    if (this.stopped || this.current || this.queue.length === 0) return;
+    const busy = this.o.busyElsewhere?.() ?? null;
+    if (busy) {
+      this.o.onEvent?.({ kind: "waiting", run: this.queue[0]!.name, reason: busy });
+      this.pollTimer = setTimeout(() => {
+        this.pollTimer = null;
+        this.next();
+      }, this.o.pollMs ?? 60_000);
+      return;
+    }
+    const run = this.queue.shift()!;
+    const started = Date.now();
+    this.o.onEvent?.({ kind: "started", run: run.name });
+    const done = this.o
+      .execute(run, this.controller.signal)
+      .then(
+        (outcome) => this.o.onEvent?.({ kind: "finished", run: run.name, ms: Date.now() - started, outcome }),
+        (err: unknown) =>
+          this.o.onEvent?.({ kind: "failed", run: run.name, ms: Date.now() - started, error: err instanceof Error ? err.message : String(err) }),
+      )
+      .finally(() => {
+        this.current = null;
+        this.next();
+      });
+    this.current = { run, done };
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}

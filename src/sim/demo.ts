@@ -1,0 +1,209 @@
+import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { resourcePath } from "../paths.js";
+import { SerpDriver } from "../serp/driver.js";
+import { loadEngine, wrapperFilePath, writeDefinition } from "../serp/engine-files.js";
+import type { HarvestEvent, HarvestStats } from "../serp/harvest.js";
+import { learnWrapperLive } from "../serp/learn-live.js";
+import { readQueryFile } from "../serp/queries.js";
+import { type HarvestRunResult, runHarvest } from "../serp/run.js";
+import { countRecords, listRecords, openStore, type StoredRecord } from "../store/index.js";
+import { type FaultRule, parseFaults } from "./faults.js";
+import { type Simulator, startSimulator } from "./server.js";
+
+/**
+ * `bitext demo`: the main job, offline, against the local engine simulator — as a list of steps,
+ * each printing what it did, so later stages (fetching the linked pages, extracting sentence pairs,
+ * exporting the corpus) join as further steps.
+ */
+
+/** Faults the demo injects by default, so a run shows how blocks, resets and a redesign are handled. */
+export const DEMO_FAULTS = "sim-div:429@3,sim-list:reset@4,sim-table:layout-switch@8";
+
+export interface DemoOptions {
+  /** Folder for the demo's store and wrapper files (recreated each run). */
+  dir: string;
+  queries: string;
+  pages: number;
+  concurrency: number;
+  faults: readonly FaultRule[];
+  port?: number;
+  chromium?: string;
+}
+
+export interface DemoContext {
+  options: DemoOptions;
+  sim: Simulator;
+  driver: SerpDriver;
+  db: string;
+  wrappersDir: string;
+  engines: string[];
+  /** Print a line of the demo's report. */
+  say(line: string): void;
+  onHarvestEvent?: (e: HarvestEvent) => void;
+  onHarvestProgress?: (s: HarvestStats) => void;
+  /** What each step produced, by step id (the JSON report). */
+  results: Record<string, unknown>;
+}
+
+export interface DemoStep {
+  id: string;
+  title: string;
+  run(ctx: DemoContext): Promise<void>;
+}
+
+export function defaultDemoOptions(): DemoOptions {
+  return {
+    dir: join("data", "demo"),
+    queries: resourcePath("queries", "demo.tsv"),
+    pages: 2,
+    concurrency: 3,
+    faults: parseFaults(DEMO_FAULTS),
+  };
+}
+
+const learnWrappers: DemoStep = {
+  id: "wrappers",
+  title: "Learn a record wrapper per engine from one sample result page",
+  async run(ctx) {
+    const sample = readQueryFile(ctx.options.queries)[0];
+    const query = sample ? `${sample.en} ${sample.zh}` : undefined;
+    const out: Array<{ engine: string; records: number; file: string }> = [];
+    for (const engine of ctx.engines) {
+      const setup = loadEngine(ctx.wrappersDir, engine);
+      const r = await learnWrapperLive({ definition: setup.definition, file: setup.file, driver: ctx.driver, ...(query ? { query } : {}) });
+      ctx.say(`  ${engine}: ${r.records.length} records on the sample page → ${r.file} (sample ${r.sampleFile})`);
+      out.push({ engine, records: r.records.length, file: r.file });
+    }
+    ctx.results[this.id] = out;
+  },
+};
+
+const harvestQueries: DemoStep = {
+  id: "harvest",
+  title: "Harvest the demo queries from every engine",
+  async run(ctx) {
+    const r: HarvestRunResult = await runHarvest({
+      queryFiles: [ctx.options.queries],
+      engines: ctx.engines,
+      db: ctx.db,
+      wrappersDir: ctx.wrappersDir,
+      pages: ctx.options.pages,
+      concurrency: ctx.options.concurrency,
+      maxAgeMs: 0,
+      driver: ctx.driver,
+      backoff: { baseMs: 300, maxMs: 3000 },
+      breaker: { threshold: 3, cooldownMs: 2000, maxTrips: 2 },
+      runOptions: { demo: true },
+      ...(ctx.onHarvestEvent ? { onEvent: ctx.onHarvestEvent } : {}),
+      ...(ctx.onHarvestProgress ? { onProgress: ctx.onHarvestProgress } : {}),
+    });
+    ctx.results[this.id] = r;
+    ctx.say(
+      `  ${r.fetched} result pages fetched: ${r.ok} with records, ${r.empty} empty, ${r.blocked} blocked, ${r.errors} errors; ` +
+        `${r.relearned} wrapper(s) re-learned; ${r.newRecords} records stored in ${ctx.db}`,
+    );
+    for (const [engine, e] of Object.entries(r.engines)) {
+      ctx.say(`  ${engine}: ${e.newRecords} records from ${e.ok} pages (blocked ${e.blocked}, errors ${e.errors}, re-learned ${e.relearned})`);
+    }
+    ctx.say(r.model ? `  records classified as they were stored, with ${r.model}` : "  no classifier model yet (models/default.json): records stored unclassified");
+  },
+};
+
+const showCandidates: DemoStep = {
+  id: "candidates",
+  title: "Bilingual candidates (records the classifier thinks link to bilingual pages)",
+  async run(ctx) {
+    const store = openStore(ctx.db);
+    let bilingual: StoredRecord[];
+    let counts: { bilingual: number; monolingual: number; unclassified: number };
+    try {
+      bilingual = listRecords(store, { label: "bilingual" });
+      counts = {
+        bilingual: bilingual.length,
+        monolingual: countRecords(store, { label: "monolingual" }),
+        unclassified: countRecords(store, { label: "unclassified" }),
+      };
+    } finally {
+      store.close();
+    }
+    if (counts.bilingual + counts.monolingual === 0) {
+      ctx.say("  (skipped: records are unclassified — train or install a model (models/default.json), then run the demo again)");
+      ctx.results[this.id] = { counts, top: [] };
+      return;
+    }
+    // One line per linked page: the same page is found by several engines and queries.
+    const byUrl = new Map<string, { record: StoredRecord; sightings: number }>();
+    for (const r of bilingual) {
+      const seen = byUrl.get(r.url);
+      if (!seen) byUrl.set(r.url, { record: r, sightings: 1 });
+      else {
+        seen.sightings++;
+        if ((r.probability ?? 0) > (seen.record.probability ?? 0)) seen.record = r;
+      }
+    }
+    const top = [...byUrl.values()].sort((a, b) => (b.record.probability ?? 0) - (a.record.probability ?? 0) || b.sightings - a.sightings).slice(0, 10);
+    ctx.say(`  ${counts.bilingual} records labelled bilingual (${byUrl.size} distinct links), ${counts.monolingual} monolingual, ${counts.unclassified} unclassified`);
+    for (const { record: r, sightings } of top) {
+      ctx.say(`  ${(r.probability ?? 0).toFixed(2)}  ×${sightings}  ${r.title.slice(0, 50)}  ${r.url}`);
+    }
+    ctx.results[this.id] = { counts, top: top.map(({ record: r, sightings }) => ({ url: r.url, title: r.title, probability: r.probability, sightings })) };
+  },
+};
+
+/** The demo's steps, in order. Later stages of the pipeline are appended here. */
+export const DEMO_STEPS: DemoStep[] = [learnWrappers, harvestQueries, showCandidates];
+
+export interface DemoReport {
+  origin: string;
+  db: string;
+  wrappersDir: string;
+  results: Record<string, unknown>;
+}
+
+/**
+ * Run the demo: start the simulator (loopback only), write the simulated engines' definitions into a
+ * fresh demo folder, run every step, stop the simulator. `keepServing` hands the simulator back open.
+ */
+export async function runDemo(
+  options: DemoOptions,
+  hooks: { say: (line: string) => void; step?: (index: number, total: number, step: DemoStep) => void } & Pick<
+    DemoContext,
+    "onHarvestEvent" | "onHarvestProgress"
+  >,
+): Promise<DemoReport> {
+  const wrappersDir = join(options.dir, "wrappers");
+  const db = join(options.dir, "bitext.db");
+  // A fresh demo each time: the simulator's port (part of every URL) changes from run to run.
+  for (const f of [db, `${db}-wal`, `${db}-shm`]) rmSync(f, { force: true });
+  if (existsSync(wrappersDir)) rmSync(wrappersDir, { recursive: true, force: true });
+  mkdirSync(wrappersDir, { recursive: true });
+
+  const sim = await startSimulator({ faults: options.faults, ...(options.port !== undefined ? { port: options.port } : {}) });
+  let driver: SerpDriver | null = null;
+  try {
+    for (const e of sim.engines) writeDefinition(wrapperFilePath(wrappersDir, e.spec.name), e.spec.name, e.definition);
+    driver = await SerpDriver.start({ ...(options.chromium ? { executablePath: options.chromium } : {}), timeoutMs: 10_000 });
+    const ctx: DemoContext = {
+      options,
+      sim,
+      driver,
+      db,
+      wrappersDir,
+      engines: sim.engines.map((e) => e.spec.name),
+      say: hooks.say,
+      ...(hooks.onHarvestEvent ? { onHarvestEvent: hooks.onHarvestEvent } : {}),
+      ...(hooks.onHarvestProgress ? { onHarvestProgress: hooks.onHarvestProgress } : {}),
+      results: {},
+    };
+    hooks.say(`Local engine simulator on ${sim.origin}: ${sim.engines.map((e) => e.spec.name).join(", ")} · ${sim.collection.pages.length} pages (Tatoeba sentences, CC-BY 2.0 FR)`);
+    for (const [i, step] of DEMO_STEPS.entries()) {
+      hooks.step?.(i + 1, DEMO_STEPS.length, step);
+      await step.run(ctx);
+    }
+    return { origin: sim.origin, db, wrappersDir, results: ctx.results };
+  } finally {
+    await driver?.close();
+    await sim.close();
+  }
+}
