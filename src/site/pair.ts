@@ -7,9 +7,10 @@
  * 1. URL-key pairs are taken first (competitive union, as `urls`);
  * 2. ETS is computed over the pruned candidates plus the URL pairs, with the URL pairs held at ETS = 1 in
  *    every round: they are anchors whose certainty flows, through S_ext, to the pages around them;
- * 3. the pages no key paired are paired by Algorithm 3 among themselves, but only at an ETS at least the
- *    `calibration` quantile of what the URL pairs score by their own evidence — the site's known-good pairs
- *    set the bar, instead of MAX_P forcing a partner on every leftover page (pages without a translation).
+ * 3. the pages no key paired are paired by Algorithm 3 among themselves, but only above a bar the URL pairs
+ *    set: midway between what those known pairs score by their own evidence and what the best wrong
+ *    partner of one of their pages scores — instead of MAX_P forcing a partner on every leftover page
+ *    (pages without a translation).
  */
 import type { Lexicon } from "../text/index.js";
 import { type CandidateOptions, candidatePairs, type Candidates } from "./candidates.js";
@@ -29,7 +30,7 @@ export interface PairOptions {
   maxPairs?: number;
   /** Algorithm 3's MIN_SIM (links; default 0). */
   minSim?: number;
-  /** `both`: quantile of the URL pairs' own ETS a leftover pair must reach. */
+  /** `both`: the quantile q of the calibration (the URL pairs' own ETS at q, their runner-ups' at 1 − q). */
   calibration?: number;
   /** Phase changes and progress within a phase. */
   progress?: (phase: string, done: number, total: number) => void;
@@ -129,10 +130,8 @@ export function pairPages(site: Site, options: PairOptions): PairResult {
     return { method: "links", pairs: selected.map((s) => ({ a: s.a, b: s.b, score: s.score, via: "links" })), stats };
   }
 
-  // both: URL pairs, then leftover pages by ETS above the URL pairs' calibrated level.
-  const own = [...anchorsOwn.values()];
-  const linkThreshold =
-    options.minSim ?? (own.length > 0 ? quantile(own, options.calibration ?? DEFAULT_CALIBRATION) : 0);
+  // both: URL pairs, then leftover pages by ETS above the level the URL pairs calibrate.
+  const linkThreshold = options.minSim ?? calibratedThreshold(cands, ets, anchorsOwn, options.calibration ?? DEFAULT_CALIBRATION);
   stats.linkThreshold = linkThreshold;
   const taken = new Set<number>();
   for (const p of urlPairs) {
@@ -148,6 +147,32 @@ export function pairPages(site: Site, options: PairOptions): PairResult {
   );
   const pairs = urlPairs.concat(leftover.map((s) => ({ a: s.a, b: s.b, score: s.score, via: "links" as const })));
   return { method: "both", pairs, keys: keys ?? [], stats };
+}
+
+/**
+ * The ETS a pair of leftover pages must reach in `both`, learnt from the URL pairs: they show what a true
+ * pair scores (their own ETS, low quantile `q`) and what the best wrong partner of a paired page scores
+ * (their runner-up, high quantile 1 − q). The bar is midway; when the two overlap, the true pairs' level.
+ */
+function calibratedThreshold(cands: Candidates, ets: Float64Array, own: ReadonlyMap<number, number>, q: number): number {
+  if (own.size === 0) return 0;
+  const anchorA = new Map<number, number>();
+  const anchorB = new Map<number, number>();
+  for (const k of own.keys()) {
+    anchorA.set(cands.a[k]!, k);
+    anchorB.set(cands.b[k]!, k);
+  }
+  const runnerUp = new Map<number, number>();
+  for (let k = 0; k < cands.a.length; k++) {
+    if (own.has(k)) continue;
+    for (const anchor of [anchorA.get(cands.a[k]!), anchorB.get(cands.b[k]!)]) {
+      if (anchor !== undefined && ets[k]! > (runnerUp.get(anchor) ?? 0)) runnerUp.set(anchor, ets[k]!);
+    }
+  }
+  const trueLevel = quantile([...own.values()], q);
+  if (runnerUp.size === 0) return trueLevel;
+  const wrongLevel = quantile([...runnerUp.values()], 1 - q);
+  return wrongLevel < trueLevel ? (trueLevel + wrongLevel) / 2 : trueLevel;
 }
 
 function withPairs(cands: Candidates, extra: readonly PagePair[]): Candidates {

@@ -72,14 +72,20 @@ export interface UrlInput {
   lang: Lang | null;
 }
 
-/** A URL's fields as token sequences (kit-ng2007 Table 1; tokens split on `:/.-_`, file name with its query). */
+/**
+ * A URL's fields as token sequences (kit-ng2007 Table 1): the host split on `.` and `:`, the path into its
+ * folder names, the file name (with its query) on `.-_:` and `?&=;`. Folder names stay whole, as the
+ * paper's Table 3 keys show (`english : tc_chi`, `eng_text : big5_text` are path keys); file names split
+ * (`home_c.htm` → home, c, htm), extensions dropped.
+ */
 export interface UrlTokens {
   host: string[];
   path: string[];
   file: string[];
 }
 
-const SPLIT = /[:/.\-_]+/;
+const HOST_SPLIT = /[.:]+/;
+const PATH_SPLIT = /\/+/;
 const FILE_SPLIT = /[:/.\-_?&=;]+/;
 const SEP = "\u0001";
 const FIELDS: readonly UrlField[] = ["host", "path", "file"];
@@ -110,8 +116,8 @@ export function urlTokens(url: string, ignoreTokens: ReadonlySet<string> = DEFAU
   const file = (cut >= 0 ? path.slice(cut + 1) : path) + query;
   const tokens = (s: string, re: RegExp) => s.split(re).filter((t) => t.length > 0);
   return {
-    host: tokens(host, SPLIT),
-    path: tokens(safeDecode(dir), SPLIT),
+    host: tokens(host, HOST_SPLIT),
+    path: tokens(safeDecode(dir), PATH_SPLIT),
     file: tokens(safeDecode(file), FILE_SPLIT).filter((t) => !ignoreTokens.has(t.toLowerCase())),
   };
 }
@@ -179,7 +185,9 @@ export function findUrlPairs(urls: readonly UrlInput[], pair: LanguagePair, opti
     }
   }
 
-  // Effective keys: strong raw keys, and (optionally) pools of weak keys sharing a generalised form.
+  // Effective keys: strong raw keys stand alone; weak ones (optionally) pool by their generalised form
+  // (06e:06c, 07e:07c and a weak e:c itself → e:c). A pool reaching τ becomes a key; a pool whose form is
+  // a strong key's joins that key.
   const effective = new Map<string, UrlKey>(); // by effective key string
   const effectiveOf = new Map<string, string>(); // raw key → effective key
   const pools = new Map<string, { field: UrlField; a: string | null; b: string | null; power: number; members: string[] }>();
@@ -191,9 +199,8 @@ export function findUrlPairs(urls: readonly UrlInput[], pair: LanguagePair, opti
       continue;
     }
     if (!opts.generalize) continue;
-    const g = generalizeKey(a, b);
-    if (!g) continue;
-    const gk = `~${rawKey(field, g.a, g.b)}`;
+    const g = generalizeKey(a, b) ?? { a, b };
+    const gk = rawKey(field, g.a, g.b);
     let pool = pools.get(gk);
     if (!pool) {
       pool = { field, a: g.a, b: g.b, power: 0, members: [] };
@@ -203,15 +210,13 @@ export function findUrlPairs(urls: readonly UrlInput[], pair: LanguagePair, opti
     pool.members.push(k);
   }
   for (const [gk, pool] of pools) {
-    if (pool.members.length < 2 || pool.power < threshold) continue;
-    effective.set(gk, {
-      field: pool.field,
-      a: pool.a,
-      b: pool.b,
-      power: pool.power,
-      accepted: 0,
-      members: pool.members.map((m) => formatRaw(m)),
-    });
+    const strong = effective.get(gk);
+    if (strong) {
+      strong.power += pool.power;
+      strong.members = pool.members.map(formatRaw);
+    } else if (pool.members.length >= 2 && pool.power >= threshold) {
+      effective.set(gk, { field: pool.field, a: pool.a, b: pool.b, power: pool.power, accepted: 0, members: pool.members.map(formatRaw) });
+    } else continue;
     for (const m of pool.members) effectiveOf.set(m, gk);
   }
 
@@ -257,7 +262,8 @@ export function formatKey(key: Pick<UrlKey, "a" | "b">): string {
 
 /**
  * The generalised form of a key: the tokens without their common prefix and suffix (06e:06c → e:c,
- * regione:regionc → e:c), or null when nothing is common. A side reduced to nothing becomes null.
+ * regione:regionc → e:c), or null when nothing is common or only digits differ. A side reduced to nothing
+ * becomes null.
  */
 export function generalizeKey(a: string | null, b: string | null): { a: string | null; b: string | null } | null {
   if (a === null || b === null) return null;
@@ -269,6 +275,8 @@ export function generalizeKey(a: string | null, b: string | null): { a: string |
   const ga = a.slice(pre, a.length - suf);
   const gb = b.slice(pre, b.length - suf);
   if (ga === "" && gb === "") return null;
+  // Language markers are letters (e/c, en/sc); what differs only in digits is a page number (p7:p6), not a key.
+  if (!/\p{L}/u.test(ga + gb)) return null;
   return { a: ga || null, b: gb || null };
 }
 
