@@ -1,13 +1,21 @@
 import { existsSync } from "node:fs";
-import type { Command } from "commander";
+import { type Command, Option } from "commander";
 import { UserError } from "../errors.js";
 import { readPageTagPaths } from "../html/load.js";
 import { resourcePath } from "../paths.js";
+import { DEFAULT_SAMPLE_QUERY, learnEngineLive } from "../serp/learn-live.js";
 import { readWrapperFile, withNewWrapper, writeWrapperFile } from "../wrapper/file.js";
 import { extractRecords } from "../wrapper/extract.js";
 import { learnWrapper } from "../wrapper/learn.js";
 import type { Wrapper } from "../wrapper/types.js";
 import { formatTable, printJson, printLine } from "./output.js";
+
+/** Flags of the live path (no --sample): issue 3. */
+interface LiveFlags {
+  query?: string;
+  preview?: string;
+  chromium?: string;
+}
 
 export interface LearnFlags {
   engine: string;
@@ -65,9 +73,36 @@ export function registerWrapperCommands(program: Command): void {
     .option("--out <file>", "wrapper file to write (default: wrappers/<engine>.json)")
     .option("--url <url>", "the sample page's URL, to resolve relative links")
     .option("--charset <name>", "decode the page with this charset instead of detecting it")
+    .option("--query <text>", `live learning: the query to search for, the pair together (default "${DEFAULT_SAMPLE_QUERY}")`)
+    .option("--preview <out.png>", "live learning: a full-page screenshot with every extracted record outlined")
+    .addOption(new Option("--chromium <path>", "live learning: Chromium executable").env("BITEXT_CHROMIUM"))
     .option("--json", "print the learned wrapper as JSON")
-    .action((flags: LearnFlags) => {
-      if (!flags.sample) throw new UserError("wrapper learn: --sample PAGE.html is required");
+    .addHelpText(
+      "after",
+      "\nWithout --sample, Chromium loads the engine's result page for --query (URL from the definition in the\n" +
+        "wrapper file), saves it beside the wrapper as <engine>.sample.html and learns from it.",
+    )
+    .action(async (flags: LearnFlags & LiveFlags) => {
+      if (!flags.sample) {
+        const live = await learnEngineLive({
+          engine: flags.engine,
+          file: flags.out ?? defaultWrapperPath(flags.engine),
+          ...(flags.query ? { query: flags.query } : {}),
+          ...(flags.preview ? { preview: flags.preview } : {}),
+          ...(flags.chromium ? { chromium: flags.chromium } : {}),
+        });
+        if (flags.json) {
+          printJson({ file: live.file, sample: live.sampleFile, url: live.url, records: live.records.length, preview: live.preview, wrapper: live.wrapper });
+        } else {
+          printLine(describeWrapper(live.wrapper));
+          printLine(
+            `${live.records.length} records on ${live.url} · sample saved to ${live.sampleFile} · wrote ${live.file}` +
+              (live.preview ? ` · preview ${live.preview}` : ""),
+          );
+        }
+        return;
+      }
+      if (flags.preview) throw new UserError("wrapper learn: --preview works with live learning (without --sample)");
       const result = learnFromSample({ ...flags, sample: flags.sample });
       if (flags.json) printJson({ file: result.file, records: result.records, wrapper: result.wrapper });
       else {

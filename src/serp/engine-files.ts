@@ -48,6 +48,11 @@ export function loadEngine(dir: string, engine: string): EngineSetup {
         '; add one with {"formatVersion": 1, "engine": NAME, "definition": {"searchUrl": "https://…{query}…"}, "wrapper": null}',
     );
   }
+  return loadEngineFile(file, engine);
+}
+
+/** The engine in a given wrapper file (its definition must be there). */
+export function loadEngineFile(file: string, engine: string): EngineSetup {
   const wf = readWrapperFile(file);
   if (wf.engine !== engine) throw new UserError(`${file}: holds engine "${wf.engine}", not "${engine}"`);
   return { name: engine, file, definition: parseEngineDefinition(wf.definition, engine, file), wrapper: wf.wrapper };

@@ -7,7 +7,8 @@ import { readWrapperFile, withNewWrapper, writeWrapperFile } from "../wrapper/fi
 import { learnWrapper } from "../wrapper/learn.js";
 import type { ResultRecord, Wrapper } from "../wrapper/types.js";
 import { hardBlockReason, softBlockReason } from "./blocks.js";
-import type { SerpDriver } from "./driver.js";
+import { SerpDriver } from "./driver.js";
+import { loadEngineFile } from "./engine-files.js";
 import { type EngineDefinition, searchUrl } from "./engines.js";
 
 /**
@@ -110,4 +111,36 @@ export async function outlineRecords(page: Page, records: readonly ResultRecord[
   }
   return drawn;
 })()`) as Promise<number>;
+}
+
+/**
+ * The whole live path of `bitext wrapper learn --engine NAME` (no `--sample`): read the engine's
+ * definition from its wrapper file, start Chromium, learn, close.
+ */
+export async function learnEngineLive(o: {
+  engine: string;
+  file: string;
+  query?: string;
+  preview?: string;
+  chromium?: string;
+}): Promise<LiveLearnResult> {
+  if (!existsSync(o.file)) {
+    throw new UserError(
+      `${o.file}: no such wrapper file; to add engine "${o.engine}", write {"formatVersion": 1, "engine": "${o.engine}", ` +
+        `"definition": {"searchUrl": "https://…{query}…"}, "wrapper": null} there (or learn from a saved page with --sample)`,
+    );
+  }
+  const setup = loadEngineFile(o.file, o.engine);
+  const driver = await SerpDriver.start(o.chromium ? { executablePath: o.chromium } : {});
+  try {
+    return await learnWrapperLive({
+      definition: setup.definition,
+      file: o.file,
+      driver,
+      ...(o.query ? { query: o.query } : {}),
+      ...(o.preview ? { preview: o.preview } : {}),
+    });
+  } finally {
+    await driver.close();
+  }
 }
