@@ -44,6 +44,7 @@ export function registerSiteCommands(program: Command): void {
     .option("--host <host...>", "other hosts whose links count as this site's (a copy of the site served elsewhere)")
     .option("--user-agent <ua>", "User-Agent sent and matched in robots.txt")
     .option("--no-robots", "ignore robots.txt (only for sites you run)")
+    .option("--no-sitemaps", "do not read the site's sitemaps (robots.txt Sitemap:, <link rel=sitemap>)")
     .option("--force", "replace an earlier crawl in --out")
     .option("--json", "print the summary as JSON")
     .action(async (urls: string[], flags: CrawlFlags) => {
@@ -64,6 +65,7 @@ export function registerSiteCommands(program: Command): void {
           minContentBytes: int(flags.minText, "--min-text", 0),
           hostAliases: flags.host ?? [],
           force: flags.force === true,
+          sitemaps: flags.sitemaps !== false,
           fetch: {
             delayMs: int(flags.delay, "--delay", 0),
             timeoutMs: int(flags.timeout, "--timeout", 1),
@@ -186,6 +188,7 @@ interface CrawlFlags {
   host?: string[];
   userAgent?: string;
   robots?: boolean;
+  sitemaps?: boolean;
   force?: boolean;
   json?: boolean;
 }

@@ -172,6 +172,11 @@ export function createFetcher(options: Partial<FetcherOptions> = {}): Fetcher {
       if (!opts.robots) return true;
       return (await rulesFor(parsed)).allowed(parsed.href);
     },
+    async sitemaps(url) {
+      const parsed = parseHttpUrl(url);
+      if (!opts.robots) return [];
+      return (await rulesFor(parsed)).sitemaps;
+    },
   };
 }
 

@@ -9,6 +9,8 @@ export interface RobotsRules {
   allowed(url: string): boolean;
   /** `Crawl-delay` for our user agent, in milliseconds (undefined when absent). */
   crawlDelayMs: number | undefined;
+  /** `Sitemap:` URLs the file lists. */
+  sitemaps: string[];
   /** How the file was obtained, for diagnostics. */
   source: "file" | "missing" | "unreachable";
 }
@@ -24,10 +26,10 @@ export function robotsRules(
   result: { status: number; body: string } | "unreachable",
 ): RobotsRules {
   if (result === "unreachable" || result.status >= 500) {
-    return { allowed: () => false, crawlDelayMs: undefined, source: "unreachable" };
+    return { allowed: () => false, crawlDelayMs: undefined, sitemaps: [], source: "unreachable" };
   }
   if (result.status < 200 || result.status >= 300) {
-    return { allowed: () => true, crawlDelayMs: undefined, source: "missing" };
+    return { allowed: () => true, crawlDelayMs: undefined, sitemaps: [], source: "missing" };
   }
   const robot = robotsParser(robotsUrl, result.body);
   const delay = robot.getCrawlDelay(userAgent);
@@ -35,6 +37,7 @@ export function robotsRules(
     // isAllowed is undefined for URLs of another origin; the fetcher only asks about its own origin.
     allowed: (url) => robot.isAllowed(url, userAgent) !== false,
     crawlDelayMs: typeof delay === "number" && Number.isFinite(delay) && delay > 0 ? delay * 1000 : undefined,
+    sitemaps: robot.getSitemaps(),
     source: "file",
   };
 }

@@ -90,6 +90,8 @@ export interface Fetcher {
   fetch(url: string, options?: FetchCallOptions): Promise<FetchedPage>;
   /** Whether robots.txt lets this fetcher's user agent get `url` (always true with `robots: false`). */
   allowed(url: string): Promise<boolean>;
+  /** The `Sitemap:` URLs in the robots.txt of `url`'s origin (empty with `robots: false`). */
+  sitemaps(url: string): Promise<string[]>;
   /** The options in effect (defaults filled in). */
   readonly options: Readonly<FetcherOptions>;
 }

@@ -2,7 +2,8 @@
  * `bitext site crawl`: a polite spider for one bilingual site. Breadth-first from the start URLs, same
  * host only, HTML only, bounded in depth and pages, `concurrency` requests in flight (p-limit) while the
  * shared fetcher keeps robots.txt and the per-host delay. Besides hyperlinks it follows hreflang
- * alternates and meta refreshes: the other language of a site is often reachable only through them.
+ * alternates, meta refreshes and sitemaps: the other language of a site, and pages no menu lists, are
+ * often reachable only through them.
  * Pages with under 100 bytes of text are not kept (liu2014), but their links are followed.
  */
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
@@ -27,6 +28,8 @@ export interface CrawlOptions {
   hostAliases: string[];
   /** Replace an earlier crawl in `out`. */
   force: boolean;
+  /** Read the site's sitemaps (robots.txt `Sitemap:` lines, `<link rel="sitemap">`) for pages no link reaches. */
+  sitemaps: boolean;
   /** Fetcher settings (delay, robots, limits) when no `fetcher` is given. */
   fetch: Partial<FetcherOptions>;
   fetcher?: Fetcher;
@@ -49,11 +52,14 @@ export interface CrawlSummary {
   ms: number;
 }
 
+/** Sitemap files read at most (a sitemap index can list many). */
+const MAX_SITEMAPS = 100;
+
 /** Extensions that are never HTML pages: not even requested. */
 const NOT_HTML = /\.(jpe?g|png|gif|webp|svg|ico|bmp|tiff?|css|js|mjs|json|xml|rss|atom|pdf|docx?|xlsx?|pptx?|zip|gz|tgz|rar|7z|tar|mp[34]|m4a|wav|avi|mov|wmv|flv|swf|exe|dmg|iso|apk|woff2?|ttf|eot|txt|csv)$/i;
 
 export async function crawlSite(starts: readonly string[], options: Partial<CrawlOptions> & { out: string }): Promise<CrawlSummary> {
-  const opts = { ...DEFAULT_CRAWL_OPTIONS, hostAliases: [], force: false, fetch: {}, ...options };
+  const opts = { ...DEFAULT_CRAWL_OPTIONS, hostAliases: [], force: false, sitemaps: true, fetch: {}, ...options };
   if (starts.length === 0) throw new UserError("site crawl: give at least one start URL");
   const startUrls = starts.map((s) => {
     let u: URL;
@@ -115,6 +121,7 @@ export async function crawlSite(starts: readonly string[], options: Partial<Craw
         concurrency: opts.concurrency,
         minContentBytes: opts.minContentBytes,
         hostAliases: opts.hostAliases,
+        sitemaps: opts.sitemaps,
         delayMs: fetcher.options.delayMs,
         robots: fetcher.options.robots,
         userAgent: fetcher.options.userAgent,
@@ -154,6 +161,7 @@ export async function crawlSite(starts: readonly string[], options: Partial<Craw
     const features = pageFeatures(html, finalUrl);
     for (const link of features.links) enqueue(link, depth + 1);
     for (const link of features.discover) enqueue(link, depth + 1);
+    if (opts.sitemaps) for (const sitemap of features.sitemaps) await readSitemap(sitemap);
     const contentBytes = Buffer.byteLength(features.text, "utf8");
     if (contentBytes < opts.minContentBytes) {
       skipped.push({ url: finalUrl, reason: `${contentBytes} bytes of text (< ${opts.minContentBytes})` });
@@ -179,7 +187,33 @@ export async function crawlSite(starts: readonly string[], options: Partial<Craw
     }
   };
 
+  // Sitemaps list pages no link reaches; their URLs count as one step from the start.
+  const sitemapsSeen = new Set<string>();
+  const readSitemap = async (raw: string): Promise<void> => {
+    const url = inScope(raw);
+    if (!url || sitemapsSeen.has(url) || sitemapsSeen.size >= MAX_SITEMAPS || /\.gz$/i.test(url)) return;
+    sitemapsSeen.add(url);
+    let text: string;
+    try {
+      const res = await fetcher.fetch(url, opts.signal ? { signal: opts.signal } : {});
+      text = res.decoded?.text ?? "";
+    } catch (err) {
+      if (err instanceof FetchError) {
+        if (err.kind !== "aborted") skipped.push({ url, reason: `sitemap ${err.kind}: ${err.message.slice(url.length + 2)}` });
+        return;
+      }
+      throw err;
+    }
+    const isIndex = /<sitemapindex[\s>]/i.test(text);
+    for (const m of text.matchAll(/<loc>\s*([^<\s]+)\s*<\/loc>/gi)) {
+      const loc = m[1]!.replace(/&amp;/g, "&");
+      if (isIndex) await readSitemap(loc);
+      else enqueue(loc, 1);
+    }
+  };
+
   for (const u of startUrls) enqueue(u.href, 0);
+  if (opts.sitemaps) for (const sm of await fetcher.sitemaps(startUrls[0]!.href)) await readSitemap(sm);
   const limit = pLimit(Math.max(1, opts.concurrency));
   const running = new Set<Promise<void>>();
   let interrupted = false;

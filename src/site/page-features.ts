@@ -1,7 +1,7 @@
 /**
  * What the site methods need from one HTML page: its structural tag sequence (liu2014 S_struct), its
  * visible text (language, content similarity, size), its hyperlinks (the link graph of liu2014) and the
- * URLs a spider should also visit (frames, `<link rel=alternate hreflang>`, meta refresh).
+ * URLs a spider should also visit (`<link rel=alternate hreflang>`, meta refresh, sitemaps).
  * Pure: HTML and the page URL in, features out.
  */
 import { tagPathsFromHtml } from "../html/parse.js";
@@ -19,6 +19,8 @@ export interface PageFeatures {
   links: string[];
   /** Other URLs a spider should visit: hreflang alternates and a meta refresh target. Not hyperlinks. */
   discover: string[];
+  /** Sitemaps the page points to (`<link rel="sitemap">`). */
+  sitemaps: string[];
 }
 
 /**
@@ -89,6 +91,7 @@ export function pageFeatures(html: string, pageUrl: string): PageFeatures {
     proseText: collapse(proseParts.join(" ")),
     links: links.concat(extra.links),
     discover: extra.discover,
+    sitemaps: extra.sitemaps,
   };
 }
 
@@ -115,9 +118,10 @@ const ATTR = /([\w:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/g;
  * Frames, image-map areas, hreflang alternates and meta refresh live in attributes the tag-path walk
  * does not keep; their tags are attribute-only, so a scan of the tags themselves finds them.
  */
-function scanTags(html: string, base: string): { links: string[]; discover: string[] } {
+function scanTags(html: string, base: string): { links: string[]; discover: string[]; sitemaps: string[] } {
   const links: string[] = [];
   const discover: string[] = [];
+  const sitemaps: string[] = [];
   const source = html.replace(COMMENT_OR_SCRIPT, "");
   for (const m of source.matchAll(TAG_OF_INTEREST)) {
     const tag = m[1]!.toLowerCase();
@@ -134,6 +138,9 @@ function scanTags(html: string, base: string): { links: string[]; discover: stri
       if (rel.includes("alternate") && attrs.has("hreflang")) {
         const abs = resolveUrl(attrs.get("href") ?? "", base);
         if (abs) discover.push(abs);
+      } else if (rel.includes("sitemap")) {
+        const abs = resolveUrl(attrs.get("href") ?? "", base);
+        if (abs) sitemaps.push(abs);
       }
     } else if ((attrs.get("http-equiv") ?? "").toLowerCase() === "refresh") {
       const target = /url\s*=\s*['"]?([^'"]+)/i.exec(attrs.get("content") ?? "")?.[1];
@@ -141,7 +148,7 @@ function scanTags(html: string, base: string): { links: string[]; discover: stri
       if (abs) discover.push(abs);
     }
   }
-  return { links, discover };
+  return { links, discover, sitemaps };
 }
 
 function decodeEntities(s: string): string {
