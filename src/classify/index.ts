@@ -15,7 +15,7 @@ export {
   type SnippetAnalysis,
   type SnippetFeatures,
 } from "./features.js";
-export { cleanText, prepareRecordText, removeNoise, stripMarkup } from "./preprocess.js";
+export { cleanText, prepareRecordText, removeNoise, stripHighlights, stripMarkup } from "./preprocess.js";
 export { type ModelFile, modelIdOf, readModelFile, validateModel, writeModelFile } from "./model-file.js";
 export { annotationKey, appendAnnotationLine, parseAnnotations, parseClassifierInput, readAnnotations } from "./annotations.js";
 export { type AblationRow, ablation, featurise, type TrainOptions, trainClassifier, type TrainingSet } from "./trainer.js";

@@ -3,11 +3,21 @@
  * Traditional → Simplified, English contractions expanded, noise (ellipses, dates, URLs, site names) dropped.
  */
 import { decodeHTML } from "entities";
-import { expandContractions, normalizeText, toSimplified } from "../text/index.js";
+import { EN_ZH, expandContractions, langShares, normalizeText, toSimplified } from "../text/index.js";
 
 const TAG = /<\/?[a-zA-Z][^<>]*>/g;
 
-/** Remove HTML tags (`<em>` highlights, `<b>`, `<br>`) and decode entities. */
+const HIGHLIGHT_TAG = /<\/?(?:em|b|strong|i|mark|font|span)(?:\s[^<>]*)?>/gi;
+
+/**
+ * For display: remove only the tags engines wrap around matches (`<em>`, `<b>`, `<strong>`, `<span>`, …)
+ * and decode entities. Anything else that looks like markup is text of the snippet and stays visible.
+ */
+export function stripHighlights(text: string): string {
+  return decodeHTML(text.replace(HIGHLIGHT_TAG, ""));
+}
+
+/** For features: remove every HTML tag (`<em>` highlights, `<b>`, `<br>`) and decode entities. */
 export function stripMarkup(text: string): string {
   return decodeHTML(text.replace(TAG, ""));
 }
@@ -46,10 +56,27 @@ export function removeNoise(text: string): string {
   return dropDates(text.replace(URL, " ").replace(DOMAIN, " ")).replace(ELLIPSIS, " ");
 }
 
-/** Drop a trailing site name from a title ("Title - Wikipedia", "标题_百度文库"), when something is left. */
+/** The language of most letters of a text, en–zh. */
+function mainLang(text: string): "en" | "zh" | null {
+  const s = langShares(text, EN_ZH);
+  if ((s.en ?? 0) === 0 && (s.zh ?? 0) === 0) return null;
+  return (s.en ?? 0) >= (s.zh ?? 0) ? "en" : "zh";
+}
+
+/**
+ * Drop a trailing site name from a title ("Title - Wikipedia", "标题_百度文库"), when something is left.
+ * A suffix of several words in the other language is the title's translation ("我不干了 - I quit"), not a
+ * site name, and stays.
+ */
 export function dropSiteName(title: string): string {
-  const stripped = title.replace(SITE_SUFFIX, "");
-  return stripped.trim().length >= 2 ? stripped : title;
+  const m = SITE_SUFFIX.exec(title);
+  if (!m) return title;
+  const stripped = title.slice(0, m.index);
+  if (stripped.trim().length < 2) return title;
+  const suffix = m[0].replace(/^\s*(?:[-–—|_·]\s*)?/, "");
+  const suffixLang = mainLang(suffix);
+  const translated = suffixLang !== null && suffixLang !== mainLang(stripped) && suffix.trim().split(/\s+/).length > 1;
+  return translated ? title : stripped;
 }
 
 /** Any text of a record, ready for segmentation and tokenisation. */

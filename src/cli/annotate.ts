@@ -1,9 +1,15 @@
+import { existsSync, readFileSync } from "node:fs";
+import { userInfo } from "node:os";
 import { resolve } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
+import { createSession, type DecisionSink, startAnnotationServer } from "../annotate/index.js";
+import { type ClassifierInput, defaultModelPath, loadClassifier, parseClassifierInput } from "../classify/index.js";
+import { inputError, UserError } from "../errors.js";
+import { DEFAULT_STORE_PATH, listRecords, openStore, setAnnotation, type Store } from "../store/index.js";
 import { buildBootstrapSet } from "../classify/bootstrap.js";
 import { readBilingualPage, readChineseParagraphs, readHeldOutPairs, readSerpRecords } from "../classify/bootstrap-sources.js";
 import { writeFileAtomic } from "../io/atomic-write.js";
-import { formatTable, printJson, printLine } from "./output.js";
+import { formatTable, printJson, printJsonLine, printLine } from "./output.js";
 
 function positiveInt(value: string): number {
   const n = Number(value);
@@ -48,8 +54,109 @@ function bootstrap(flags: BootstrapFlags): void {
   printLine(formatTable([["label", "kind", "n"], ...[...kinds].map(([k, v]) => [v.label, k.slice(v.label.length + 1), v.n])]));
 }
 
+interface AnnotateFlags {
+  db?: string | true;
+  records?: string;
+  out: string;
+  model?: string;
+  who?: string;
+  port?: number;
+  json?: boolean;
+}
+
+function readRecordsFile(file: string): ClassifierInput[] {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    throw new UserError(`${file}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+  const out: ClassifierInput[] = [];
+  text.split("\n").forEach((raw, i) => {
+    const line = raw.trim();
+    if (!line) return;
+    let o: unknown;
+    try {
+      o = JSON.parse(line);
+    } catch {
+      throw inputError({ file, line: i + 1 }, "not valid JSON");
+    }
+    const r = parseClassifierInput({ file, line: i + 1 }, o);
+    out.push({ query: r.query, title: r.title, url: r.url, snippet: r.snippet });
+  });
+  return out;
+}
+
+/** Serve the annotation page until Ctrl-C. */
+async function serveAnnotation(flags: AnnotateFlags): Promise<void> {
+  if (flags.db !== undefined && flags.records) throw new UserError("annotate: give either --db or --records, not both");
+  let store: Store | undefined;
+  let records: Parameters<typeof createSession>[0]["records"];
+  let sink: DecisionSink | undefined;
+  if (flags.records) records = readRecordsFile(flags.records);
+  else {
+    const path = flags.db === undefined || flags.db === true ? DEFAULT_STORE_PATH : flags.db;
+    if (!existsSync(path)) {
+      throw new UserError(`${path}: no harvest store here (run bitext harvest, pass --db FILE, or annotate a JSONL file with --records FILE)`);
+    }
+    const opened = openStore(path);
+    store = opened;
+    records = listRecords(opened, { annotated: false }).map((r) => ({
+      query: r.query,
+      title: r.title,
+      url: r.url,
+      snippet: r.snippet,
+      recordId: r.id,
+      probability: r.probability,
+      model: r.model,
+    }));
+    sink = { label: (id, label) => setAnnotation(opened, id, label) };
+  }
+  const classifier = loadClassifier(flags.model ?? defaultModelPath());
+  const session = createSession({
+    records,
+    out: resolve(flags.out),
+    classifier,
+    who: flags.who ?? userInfo().username,
+    sink,
+  });
+  const server = await startAnnotationServer(session, { port: flags.port });
+  const { remaining } = session.state();
+  if (flags.json) printJsonLine({ url: server.url, remaining, out: resolve(flags.out) });
+  else {
+    printLine(`Annotate ${remaining} records at ${server.url}`);
+    printLine(`Decisions are appended to ${resolve(flags.out)}. Press Ctrl-C to stop.`);
+  }
+  await new Promise<void>((done) => {
+    const stop = () => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      server.close().then(done, done);
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+  store?.close();
+}
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError(`"${value}" is not a port number`);
+  return n;
+}
+
 export function registerAnnotateCommand(program: Command): void {
-  const annotate = program.command("annotate").description("label result records as bilingual or monolingual");
+  const annotate = program
+    .command("annotate")
+    .description("label result records as bilingual or monolingual in a local web page (most uncertain first)")
+    .option("--db [file]", `annotate the unannotated records of the harvest store (default ${DEFAULT_STORE_PATH})`)
+    .option("--records <file>", "annotate the records of a JSONL file instead ({query:{en,zh},title,url,snippet} a line)")
+    .option("--out <file>", "annotations file, appended to", "data/annotations.jsonl")
+    .option("--model <file>", "model that orders the records by uncertainty (default: models/default.json)")
+    .option("--who <name>", "annotator name written with each decision (default: the user name)")
+    .option("--port <n>", "port on 127.0.0.1 (default: a free one)", port)
+    .option("--json", "print the URL as JSON")
+    .action((flags: AnnotateFlags) => serveAnnotation(flags));
   annotate
     .command("bootstrap")
     .description("build the bootstrap annotation set from real result records and sentence pairs (see README)")

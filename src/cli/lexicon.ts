@@ -99,7 +99,7 @@ function learn(file: string, flags: LearnFlags): void {
       `IBM Model 1 both directions, ${flags.iterations} EM iterations; weight = sqrt(t(b|a) t(a|b)); ` +
         `co-occurrence >= ${flags.minCount}, weight >= ${flags.minWeight}; stop words and numbers dropped`,
     ],
-    ["tokens", "bitext tokenize(): zh nodejieba words (Simplified), en lower-cased Porter stems"],
+    ["tokens", "bitext tokenize(): zh nodejieba words (Simplified), en lower-cased, irregular forms lemmatised, Porter stems"],
     ["created", new Date().toISOString()],
   ];
   // Columns: the non-Latin side first (the dictionary's headword side), as CC-CEDICT is read.

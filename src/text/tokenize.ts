@@ -30,18 +30,43 @@ const LATIN_LANGS = new Set(["fr", "de", "es", "pt", "it", "vi", "id"]);
 
 const ABBREVIATION = /^\p{L}(?:\.\p{L})+\.?$/u;
 
-/** An English word as a token: lower-cased, possessive dropped, Porter-stemmed; "U.S." → "u.s.". */
+let lemmas: ReadonlyMap<string, string> | undefined;
+
+/** Irregular English forms → lemma (`models/lemmas-en.tsv`): "was" → "be", "went" → "go", "men" → "man". */
+function englishLemmas(): ReadonlyMap<string, string> {
+  if (lemmas) return lemmas;
+  const map = new Map<string, string>();
+  let text = "";
+  try {
+    text = readFileSync(resourcePath("models", "lemmas-en.tsv"), "utf8");
+  } catch {
+    // Without the table, irregular forms are only stemmed.
+  }
+  for (const line of text.split("\n")) {
+    if (!line.trim() || line.startsWith("#")) continue;
+    const [form, lemma] = line.split("\t");
+    if (form && lemma) map.set(form.trim(), lemma.trim());
+  }
+  lemmas = map;
+  return map;
+}
+
+/**
+ * An English word as a token: lower-cased, possessive dropped, irregular forms lemmatised ("was" → "be"),
+ * then Porter-stemmed ("studies" → "studi"); abbreviations keep their dots ("U.S." → "u.s.").
+ */
 export function englishToken(word: string): string {
   const lower = word.toLowerCase();
   if (ABBREVIATION.test(lower)) return lower.endsWith(".") ? lower : `${lower}.`;
-  return stemmer(lower.replace(POSSESSIVE, ""));
+  const bare = lower.replace(POSSESSIVE, "");
+  return stemmer(englishLemmas().get(bare) ?? bare);
 }
 
 /**
  * Words of `text` in language `lang`, punctuation and spaces dropped:
  * - zh: nodejieba words for Han runs; Latin words inside Chinese text become English tokens (so "iPhone"
  *   matches on both sides), numbers stay as written;
- * - en: contractions expanded, lower-cased, Porter stems ("studies" → "studi");
+ * - en: contractions expanded, lower-cased, irregular forms lemmatised, Porter stems ("studies" → "studi");
  * - other Latin-script languages: lower-cased words;
  * - anything else (ja, ko, th, …): ICU word segmentation (Intl.Segmenter), lower-cased.
  * Stop words are kept: filter them with `isStopWord` when they should not count.
