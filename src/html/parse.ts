@@ -1,4 +1,4 @@
-import { JSDOM } from "jsdom";
+import { JSDOM, VirtualConsole } from "jsdom";
 import { parse } from "parse5";
 import { collectTagPaths, type MinimalNode, type TagPathSequence } from "./tagpaths.js";
 
@@ -7,7 +7,9 @@ import { collectTagPaths, type MinimalNode, type TagPathSequence } from "./tagpa
  * Scripts never run; `url` sets the document URL so relative links resolve.
  */
 export function parseDocument(html: string, url?: string): Document {
-  return new JSDOM(html, url ? { url } : {}).window.document;
+  // Real pages carry CSS jsdom cannot parse; its complaints are noise, not errors of ours.
+  const virtualConsole = new VirtualConsole();
+  return new JSDOM(html, { virtualConsole, ...(url ? { url } : {}) }).window.document;
 }
 
 /**

@@ -185,10 +185,15 @@ export function resolvePreference(s: Float64Array, n: number, preference: "media
 }
 
 /**
- * Tiny deterministic noise that breaks exact ties between similarities (as `apcluster.m` does with
- * `S + (eps·S + realmin·100)·rand`): tag-path matrices are full of exact 1s and 0s, on which the
- * messages can oscillate between equally good exemplars. Seeded, so learning is reproducible.
+ * Tiny deterministic noise that breaks exact ties between similarities, as `apcluster.m` does with
+ * `S + (eps·S + realmin·100)·rand`. Tag-path matrices are full of exactly equal rows (a path and its
+ * `#text` child relate identically to everything), on which the messages oscillate between equally good
+ * exemplars; noise at machine epsilon is lost in rounding there, so it is 1e-9 relative (+1e-12 absolute)
+ * here — far below any similarity difference that means something. Seeded, so learning is reproducible.
  */
+const TIE_NOISE = 1e-9;
+const TIE_NOISE_FLOOR = 1e-12;
+
 export function withTieBreakNoise(s: Float64Array, seed = 0x5eed): Float64Array {
   const out = Float64Array.from(s);
   let state = seed >>> 0;
@@ -199,7 +204,7 @@ export function withTieBreakNoise(s: Float64Array, seed = 0x5eed): Float64Array 
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     const u = ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    out[i] = out[i]! + (Number.EPSILON * Math.abs(out[i]!) + 1e-300 * 100) * u;
+    out[i] = out[i]! + (TIE_NOISE * Math.abs(out[i]!) + TIE_NOISE_FLOOR) * u;
   }
   return out;
 }

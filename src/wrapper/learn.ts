@@ -35,17 +35,29 @@ export interface PageAnalysis {
 
 export function learnWrapper(seq: TagPathSequence, options: LearnOptions): Wrapper {
   const params = { ...DEFAULT_PARAMS, ...options.params };
-  let analysis = analysePage(seq, params, options.pageUrl);
+  // The seed's reading first: exact tag paths, AP with the median preference. When that shows no list of
+  // more than T records, try fewer, larger clusters (the minimum preference: on small pages nearly all
+  // paths are equally similar, and the median makes every path its own exemplar), then paths with nested
+  // records collapsed (legacy markup). The first variant that finds a record list wins, else the best.
+  const variants: Array<{ pathMode: Wrapper["pathMode"]; preference: "median" | "min" }> = [
+    { pathMode: "exact", preference: "median" },
+    { pathMode: "exact", preference: "min" },
+    { pathMode: "collapsed", preference: "median" },
+    { pathMode: "collapsed", preference: "min" },
+  ];
+  let analysis: PageAnalysis | null = null;
   let pathMode: Wrapper["pathMode"] = "exact";
-  if ((analysis.recordClusters[0]?.score ?? 0) <= params.minRecords) {
-    // No list of more than T records with exact paths: try again with nested (recursive) records collapsed.
-    const collapsed = analysePage(collapsedView(seq), params, options.pageUrl);
-    if ((collapsed.recordClusters[0]?.score ?? 0) > (analysis.recordClusters[0]?.score ?? 0)) {
-      analysis = collapsed;
-      pathMode = "collapsed";
+  let collapsed: TagPathSequence | null = null;
+  for (const v of variants) {
+    const view = v.pathMode === "exact" ? seq : (collapsed ??= collapsedView(seq));
+    const candidate = analysePage(view, params, options.pageUrl, v.preference);
+    if (!analysis || bestScore(candidate) > bestScore(analysis)) {
+      analysis = candidate;
+      pathMode = v.pathMode;
     }
+    if (bestScore(analysis) > params.minRecords) break;
   }
-  if (analysis.recordClusters.length === 0) {
+  if (!analysis || analysis.recordClusters.length === 0) {
     throw new UserError(
       `${options.file ?? options.pageUrl ?? "page"}: no repeated record structure found (is this a result page with results?)`,
     );
@@ -67,11 +79,20 @@ export function learnWrapper(seq: TagPathSequence, options: LearnOptions): Wrapp
   };
 }
 
-export function analysePage(seq: TagPathSequence, params: WrapperParams = DEFAULT_PARAMS, pageUrl?: string): PageAnalysis {
+function bestScore(a: PageAnalysis): number {
+  return a.recordClusters[0]?.score ?? 0;
+}
+
+export function analysePage(
+  seq: TagPathSequence,
+  params: WrapperParams = DEFAULT_PARAMS,
+  pageUrl?: string,
+  preference: "median" | "min" = "median",
+): PageAnalysis {
   const index = indexTagPaths(seq);
   const candidates: number[] = [];
   for (let id = 0; id < seq.paths.length; id++) if (index.occurrences[id]!.length >= 2) candidates.push(id);
-  const clusters = clusterPaths(index, candidates, params.epsilon);
+  const clusters = clusterPaths(index, candidates, params.epsilon, preference);
   const ctx = textContext(index);
   const byRoot = new Map<number, RecordCluster>();
   for (const members of clusters) {
@@ -89,12 +110,17 @@ export function analysePage(seq: TagPathSequence, params: WrapperParams = DEFAUL
 }
 
 /** AP over the σ matrix of the candidate paths; returns clusters as lists of path ids. */
-export function clusterPaths(index: TagPathIndex, candidates: number[], epsilon: number): number[][] {
+export function clusterPaths(
+  index: TagPathIndex,
+  candidates: number[],
+  epsilon: number,
+  preference: "median" | "min" = "median",
+): number[][] {
   if (candidates.length === 0) return [];
   if (candidates.length === 1) return [candidates];
   const occ = candidates.map((id) => index.occurrences[id]!);
   const s = withTieBreakNoise(similarityMatrix(occ, epsilon));
-  const { labels } = affinityPropagation(s, candidates.length);
+  const { labels } = affinityPropagation(s, candidates.length, { preference });
   const groups = new Map<number, number[]>();
   labels.forEach((label, i) => {
     const g = groups.get(label);
