@@ -172,7 +172,7 @@ function calibratedThreshold(cands: Candidates, ets: Float64Array, own: Readonly
   const trueLevel = quantile([...own.values()], q);
   if (runnerUp.size === 0) return trueLevel;
   const wrongLevel = quantile([...runnerUp.values()], 1 - q);
-  return wrongLevel < trueLevel ? (trueLevel + wrongLevel) / 2 : trueLevel;
+  return wrongLevel < trueLevel ? wrongLevel : trueLevel;
 }
 
 function withPairs(cands: Candidates, extra: readonly PagePair[]): Candidates {
