@@ -8,9 +8,8 @@
  * 2. ETS is computed over the pruned candidates plus the URL pairs, with the URL pairs held at ETS = 1 in
  *    every round: they are anchors whose certainty flows, through S_ext, to the pages around them;
  * 3. the pages no key paired are paired by Algorithm 3 among themselves, but only above a bar the URL pairs
- *    set: midway between what those known pairs score by their own evidence and what the best wrong
- *    partner of one of their pages scores — instead of MAX_P forcing a partner on every leftover page
- *    (pages without a translation).
+ *    set: what the best wrong partner of one of their pages scores (at its high quantile) — instead of
+ *    MAX_P forcing a partner on every leftover page (pages without a translation).
  */
 import type { Lexicon } from "../text/index.js";
 import { type CandidateOptions, candidatePairs, type Candidates } from "./candidates.js";
@@ -150,9 +149,10 @@ export function pairPages(site: Site, options: PairOptions): PairResult {
 }
 
 /**
- * The ETS a pair of leftover pages must reach in `both`, learnt from the URL pairs: they show what a true
- * pair scores (their own ETS, low quantile `q`) and what the best wrong partner of a paired page scores
- * (their runner-up, high quantile 1 − q). The bar is midway; when the two overlap, the true pairs' level.
+ * The ETS a pair of leftover pages must reach in `both`, learnt from the URL pairs: they show what the best
+ * wrong partner of a page that has a translation scores (each URL pair's runner-up; high quantile 1 − q)
+ * and what a true pair scores (their own ETS; low quantile q). A leftover pair must reach the wrong
+ * partners' level — or the true pairs' level, should that be lower.
  */
 function calibratedThreshold(cands: Candidates, ets: Float64Array, own: ReadonlyMap<number, number>, q: number): number {
   if (own.size === 0) return 0;
@@ -172,7 +172,7 @@ function calibratedThreshold(cands: Candidates, ets: Float64Array, own: Readonly
   const trueLevel = quantile([...own.values()], q);
   if (runnerUp.size === 0) return trueLevel;
   const wrongLevel = quantile([...runnerUp.values()], 1 - q);
-  return wrongLevel < trueLevel ? wrongLevel : trueLevel;
+  return Math.min(wrongLevel, trueLevel);
 }
 
 function withPairs(cands: Candidates, extra: readonly PagePair[]): Candidates {
