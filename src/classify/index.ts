@@ -20,3 +20,4 @@ export { type ModelFile, modelIdOf, readModelFile, validateModel, writeModelFile
 export { annotationKey, appendAnnotationLine, parseAnnotations, parseClassifierInput, readAnnotations } from "./annotations.js";
 export { type AblationRow, ablation, featurise, type TrainOptions, trainClassifier, type TrainingSet } from "./trainer.js";
 export { type CvResult, DEFAULT_GRID, type Grid, type GridRow } from "./train.js";
+export { classifyStoredRecords, type StoreClassification } from "./store.js";

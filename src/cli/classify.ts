@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { type Command, InvalidArgumentError } from "commander";
 import { analyseRecord, type Classifier, type ClassifierInput, defaultModelPath, loadClassifier, parseClassifierInput } from "../classify/index.js";
 import { inputError, UserError } from "../errors.js";
-import { countRecords, DEFAULT_STORE_PATH, iterateRecords, openStore, setClassifications } from "../store/index.js";
+import { classifyStoredRecords } from "../classify/store.js";
+import { DEFAULT_STORE_PATH, openStore } from "../store/index.js";
 import { loadLexicon } from "../text/index.js";
 import { displayWidth, formatTable, printJsonLine, printLine } from "./output.js";
 import { createProgress } from "./progress.js";
@@ -88,31 +89,20 @@ function classifyJsonl(file: string | undefined, classifier: Classifier, flags: 
 
 /** Label the records of the harvest store; by default only those this model has not labelled yet. */
 function classifyStore(path: string, classifier: Classifier, flags: ClassifyFlags): void {
-  if (!existsSync(path)) throw new UserError(`${path}: no harvest store here (run bitext harvest, or pass --db FILE)`);
   const store = openStore(path);
   try {
-    const filter = flags.all ? {} : { notClassifiedBy: classifier.modelId };
-    const total = countRecords(store, filter);
-    const progress = createProgress({ label: "classify", total, quiet: flags.json });
-    const counts = { bilingual: 0, monolingual: 0 };
-    // Read all ids first: updating rows while iterating a filter on the same column would skip some.
-    const records = [...iterateRecords(store, filter)];
-    for (let i = 0; i < records.length; i += BATCH) {
-      const batch = records.slice(i, i + BATCH);
-      const predictions = classifier.classify(batch);
-      setClassifications(
-        store,
-        batch.map((r, k) => ({ id: r.id, label: predictions[k]!.label, probability: predictions[k]!.probability, model: classifier.modelId })),
-      );
-      for (const p of predictions) counts[p.label]++;
-      progress.tick(batch.length);
-    }
+    const progress = createProgress({ label: "classify", quiet: flags.json });
+    const result = classifyStoredRecords(store, classifier, {
+      all: flags.all,
+      onTotal: (n) => progress.setTotal(n),
+      onBatch: (n) => progress.tick(n),
+    });
     progress.done();
-    const summary = { db: path, model: classifier.modelId, threshold: classifier.threshold, classified: records.length, ...counts };
+    const summary = { db: path, model: classifier.modelId, threshold: classifier.threshold, ...result };
     if (flags.json) printJsonLine(summary);
     else
       printLine(
-        `${path}: classified ${records.length} records with ${classifier.modelId} (P ≥ ${classifier.threshold}): ${counts.bilingual} bilingual, ${counts.monolingual} monolingual`,
+        `${path}: classified ${result.classified} records with ${classifier.modelId} (P ≥ ${classifier.threshold}): ${result.bilingual} bilingual, ${result.monolingual} monolingual`,
       );
   } finally {
     store.close();
@@ -131,11 +121,13 @@ export function registerClassifyCommand(program: Command): void {
     .option("--explain", "with --json: add each record's features and language string")
     .option("--json", "write JSONL records (with --db: a JSON summary)")
     .action((file: string | undefined, flags: ClassifyFlags) => {
-      const modelPath = flags.model ?? defaultModelPath();
-      const classifier = loadClassifier(modelPath, { threshold: flags.threshold });
-      if (flags.db !== undefined) {
+      const dbPath = flags.db === undefined ? undefined : flags.db === true ? DEFAULT_STORE_PATH : flags.db;
+      if (dbPath !== undefined) {
         if (file) throw new UserError("classify: give either a JSONL file or --db, not both");
-        classifyStore(flags.db === true ? DEFAULT_STORE_PATH : flags.db, classifier, flags);
-      } else classifyJsonl(file, classifier, flags);
+        if (!existsSync(dbPath)) throw new UserError(`${dbPath}: no harvest store here (run bitext harvest, or pass --db FILE)`);
+      }
+      const classifier = loadClassifier(flags.model ?? defaultModelPath(), { threshold: flags.threshold });
+      if (dbPath !== undefined) classifyStore(dbPath, classifier, flags);
+      else classifyJsonl(file, classifier, flags);
     });
 }

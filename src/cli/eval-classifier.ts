@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
 import { type ClassifierReport, evaluateClassifier } from "../classify/evaluate.js";
-import { readAnnotations, readModelFile } from "../classify/index.js";
+import { DEFAULT_GRID, readAnnotations, readModelFile } from "../classify/index.js";
 import { UserError } from "../errors.js";
 import { formatTable, printJson, printLine } from "./output.js";
 import { createProgress } from "./progress.js";
@@ -40,6 +40,12 @@ export function formatClassifierReport(r: ClassifierReport): string {
   return lines.join("\n");
 }
 
+function numberList(value: string): number[] {
+  const xs = value.split(",").map(Number);
+  if (!xs.every((x) => x > 0 && Number.isFinite(x))) throw new InvalidArgumentError(`"${value}" is not a comma-separated list of positive numbers`);
+  return xs;
+}
+
 function intAtLeast2(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 2) throw new InvalidArgumentError(`"${value}" is not an integer ≥ 2`);
@@ -54,14 +60,17 @@ export function registerEvalClassifier(evalCommand: Command): void {
     .option("--model <file>", "also apply this model to the records, as a held-out test set")
     .option("--folds <k>", "cross-validation folds", intAtLeast2, 5)
     .option("--seed <n>", "seed of the fold assignment", (v) => Number.parseInt(v, 10), 1)
+    .option("--c <list>", "grid of C values, comma-separated (default as bitext train)", numberList)
+    .option("--gamma <list>", "grid of gamma values, comma-separated (default as bitext train)", numberList)
     .option("--json", "print the report as JSON")
-    .action((flags: { annotations: string; model?: string; folds: number; seed: number; json?: boolean }) => {
+    .action((flags: { annotations: string; model?: string; folds: number; seed: number; c?: number[]; gamma?: number[]; json?: boolean }) => {
       const { annotations } = readAnnotations(flags.annotations);
       const model = flags.model ? { path: resolve(flags.model), file: readModelFile(resolve(flags.model)) } : undefined;
-      const progress = createProgress({ label: "eval classifier", total: 3 * 30, quiet: flags.json });
+      const grid = { C: flags.c ?? DEFAULT_GRID.C, gamma: flags.gamma ?? DEFAULT_GRID.gamma };
+      const progress = createProgress({ label: "eval classifier", total: 3 * grid.C.length * grid.gamma.length, quiet: flags.json });
       let report: ClassifierReport;
       try {
-        report = evaluateClassifier(annotations, { folds: flags.folds, seed: flags.seed, model, onStep: () => progress.tick() });
+        report = evaluateClassifier(annotations, { folds: flags.folds, seed: flags.seed, grid, model, onStep: () => progress.tick() });
       } catch (err) {
         if (err instanceof Error && /need at least/.test(err.message)) throw new UserError(`${flags.annotations}: ${err.message}`);
         throw err;

@@ -1,0 +1,112 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { classifyStoredRecords, loadClassifier, readModelFile } from "../../src/classify/index.js";
+import { getRecord, listRecords, openStore, recordFetch } from "../../src/store/index.js";
+import { runCli } from "../helpers/cli.js";
+
+const fixture = new URL("../fixtures/classify/annotations-sample.jsonl", import.meta.url).pathname;
+const lines = readFileSync(fixture, "utf8").trim().split("\n");
+const dir = mkdtempSync(join(tmpdir(), "bitext-classify-cli-"));
+const records = lines.slice(0, 12).map((l) => {
+  const { query, title, url, snippet, source } = JSON.parse(l) as Record<string, unknown>;
+  return { query, title, url, snippet, source };
+});
+
+describe("bitext classify", () => {
+  it("labels JSONL records from stdin and writes each back with label and probability", () => {
+    const r = runCli(["classify", "--json"], { input: records.map((x) => JSON.stringify(x)).join("\n") });
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const out = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(out).toHaveLength(records.length);
+    out.forEach((o, i) => {
+      expect(o.snippet).toBe(records[i]!.snippet);
+      expect(o.source).toBe(records[i]!.source); // other fields pass through
+      expect(["bilingual", "monolingual"]).toContain(o.label);
+      expect(o.label).toBe((o.probability as number) >= 0.5 ? "bilingual" : "monolingual");
+      expect(o.model).toMatch(/^default@/);
+    });
+  });
+
+  it("rejects a bad input line with its line number, writing nothing", () => {
+    const r = runCli(["classify", "--json"], { input: `${JSON.stringify(records[0])}\n{"query":{"en":"x","zh":"y"},"title":"t"}\n` });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr.trim()).toBe("bitext: stdin:2: snippet: missing");
+  });
+
+  it("labels the records of the harvest store with --db, once per model unless --all", () => {
+    const db = join(dir, "store.db");
+    const store = openStore(db);
+    const query = { en: "I quit!", zh: "我不干了!" };
+    recordFetch(
+      store,
+      { runId: null, engine: "bing", query, page: 1, url: "https://bing.test/?q=1", status: "ok", startedAt: new Date().toISOString(), durationMs: 5 },
+      [
+        { url: "https://a.test/", title: "I quit! 我不干了!", snippet: "I see. 我明白了。 I quit! 我不干了!", rank: 1 },
+        { url: "https://b.test/", title: "气枪", snippet: "记者从旺苍县公安局获悉，旺苍县公安局通过一起网购高压气枪案件，成功破获了一桩案件。", rank: 2 },
+      ],
+    );
+    // In-process: a rerun only labels what this model has not labelled; --all relabels everything.
+    const classifier = loadClassifier();
+    expect(classifyStoredRecords(store, classifier)).toEqual({ classified: 2, bilingual: 1, monolingual: 1 });
+    expect(classifyStoredRecords(store, classifier).classified).toBe(0);
+    expect(classifyStoredRecords(store, classifier, { all: true }).classified).toBe(2);
+    const [a, b] = listRecords(store).sort((x, y) => x.rank - y.rank);
+    expect(getRecord(store, a!.id)?.label).toBe("bilingual");
+    expect(b!.label).toBe("monolingual");
+    expect(a!.model).toBe(classifier.modelId);
+    expect(a!.probability).toBeGreaterThan(0.5);
+    store.close();
+    // The command: the same through --db.
+    const r = runCli(["classify", "--db", db, "--all", "--json"]);
+    expect(r.stderr).toBe("");
+    expect(JSON.parse(r.stdout)).toMatchObject({ classified: 2, bilingual: 1, monolingual: 1, model: classifier.modelId });
+  });
+
+  it("refuses --db on a store that does not exist", () => {
+    const r = runCli(["classify", "--db", join(dir, "none.db")]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/none\.db: no harvest store here/);
+  });
+});
+
+describe("bitext train and bitext eval classifier", () => {
+  it("trains a model file and prints the CV table", () => {
+    const out = join(dir, "trained.json");
+    const r = runCli(["train", "--annotations", fixture, "--out", out, "--c", "2,32", "--gamma", "0.5,8", "--folds", "3"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/C\s+gamma\s+precision\s+recall\s+F1\s+accuracy/);
+    expect(r.stdout.match(/^\*?\s+(2|32)\s+(0\.5|8)\s/gm)).toHaveLength(4);
+    const model = readModelFile(out);
+    expect(model.training.size).toBe(lines.length);
+    expect(model.training.file).toMatch(/annotations-sample\.jsonl$/);
+  });
+
+  it("reports precision, recall, F1, the confusion matrix and the W / W+L / W+L+F ablation", () => {
+    const r = runCli(["eval", "classifier", "--annotations", fixture, "--c", "2,32", "--gamma", "0.5,8", "--folds", "3", "--json"]);
+    expect(r.stderr).toBe("");
+    const report = JSON.parse(r.stdout) as {
+      size: number;
+      ablation: Array<{ features: string; precision: number }>;
+      full: { tp: number; fp: number; tn: number; fn: number; precision: number; recall: number };
+    };
+    expect(report.size).toBe(lines.length);
+    expect(report.ablation.map((a) => a.features)).toEqual(["W", "W+L", "W+L+F"]);
+    const f = report.full;
+    expect(f.tp + f.fp + f.tn + f.fn).toBe(lines.length);
+    expect(f.precision).toBeCloseTo(f.tp / (f.tp + f.fp));
+    expect(f.recall).toBeCloseTo(f.tp / (f.tp + f.fn));
+  });
+
+  it("rejects an annotations file with a bad line", () => {
+    const bad = join(dir, "bad.jsonl");
+    writeFileSync(bad, `${lines[0]}\n${lines[1]!.replace('"label":', '"lable":')}\n`);
+    const r = runCli(["train", "--annotations", bad, "--out", join(dir, "x.json")]);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe(`bitext: ${bad}:2: label: expected "bilingual" or "monolingual"`);
+  });
+});
