@@ -6,6 +6,9 @@ import { findGoldFiles, loadGoldPages } from "../eval/serp-gold.js";
 import { formatTable, printJson, printLine } from "./output.js";
 import { createProgress } from "./progress.js";
 
+/** Precision of nothing predicted is shown as "-", not as the conventional 1. */
+const precision = (s: { tp: number; fp: number; precision: number }) => (s.tp + s.fp === 0 ? "-" : fmt(s.precision));
+
 export function formatRecordsReport(report: RecordsReport): string {
   const rows: Array<Array<string | number>> = [
     ["engine", "pages", "self P", "self R", "cross pairs", "cross P", "cross R"],
@@ -13,10 +16,10 @@ export function formatRecordsReport(report: RecordsReport): string {
   const row = (name: string, r: { pages: number; self: RecordsReport["overall"]["self"]; cross: RecordsReport["overall"]["cross"] }) => [
     name,
     r.pages,
-    fmt(r.self.precision),
+    precision(r.self),
     fmt(r.self.recall),
     r.cross.pairs,
-    r.cross.pairs ? fmt(r.cross.precision) : "-",
+    r.cross.pairs ? precision(r.cross) : "-",
     r.cross.pairs ? fmt(r.cross.recall) : "-",
   ];
   for (const e of report.engines) rows.push(row(e.engine, e));
