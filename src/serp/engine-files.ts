@@ -17,6 +17,8 @@ export interface EngineSetup {
   file: string;
   definition: EngineDefinition;
   wrapper: Wrapper | null;
+  /** Wrappers it replaced, newest first (a page in an earlier layout may still come: A/B tests, rollbacks). */
+  previous: Wrapper[];
 }
 
 /** Where shipped engine definitions and wrappers live. */
@@ -55,7 +57,13 @@ export function loadEngine(dir: string, engine: string): EngineSetup {
 export function loadEngineFile(file: string, engine: string): EngineSetup {
   const wf = readWrapperFile(file);
   if (wf.engine !== engine) throw new UserError(`${file}: holds engine "${wf.engine}", not "${engine}"`);
-  return { name: engine, file, definition: parseEngineDefinition(wf.definition, engine, file), wrapper: wf.wrapper };
+  return {
+    name: engine,
+    file,
+    definition: parseEngineDefinition(wf.definition, engine, file),
+    wrapper: wf.wrapper,
+    previous: wf.previous,
+  };
 }
 
 /** Replace the engine's wrapper, keeping its definition and moving the old wrapper to the front of `previous`. */

@@ -126,6 +126,8 @@ interface PageTask {
 interface EngineState {
   setup: EngineSetup;
   wrapper: Wrapper | null;
+  /** Wrappers it replaced, newest first. */
+  earlier: Wrapper[];
   gate: EngineGate;
   breaker: CircuitBreaker;
   queue: PageTask[];
@@ -149,6 +151,7 @@ export async function harvest(store: Store, o: HarvestOptions): Promise<HarvestS
   const engines: EngineState[] = o.engines.map((setup) => ({
     setup,
     wrapper: setup.wrapper,
+    earlier: [...setup.previous],
     gate: new EngineGate(setup.definition.politeness),
     breaker: new CircuitBreaker(o.breaker ?? DEFAULT_BREAKER),
     queue: o.queries.map((query) => ({ query, page: 1, errors: 0, blocks: 0, notBefore: 0 })),
@@ -203,9 +206,15 @@ export async function harvest(store: Store, o: HarvestOptions): Promise<HarvestS
       return;
     }
     const t0 = performance.now();
-    const v = interpretPage(loaded, def, e.wrapper, interpretOptions);
+    const v = interpretPage(loaded, def, e.wrapper, interpretOptions, e.earlier);
     let learnedAt: string | null = null;
+    if (v.reused) {
+      // Pages of the earlier layout still come (an A/B test, or answers overtaking each other across a switch).
+      e.earlier = [e.wrapper!, ...e.earlier.filter((w) => w !== v.reused)];
+      e.wrapper = v.reused;
+    }
     if (v.learned) {
+      if (e.wrapper) e.earlier = [e.wrapper, ...e.earlier].slice(0, 5);
       e.wrapper = v.learned;
       learnedAt = v.learned.learnedAt;
       saveWrapper(e.setup.file, v.learned);

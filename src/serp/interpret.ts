@@ -20,6 +20,8 @@ export interface Verdict {
   detail: string;
   /** A wrapper learned from this page, to replace the engine's (null: keep it). */
   learned: Wrapper | null;
+  /** An earlier wrapper of the engine that fits this page better than the current one (null: none used). */
+  reused: Wrapper | null;
 }
 
 export interface InterpretOptions {
@@ -47,6 +49,8 @@ export function interpretPage(
   def: EngineDefinition,
   wrapper: Wrapper | null,
   options: InterpretOptions = DEFAULT_INTERPRET,
+  /** Earlier wrappers of the engine, newest first: tried before re-learning (pages of two layouts may interleave). */
+  earlier: readonly Wrapper[] = [],
 ): Verdict {
   const obs = loaded.observation;
   if (loaded.error) return verdict("error", loaded.error);
@@ -61,7 +65,7 @@ export function interpretPage(
     if (!options.learn) return verdict("error", `no wrapper for ${def.engine}: run bitext wrapper learn --engine ${def.engine}`);
     const fresh = tryLearn(seq, def, pageUrl);
     if (fresh && fresh.result.records.length >= options.minLearnedRecords) {
-      return { status: "ok", records: fresh.result.records, detail: `wrapper learned from this page (${fresh.result.records.length} records)`, learned: fresh.wrapper };
+      return { ...ok(fresh.result.records, `wrapper learned from this page (${fresh.result.records.length} records)`), learned: fresh.wrapper };
     }
     return noRecords(obs, def, seq, "no wrapper yet, and no record structure to learn one from");
   }
@@ -69,7 +73,7 @@ export function interpretPage(
   const current = extractRecords(wrapper, seq, { pageUrl });
   const expected = wrapper.clusters[0]?.sampleRecords ?? 10;
   const enough = Math.max(2, Math.ceil(expected * options.healShare));
-  if (current.status === "ok" && current.records.length >= enough) return { status: "ok", records: current.records, detail: current.detail, learned: null };
+  if (current.status === "ok" && current.records.length >= enough) return ok(current.records, current.detail);
 
   if (current.records.length === 0) {
     const soft = softBlockReason(obs, def.blocks);
@@ -82,18 +86,25 @@ export function interpretPage(
     if (findQueryRewriteNotice(seq) !== null) return verdict("empty", current.detail);
   }
 
+  for (const older of earlier) {
+    const result = extractRecords(older, seq, { pageUrl });
+    if (adopt(result, current, 1)) {
+      return { ...ok(result.records, `${result.detail}, with the wrapper learned ${older.learnedAt} (an earlier layout)`), reused: older };
+    }
+  }
   if (options.learn) {
     const fresh = tryLearn(seq, def, pageUrl);
     if (fresh && adopt(fresh.result, current, options.minLearnedRecords)) {
       return {
-        status: "ok",
-        records: fresh.result.records,
-        detail: `wrapper re-learned: the old one gave ${current.records.length} records (${current.detail}), the new one ${fresh.result.records.length}`,
+        ...ok(
+          fresh.result.records,
+          `wrapper re-learned: the old one gave ${current.records.length} records (${current.detail}), the new one ${fresh.result.records.length}`,
+        ),
         learned: fresh.wrapper,
       };
     }
   }
-  if (current.status === "ok") return { status: "ok", records: current.records, detail: current.detail, learned: null };
+  if (current.status === "ok") return ok(current.records, current.detail);
   if (current.status === "empty") return verdict("empty", current.detail);
   return noRecords(obs, def, seq, current.detail);
 }
@@ -126,5 +137,9 @@ function tryLearn(seq: TagPathSequence, def: EngineDefinition, pageUrl: string):
 }
 
 function verdict(status: FetchStatus, detail: string): Verdict {
-  return { status, records: [], detail, learned: null };
+  return { status, records: [], detail, learned: null, reused: null };
+}
+
+function ok(records: ResultRecord[], detail: string): Verdict {
+  return { status: "ok", records, detail, learned: null, reused: null };
 }

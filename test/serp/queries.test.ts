@@ -1,0 +1,48 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { UserError } from "../../src/errors.js";
+import { resourcePath } from "../../src/paths.js";
+import { parseQueryList, queryText, readQueryFile, readQueryFiles } from "../../src/serp/queries.js";
+
+describe("reading query lists", () => {
+  it("reads the shipped demo and Tatoeba lists, keeping each pair's attribution", () => {
+    const demo = readQueryFile(resourcePath("queries", "demo.tsv"));
+    expect(demo).toHaveLength(12);
+    expect(demo[0]).toMatchObject({ en: "They were always making jokes.", zh: "他们一直闹笑话。", line: 4 });
+    expect(demo[0]!.note).toMatch(/^CC-BY 2\.0 \(France\) Attribution: tatoeba\.org #305508/);
+    const big = readQueryFile(resourcePath("queries", "tatoeba-cmn-eng.tsv"));
+    expect(big).toHaveLength(2000);
+    expect(big.every((q) => /\p{Script=Han}/u.test(q.zh) && /[a-z]/i.test(q.en) && q.note?.includes("tatoeba.org"))).toBe(true);
+  });
+
+  it("submits the pair together, English first (seed §4.1)", () => {
+    expect(queryText({ en: "I see.", zh: "我明白了。" })).toBe("I see. 我明白了。");
+  });
+
+  it("skips comments and blank lines, trims and collapses spaces, accepts a BOM and CRLF", () => {
+    const list = parseQueryList("\uFEFF# a comment\r\n\r\n  I  see. \t我明白了。\r\n   # indented comment\nThanks.\t谢谢！\tnote\n", "q.tsv");
+    expect(list.map((q) => [q.en, q.zh, q.note, q.line])).toEqual([
+      ["I see.", "我明白了。", null, 3],
+      ["Thanks.", "谢谢！", "note", 5],
+    ]);
+  });
+
+  it("names the file and line of a malformed line", () => {
+    const bad = (text: string) => () => parseQueryList(text, "queries/mine.tsv");
+    expect(bad("I see.\t我明白了。\nno tab here\n")).toThrow(UserError);
+    expect(bad("I see.\t我明白了。\nno tab here\n")).toThrow('queries/mine.tsv:2: expected "English<TAB>Chinese", found no tab');
+    expect(bad("a\tb\tc\td\n")).toThrow("queries/mine.tsv:1: expected 2 or 3 tab-separated fields, found 4");
+    expect(bad("# c\n\t我明白了。\n")).toThrow("queries/mine.tsv:2: English: empty");
+    expect(bad("I see.\t  \n")).toThrow("queries/mine.tsv:1: Chinese: empty");
+  });
+
+  it("reads several lists as one, without repeating a pair", () => {
+    const dir = mkdtempSync(join(tmpdir(), "bitext-q-"));
+    writeFileSync(join(dir, "a.tsv"), "I see.\t我明白了。\nThanks.\t谢谢！\n");
+    writeFileSync(join(dir, "b.tsv"), "Thanks.\t谢谢！\nHi.\t你好。\n");
+    expect(readQueryFiles([join(dir, "a.tsv"), join(dir, "b.tsv")]).map((q) => q.en)).toEqual(["I see.", "Thanks.", "Hi."]);
+    expect(() => readQueryFile(join(dir, "missing.tsv"))).toThrow(/missing\.tsv: cannot read query list \(no such file\)/);
+  });
+});
