@@ -49,7 +49,8 @@ export function learnWrapper(seq: TagPathSequence, options: LearnOptions): Wrapp
   let pathMode: Wrapper["pathMode"] = "exact";
   let collapsed: TagPathSequence | null = null;
   for (const v of variants) {
-    const view = v.pathMode === "exact" ? seq : (collapsed ??= collapsedView(seq));
+    if (v.pathMode === "collapsed" && !collapsed) collapsed = collapsedView(seq);
+    const view = v.pathMode === "exact" ? seq : collapsed!;
     const candidate = analysePage(view, params, options.pageUrl, v.preference);
     if (!analysis || bestScore(candidate) > bestScore(analysis)) {
       analysis = candidate;
