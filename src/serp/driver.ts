@@ -54,6 +54,8 @@ export class SerpDriver {
     const browser = await launchChromium({
       ...(options.executablePath ? { executablePath: options.executablePath } : {}),
       headless: options.headless ?? true,
+      // The harvest handles Ctrl-C itself (finish writes, mark the run, close the browser, exit 130).
+      extra: { handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false },
     });
     return new SerpDriver(browser, options.timeoutMs ?? 30_000);
   }

@@ -108,5 +108,8 @@ export async function loadRecordClassifier(model: string | null | undefined): Pr
   if (model === null) return null;
   const classify = await import("../classify/index.js");
   if (model === undefined && !existsSync(classify.defaultModelPath())) return null;
-  return classify.loadClassifier(model);
+  const classifier = classify.loadClassifier(model);
+  // The first call loads the lexicon and segmenter (seconds): pay it now, not in the middle of the page loop.
+  classifier.classify([{ query: { en: "I see.", zh: "我明白了。" }, title: "I see. 我明白了。", url: "http://example.org/", snippet: "I see. 我明白了。" }]);
+  return classifier;
 }

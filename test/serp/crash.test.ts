@@ -1,0 +1,137 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SerpDriver } from "../../src/serp/driver.js";
+import { harvest } from "../../src/serp/harvest.js";
+import { openStore } from "../../src/store/index.js";
+import { type Bench, bench, DEMO, FAST } from "./helpers.js";
+
+/** `bitext …` as a child process, straight from the sources. */
+function bitext(args: string[]): ChildProcess {
+  return spawn(process.execPath, ["--import", "tsx", join(import.meta.dirname, "../../src/cli/main.ts"), ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+}
+
+function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (d) => (stdout += d));
+  child.stderr!.on("data", (d) => (stderr += d));
+  return new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal, stdout, stderr })));
+}
+
+/** Resolves once the store holds at least `n` fetches (polled through a separate read-only connection). */
+async function untilFetches(db: string, n: number): Promise<number> {
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 50));
+    try {
+      const conn = new Database(db, { readonly: true, fileMustExist: true });
+      try {
+        const got = (conn.prepare("SELECT count(*) AS n FROM fetches").get() as { n: number }).n;
+        if (got >= n) return got;
+      } finally {
+        conn.close();
+      }
+    } catch {
+      // not created yet
+    }
+  }
+}
+
+function recordKeys(db: string): string[] {
+  const conn = new Database(db, { readonly: true });
+  try {
+    return (conn.prepare("SELECT engine, query_en, query_zh, url FROM records ORDER BY 1, 2, 3, 4").all() as Record<string, string>[]).map(
+      (r) => `${r.engine}\t${r.query_en}\t${r.query_zh}\t${r.url}`,
+    );
+  } finally {
+    conn.close();
+  }
+}
+
+let QUERIES: string;
+let b: Bench;
+let reference: string[];
+beforeAll(async () => {
+  // Every search takes 60 ms, so a run lasts long enough to be killed in the middle.
+  b = await bench([], { latencyMs: 60 });
+  QUERIES = join(b.dir, "queries.tsv");
+  writeFileSync(QUERIES, DEMO.slice(0, 6).map((q) => `${q.en}\t${q.zh}\t${q.note}`).join("\n"));
+  const driver = await SerpDriver.start();
+  try {
+    const store = openStore(join(b.dir, "reference.db"));
+    const { readQueryFile } = await import("../../src/serp/queries.js");
+    await harvest(store, { queries: readQueryFile(QUERIES), engines: b.engines("sim-list", "sim-div"), driver, pages: 2, concurrency: 2, ...FAST });
+    store.close();
+  } finally {
+    await driver.close();
+  }
+  reference = recordKeys(join(b.dir, "reference.db"));
+});
+afterAll(async () => {
+  await b.close();
+});
+
+describe("crash safety", () => {
+  it("kill -9 at any moment, twice, then a rerun: the same records as an uninterrupted run, none lost, none twice", async () => {
+    const db = join(b.dir, "crash.db");
+    const args = ["harvest", QUERIES, "--engines", "sim-list,sim-div", "--wrappers", b.dir, "--db", db, "--pages", "2", "--concurrency", "2", "--no-classify", "--json"];
+    for (const after of [3, 9]) {
+      const child = bitext(args);
+      const done = exited(child);
+      await untilFetches(db, after);
+      child.kill("SIGKILL");
+      const r = await done;
+      expect(r.signal).toBe("SIGKILL");
+      const conn = new Database(db, { readonly: true });
+      expect(conn.pragma("integrity_check", { simple: true })).toBe("ok");
+      conn.close();
+    }
+    const partial = recordKeys(db).length;
+    expect(partial).toBeLessThan(reference.length);
+    const last = await exited(bitext(args));
+    expect(last.stderr).toBe("");
+    expect(last.code).toBe(0);
+    const summary = JSON.parse(last.stdout) as { status: string; skipped: number; newRecords: number };
+    expect(summary.status).toBe("completed");
+    expect(summary.skipped).toBeGreaterThanOrEqual(9 - 2);
+    expect(summary.newRecords).toBe(reference.length - partial);
+    expect(recordKeys(db)).toEqual(reference);
+    const conn = new Database(db, { readonly: true });
+    try {
+      // Each completed page was fetched once: a rerun never fetches it again.
+      const twice = conn
+        .prepare("SELECT engine, query_en, page, count(*) AS n FROM fetches WHERE status IN ('ok', 'empty') GROUP BY 1, 2, 3 HAVING n > 1")
+        .all();
+      expect(twice).toEqual([]);
+      expect(conn.prepare("SELECT status FROM runs ORDER BY id").all()).toEqual([
+        { status: "crashed" },
+        { status: "crashed" },
+        { status: "completed" },
+      ]);
+    } finally {
+      conn.close();
+    }
+  });
+
+  it("Ctrl-C finishes in-flight writes, closes the browser, marks the run interrupted and exits 130", async () => {
+    const db = join(b.dir, "sigint.db");
+    const child = bitext(["harvest", QUERIES, "--engines", "sim-list,sim-div", "--wrappers", b.dir, "--db", db, "--pages", "2", "--no-classify", "--json"]);
+    const done = exited(child);
+    await untilFetches(db, 3);
+    child.kill("SIGINT");
+    const r = await done;
+    expect(r.code).toBe(130);
+    expect(r.stderr).toContain("interrupted: finishing writes and closing the browser");
+    expect(JSON.parse(r.stdout)).toMatchObject({ status: "interrupted" });
+    const conn = new Database(db, { readonly: true });
+    try {
+      expect(conn.prepare("SELECT status FROM runs").all()).toEqual([{ status: "interrupted" }]);
+    } finally {
+      conn.close();
+    }
+  });
+});
