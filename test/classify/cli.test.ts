@@ -2,7 +2,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { classifyStoredRecords, loadClassifier, readModelFile } from "../../src/classify/index.js";
+import { evaluateClassifier } from "../../src/classify/evaluate.js";
+import { classifyStoredRecords, loadClassifier, readAnnotations, readModelFile } from "../../src/classify/index.js";
+import { formatClassifierReport } from "../../src/cli/eval-classifier.js";
 import { getRecord, listRecords, openStore, recordFetch } from "../../src/store/index.js";
 import { runCli } from "../helpers/cli.js";
 
@@ -87,19 +89,21 @@ describe("bitext train and bitext eval classifier", () => {
   });
 
   it("reports precision, recall, F1, the confusion matrix and the W / W+L / W+L+F ablation", () => {
-    const r = runCli(["eval", "classifier", "--annotations", fixture, "--c", "2,32", "--gamma", "0.5,8", "--folds", "3", "--json"]);
-    expect(r.stderr).toBe("");
-    const report = JSON.parse(r.stdout) as {
-      size: number;
-      ablation: Array<{ features: string; precision: number }>;
-      full: { tp: number; fp: number; tn: number; fn: number; precision: number; recall: number };
-    };
+    // In-process (the command only formats this report): a CLI run would reload jieba and CC-CEDICT.
+    const { annotations } = readAnnotations(fixture);
+    const report = evaluateClassifier(annotations, { grid: { C: [2, 32], gamma: [0.5, 8] }, folds: 3 });
     expect(report.size).toBe(lines.length);
     expect(report.ablation.map((a) => a.features)).toEqual(["W", "W+L", "W+L+F"]);
     const f = report.full;
     expect(f.tp + f.fp + f.tn + f.fn).toBe(lines.length);
     expect(f.precision).toBeCloseTo(f.tp / (f.tp + f.fp));
     expect(f.recall).toBeCloseTo(f.tp / (f.tp + f.fn));
+    expect(report.byKind.reduce((n, k) => n + k.n, 0)).toBe(lines.length);
+    expect(report.byKind.reduce((n, k) => n + k.errors, 0)).toBe(f.fp + f.fn);
+    const text = formatClassifierReport(report);
+    expect(text).toMatch(/^W\s+\d+\s+[\d.]+\s+[\d.]+%/m);
+    expect(text).toMatch(/^W\+L\+F\s/m);
+    expect(text).toMatch(new RegExp(`^bilingual\\s+${f.tp}\\s+${f.fn}$`, "m"));
   });
 
   it("rejects an annotations file with a bad line", () => {
