@@ -39,6 +39,8 @@ export interface LiveLearnResult {
   wrapper: Wrapper;
   records: ResultRecord[];
   preview: string | null;
+  /** Records outlined on the preview. */
+  outlined: number;
 }
 
 export async function learnWrapperLive(o: LiveLearnOptions): Promise<LiveLearnResult> {
@@ -64,12 +66,13 @@ export async function learnWrapperLive(o: LiveLearnOptions): Promise<LiveLearnRe
     const records = extractRecords(wrapper, loaded.seq, { pageUrl }).records;
     writeWrapperFile(o.file, withNewWrapper(existing, wrapper));
     let preview: string | null = null;
+    let outlined = 0;
     if (o.preview && page) {
-      await outlineRecords(page, records);
+      outlined = await outlineRecords(page, records);
       await page.screenshot({ path: o.preview, fullPage: true });
       preview = o.preview;
     }
-    return { file: o.file, sampleFile, url: pageUrl, wrapper, records, preview };
+    return { file: o.file, sampleFile, url: pageUrl, wrapper, records, preview, outlined };
   } finally {
     await page?.close().catch(() => {});
   }

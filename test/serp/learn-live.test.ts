@@ -1,0 +1,56 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SerpDriver } from "../../src/serp/driver.js";
+import { learnWrapperLive } from "../../src/serp/learn-live.js";
+import { parseFaults } from "../../src/sim/index.js";
+import { bench, DEMO } from "./helpers.js";
+
+let driver: SerpDriver;
+beforeAll(async () => {
+  driver = await SerpDriver.start();
+});
+afterAll(async () => {
+  await driver.close();
+});
+
+describe("bitext wrapper learn --engine NAME (live, no --sample)", () => {
+  it("loads the engine's page in Chromium, saves it beside the wrapper, learns, and outlines every record on a preview", async () => {
+    const b = await bench();
+    try {
+      const [setup] = b.engines("sim-div");
+      const preview = join(b.dir, "preview.png");
+      const r = await learnWrapperLive({ definition: setup!.definition, file: setup!.file, driver, query: `${DEMO[2]!.en} ${DEMO[2]!.zh}`, preview });
+      expect(r.records).toHaveLength(b.sim.log[0]!.results);
+      expect(r.outlined).toBe(r.records.length);
+      expect(readFileSync(preview).subarray(0, 8).toString("hex")).toBe("89504e470d0a1a0a"); // a PNG
+      expect(r.sampleFile).toBe(join(b.dir, "sim-div.sample.html"));
+      expect(readFileSync(r.sampleFile, "utf8")).toContain("百度一下");
+      const file = JSON.parse(readFileSync(setup!.file, "utf8"));
+      expect(file.definition.searchUrl).toContain(b.sim.origin); // the definition is kept
+      expect(file.wrapper.sample.url).toBe(r.url);
+      // Learning again pushes the old wrapper to `previous`.
+      await learnWrapperLive({ definition: setup!.definition, file: setup!.file, driver });
+      const again = JSON.parse(readFileSync(setup!.file, "utf8"));
+      expect(again.previous).toHaveLength(1);
+      expect(again.previous[0].learnedAt).toBe(file.wrapper.learnedAt);
+    } finally {
+      await b.close();
+    }
+  });
+
+  it("refuses to learn from a block page", async () => {
+    const b = await bench(parseFaults("sim-list:captcha@1,sim-div:verify-redirect@1"));
+    try {
+      for (const name of ["sim-list", "sim-div"]) {
+        const [setup] = b.engines(name);
+        await expect(learnWrapperLive({ definition: setup!.definition, file: setup!.file, driver })).rejects.toThrow(
+          new RegExp(`^${name}: the engine answered with a block page`),
+        );
+        expect(JSON.parse(readFileSync(setup!.file, "utf8")).wrapper).toBeNull();
+      }
+    } finally {
+      await b.close();
+    }
+  });
+});

@@ -1,0 +1,40 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { readQueryFile } from "../../src/serp/queries.js";
+import { resourcePath } from "../../src/paths.js";
+import { DEMO_FAULTS, DEMO_STEPS, defaultDemoOptions, runDemo } from "../../src/sim/demo.js";
+import { parseFaults } from "../../src/sim/faults.js";
+import { countRecords, openStore } from "../../src/store/index.js";
+
+describe("bitext demo", () => {
+  it("starts the simulator, learns a wrapper per engine, harvests through the injected faults and reports", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bitext-demo-"));
+    const queries = join(dir, "q.tsv");
+    writeFileSync(queries, readQueryFile(resourcePath("queries", "demo.tsv")).slice(0, 4).map((q) => `${q.en}\t${q.zh}`).join("\n"));
+    const lines: string[] = [];
+    const steps: string[] = [];
+    const report = await runDemo(
+      { ...defaultDemoOptions(), dir: join(dir, "demo"), queries, faults: parseFaults(DEMO_FAULTS), pages: 1 },
+      { say: (l) => lines.push(l), step: (i, n, s) => steps.push(`${i}/${n} ${s.id}`) },
+    );
+    expect(steps).toEqual(DEMO_STEPS.map((s, i) => `${i + 1}/${DEMO_STEPS.length} ${s.id}`));
+    expect(lines[0]).toMatch(/^Local engine simulator on http:\/\/127\.0\.0\.1:\d+: sim-list, sim-div, sim-table · \d+ pages/);
+    const wrappers = report.results.wrappers as Array<{ engine: string; records: number }>;
+    expect(wrappers.map((w) => w.engine)).toEqual(["sim-list", "sim-div", "sim-table"]);
+    for (const w of wrappers) {
+      expect(w.records).toBeGreaterThan(0);
+      expect(existsSync(join(dir, "demo", "wrappers", `${w.engine}.sample.html`))).toBe(true);
+      expect(JSON.parse(readFileSync(join(dir, "demo", "wrappers", `${w.engine}.json`), "utf8")).wrapper).not.toBeNull();
+    }
+    const h = report.results.harvest as { blocked: number; errors: number; newRecords: number; ok: number; left: number };
+    expect(h).toMatchObject({ ok: 12, left: 0 });
+    expect(h.blocked).toBe(1); // sim-div's 429
+    expect(h.errors).toBe(1); // sim-list's reset
+    const store = openStore(report.db);
+    expect(countRecords(store)).toBe(h.newRecords);
+    store.close();
+    expect(lines.some((l) => /12 result pages fetched|result pages fetched/.test(l))).toBe(true);
+  });
+});
