@@ -45,10 +45,21 @@ export function candidatePairs(site: Site, content: ContentIndex, options: Parti
     if (p.lang === site.pair.a) A.push(i);
     else if (p.lang === site.pair.b) B.push(i);
   });
-  const logSize = (i: number) => Math.log(Math.max(1, site.pages[i]!.contentBytes));
+  const logSizes = Float64Array.from(site.pages, (p) => Math.log(Math.max(1, p.contentBytes)));
+  const logSize = (i: number) => logSizes[i]!;
   const logC = median(B.map(logSize)) - median(A.map(logSize));
-  const maxLog = Math.log(Math.max(1, opts.maxSizeRatio));
-  const sizeOk = (a: number, b: number) => Math.abs(logSize(b) - logSize(a) - logC) <= maxLog + 1e-12;
+  const maxLog = Math.log(Math.max(1, opts.maxSizeRatio)) + 1e-12;
+  const sizeOk = (a: number, b: number) => Math.abs(logSizes[b]! - logSizes[a]! - logC) <= maxLog;
+  // Pairs passing the size ratio, counted without enumerating them: B's sizes sorted, two binary searches per a.
+  const countSizeOk = (): number => {
+    const sorted = Float64Array.from(B, logSize).sort();
+    let count = 0;
+    for (const a of A) {
+      const centre = logSizes[a]! + logC;
+      count += upperBound(sorted, centre + maxLog) - lowerBound(sorted, centre - maxLog);
+    }
+    return count;
+  };
 
   const outA: number[] = [];
   const outB: number[] = [];
@@ -70,19 +81,34 @@ export function candidatePairs(site: Site, content: ContentIndex, options: Parti
   const df = new Int32Array(content.aTermCount);
   for (const a of A) for (const id of site.pages[a]!.termIds) df[content.aTerm(id)]!++;
   const maxDf = Math.max(1, Math.floor(opts.maxDocShare * nA));
-  const postings: Array<Array<[number, number]>> = Array.from({ length: content.aTermCount }, () => []);
-  A.forEach((a, ai) => {
+  // Postings in compressed rows: for term t, pages postA[off[t] … off[t+1]) with weights postW.
+  const weightsOf = A.map((a) => {
     const page = site.pages[a]!;
+    const ts: number[] = [];
+    const ws: number[] = [];
     let norm = 0;
-    const ws: Array<[number, number]> = [];
     for (let k = 0; k < page.termIds.length; k++) {
       const t = content.aTerm(page.termIds[k]!);
       if (df[t]! > maxDf) continue;
       const w = (1 + Math.log(page.termCounts[k]!)) * Math.log((nA + 1) / df[t]!);
-      ws.push([t, w]);
+      ts.push(t);
+      ws.push(w);
       norm += w;
     }
-    for (const [t, w] of ws) postings[t]!.push([ai, w / (norm || 1)]);
+    return { ts, ws: ws.map((w) => w / (norm || 1)) };
+  });
+  const off = new Int32Array(content.aTermCount + 1);
+  for (const { ts } of weightsOf) for (const t of ts) off[t + 1]!++;
+  for (let t = 0; t < content.aTermCount; t++) off[t + 1]! += off[t]!;
+  const fill = off.slice(0, content.aTermCount);
+  const postA = new Int32Array(off[content.aTermCount]!);
+  const postW = new Float64Array(off[content.aTermCount]!);
+  weightsOf.forEach(({ ts, ws }, ai) => {
+    for (let i = 0; i < ts.length; i++) {
+      const at = fill[ts[i]!]!++;
+      postA[at] = ai;
+      postW[at] = ws[i]!;
+    }
   });
 
   const k = opts.topK;
@@ -93,11 +119,10 @@ export function candidatePairs(site: Site, content: ContentIndex, options: Parti
   const touched: number[] = [];
   B.forEach((b, bi) => {
     for (const t of content.reach(b)) {
-      const list = postings[t];
-      if (!list || list.length === 0) continue;
-      for (const [ai, w] of list) {
+      for (let at = off[t]!; at < off[t + 1]!; at++) {
+        const ai = postA[at]!;
         if (acc[ai] === 0) touched.push(ai);
-        acc[ai]! += w;
+        acc[ai]! += postW[at]!;
       }
     }
     const mine = new TopK(k);
@@ -114,7 +139,7 @@ export function candidatePairs(site: Site, content: ContentIndex, options: Parti
   bestOfA.forEach((top, ai) => {
     for (const bi of top.items()) keep.add(ai * nB + bi);
   });
-  for (const a of A) for (const b of B) if (sizeOk(a, b)) sizeOkCount++;
+  sizeOkCount = countSizeOk();
   for (const code of [...keep].sort((x, y) => x - y)) {
     outA.push(A[Math.floor(code / nB)]!);
     outB.push(B[code % nB]!);
@@ -132,10 +157,11 @@ export function candidatePairs(site: Site, content: ContentIndex, options: Parti
   }
 }
 
-/** The k highest-scoring items offered (ties: the earlier offer wins). */
+/** The k highest-scoring items offered (ties: the earlier offer wins). Rejecting a low offer is O(1). */
 class TopK {
   private readonly ids: number[] = [];
   private readonly scores: number[] = [];
+  private worst = -1;
   constructor(private readonly k: number) {}
 
   offer(id: number, score: number): void {
@@ -143,19 +169,46 @@ class TopK {
     if (this.ids.length < this.k) {
       this.ids.push(id);
       this.scores.push(score);
+      if (this.ids.length === this.k) this.findWorst();
       return;
     }
+    if (score <= this.scores[this.worst]!) return;
+    this.ids[this.worst] = id;
+    this.scores[this.worst] = score;
+    this.findWorst();
+  }
+
+  private findWorst(): void {
     let worst = 0;
     for (let i = 1; i < this.scores.length; i++) if (this.scores[i]! < this.scores[worst]!) worst = i;
-    if (score > this.scores[worst]!) {
-      this.ids[worst] = id;
-      this.scores[worst] = score;
-    }
+    this.worst = worst;
   }
 
   items(): number[] {
     return this.ids;
   }
+}
+
+function lowerBound(xs: Float64Array, x: number): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (xs[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function upperBound(xs: Float64Array, x: number): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (xs[mid]! <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function median(xs: number[]): number {
