@@ -52,6 +52,9 @@ export interface CrawlSummary {
   ms: number;
 }
 
+/** How often the manifest of a running crawl is saved, so an interrupted crawl keeps its pages. */
+const SAVE_EVERY_MS = 15_000;
+
 /** Sitemap files read at most (a sitemap index can list many). */
 const MAX_SITEMAPS = 100;
 
@@ -85,7 +88,7 @@ export async function crawlSite(starts: readonly string[], options: Partial<Craw
   const seen = new Set<string>();
   const queue: Array<{ url: string; depth: number }> = [];
   let fetched = 0;
-  let lastSave = 0;
+  let lastSave = performance.now();
   const t0 = performance.now();
 
   const inScope = (raw: string): string | null => {
@@ -181,8 +184,9 @@ export async function crawlSite(starts: readonly string[], options: Partial<Craw
     };
     stored.set(key, entry);
     pages.push(entry);
-    if (pages.length - lastSave >= 25) {
-      lastSave = pages.length;
+    // The manifest grows with the crawl: rewrite it every SAVE_EVERY_MS, not every few pages (that is quadratic).
+    if (performance.now() - lastSave >= SAVE_EVERY_MS) {
+      lastSave = performance.now();
       save(false);
     }
   };
