@@ -3,7 +3,7 @@ import { type Command, Option } from "commander";
 import { type ScheduledRun, Scheduler, type SchedulerEvent, readScheduleConfig } from "../serp/schedule.js";
 import { runHarvest } from "../serp/run.js";
 import { activeRuns, DEFAULT_STORE_PATH, openStore } from "../store/index.js";
-import { logEvent } from "./harvest.js";
+import { EXIT_INCOMPLETE, logEvent } from "./harvest.js";
 import { printJsonLine, printLine } from "./output.js";
 import { formatSeconds } from "./progress.js";
 
@@ -20,7 +20,7 @@ export function registerDaemonCommand(program: Command): void {
     .command("daemon")
     .description("run the harvests of a schedule config on their cron schedules, never two at once")
     .option("--config <file>", "schedule config (JSON: runs with cron, queries, engines, …)", "bitext.schedule.json")
-    .option("--once", "run every configured run once, now, and exit (for cron or systemd timers)")
+    .option("--once", "run every configured run once, now, and exit (1 if a run failed, 75 if pages were left for the next run)")
     .option("--dry-run", "check the config and print each run's next times, then exit")
     .addOption(new Option("--chromium <path>", "Chromium executable").env("BITEXT_CHROMIUM"))
     .option("--json", "log events as JSON lines")
@@ -36,7 +36,12 @@ Config example (paths relative to the config file):
     .action(async (flags: DaemonFlags) => {
       const config = readScheduleConfig(flags.config);
       const db = config.db ?? DEFAULT_STORE_PATH;
-      const log = (e: SchedulerEvent) => logSchedulerEvent(e, flags.json ?? false);
+      let incomplete = false;
+      let failed = false;
+      const log = (e: SchedulerEvent) => {
+        if (e.kind === "failed") failed = true;
+        logSchedulerEvent(e, flags.json ?? false);
+      };
       if (flags.dryRun) {
         for (const run of config.runs) {
           const next = new Cron(run.cron, { paused: true, ...(run.timezone ? { timezone: run.timezone } : {}) }).nextRuns(3);
@@ -62,16 +67,10 @@ Config example (paths relative to the config file):
           signal,
           runOptions: { schedule: config.file, run: run.name },
           onEvent: (e) => (flags.json ? printJsonLine({ at: new Date().toISOString(), run: run.name, ...e }) : logEvent(e)),
-        }).then((r) => ({
-          runId: r.runId,
-          status: r.status,
-          fetched: r.fetched,
-          skipped: r.skipped,
-          newRecords: r.newRecords,
-          blocked: r.blocked,
-          errors: r.errors,
-          left: r.left,
-        }));
+        }).then((r) => {
+          if (r.left > 0) incomplete = true;
+          return { runId: r.runId, status: r.status, fetched: r.fetched, skipped: r.skipped, newRecords: r.newRecords, blocked: r.blocked, errors: r.errors, left: r.left };
+        });
       const scheduler = new Scheduler(config.runs, {
         execute,
         busyElsewhere: () => {
@@ -100,6 +99,9 @@ Config example (paths relative to the config file):
       if (!flags.once) scheduler.start();
       await finished;
       if (signalled === "SIGINT") process.exitCode = 130;
+      // With --once, the exit status tells cron / systemd how it went (as bitext harvest's does).
+      else if (flags.once && failed) process.exitCode = 1;
+      else if (flags.once && incomplete) process.exitCode = EXIT_INCOMPLETE;
     });
 }
 

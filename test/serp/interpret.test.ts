@@ -1,11 +1,16 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { JSDOM } from "jsdom";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decodeHtml } from "../../src/html/charset.js";
 import { tagPathsFromHtml } from "../../src/html/parse.js";
+import { resourcePath } from "../../src/paths.js";
 import type { PageObservation } from "../../src/serp/blocks.js";
 import { pageText } from "../../src/serp/driver.js";
 import { type EngineDefinition, parseEngineDefinition, searchUrl } from "../../src/serp/engines.js";
 import { DEFAULT_INTERPRET, interpretPage, type LoadedResultPage } from "../../src/serp/interpret.js";
 import { type FaultRule, type Simulator, startSimulator } from "../../src/sim/index.js";
+import { learnWrapper } from "../../src/wrapper/learn.js";
 import type { Wrapper } from "../../src/wrapper/types.js";
 import { DEMO } from "./helpers.js";
 
@@ -48,6 +53,32 @@ async function withFault(rule: Omit<FaultRule, "from">, run: () => Promise<void>
     sim.setFaults([]);
   }
 }
+
+describe("real pages where the engine found nothing for the exact query", () => {
+  it("are empty (the engine answered another query), never blocks: 9 captures of Google, Bing, Yahoo, Baidu, Ask, Yandex", () => {
+    const dir = "/work/shared/data/serps/fixtures/googlescraper/no_results";
+    const files = readdirSync(dir).filter((f) => !f.includes("duckduckgo")); // DuckDuckGo's capture is its script-rendered page
+    expect(files).toHaveLength(9);
+    for (const f of files) {
+      const name = /__(google|bing|yahoo|baidu)\.html$/.exec(f)?.[1] ?? "bing";
+      const def = parseEngineDefinition(JSON.parse(readFileSync(resourcePath("wrappers", `${name}.json`), "utf8")).definition, name, f);
+      const seq = tagPathsFromHtml(decodeHtml(readFileSync(join(dir, f))).text);
+      const observation: PageObservation = {
+        requestUrl: "https://s.example/s?q=x",
+        finalUrl: "https://s.example/s?q=x",
+        httpStatus: 200,
+        title: "",
+        text: pageText(seq),
+        blockSelectors: [],
+        noResultsSelectors: [],
+      };
+      const wrapper = learnWrapper(seq, { engine: name });
+      const v = interpretPage({ observation, seq, error: null }, def, wrapper, { ...DEFAULT_INTERPRET, learn: false });
+      expect(v.status, f).toBe("empty");
+      expect(v.detail, f).toMatch(/answered another query/);
+    }
+  });
+});
 
 describe("what a loaded result page means", () => {
   it("learns a wrapper from the first page of an engine without one, then extracts with it", async () => {
