@@ -2,8 +2,11 @@ import { type Command, Option } from "commander";
 import { UserError } from "../errors.js";
 import { parseDuration } from "../serp/duration.js";
 import type { HarvestEvent, HarvestStats } from "../serp/harvest.js";
-import { type HarvestRunResult, runHarvest } from "../serp/run.js";
-import { DEFAULT_STORE_PATH } from "../store/index.js";
+import { defaultWrappersDir, loadEngine } from "../serp/engine-files.js";
+import { readQueryFiles } from "../serp/queries.js";
+import { type ReextractSummary, reextractStoredPages } from "../serp/reextract.js";
+import { type HarvestRunResult, resolveQueryFile, runHarvest } from "../serp/run.js";
+import { DEFAULT_STORE_PATH, openStore } from "../store/index.js";
 import { formatTable, printJson, printLine } from "./output.js";
 import { createProgress, formatSeconds, type Progress } from "./progress.js";
 
@@ -20,6 +23,7 @@ interface HarvestFlags {
   model?: string;
   classify: boolean;
   learn: boolean;
+  reextract?: boolean;
   chromium?: string;
   json?: boolean;
 }
@@ -31,7 +35,7 @@ export function registerHarvestCommand(program: Command): void {
   program
     .command("harvest")
     .description("submit query pairs to search engines with a real browser and store every result record (feng2010 §4.1)")
-    .argument("<queries...>", "query lists (English<TAB>Chinese per line)")
+    .argument("[queries...]", "query lists (English<TAB>Chinese per line)")
     .option("--engines <list>", "comma-separated engines (wrappers/<engine>.json)", "bing,baidu")
     .option("--pages <n>", "result pages per query (later pages only while pages come back full)", "1")
     .option("--concurrency <n>", "page loads in flight at once, over all engines", "2")
@@ -44,6 +48,7 @@ export function registerHarvestCommand(program: Command): void {
     .option("--model <file>", "classifier model for classifying records as they are stored (default: models/default.json if present)")
     .option("--no-classify", "store records unclassified even if a model is present")
     .option("--no-learn", "never learn or re-learn wrappers from harvested pages")
+    .option("--reextract", "ask no engine: re-extract records from the pages kept with --keep-html, with the current wrappers")
     .addOption(new Option("--chromium <path>", "Chromium executable").env("BITEXT_CHROMIUM"))
     .option("--json", "print the run summary as JSON")
     .addHelpText(
@@ -55,6 +60,17 @@ empty results; an engine blocked repeatedly pauses while the others go on. Exit 
 but pages left for the next run, 130 interrupted.`,
     )
     .action(async (files: string[], flags: HarvestFlags) => {
+      if (flags.reextract) {
+        const r = reextract(files, flags);
+        if (flags.json) printJson(r);
+        else {
+          printLine(
+            `re-extraction run ${r.runId}: ${r.pages} kept pages read again → ${r.ok} with records, ${r.empty} empty, ` +
+              `${r.blocked} blocked, ${r.errors} unrecognised; ${r.newRecords} new records, ${r.seenAgain} seen again`,
+          );
+        }
+        return;
+      }
       const controller = new AbortController();
       let interrupts = 0;
       const onSigint = () => {
@@ -97,6 +113,18 @@ but pages left for the next run, 130 interrupted.`,
         process.off("SIGTERM", onSigint);
       }
     });
+}
+
+function reextract(files: string[], flags: HarvestFlags): ReextractSummary {
+  const dir = flags.wrappers ?? defaultWrappersDir();
+  const engines = splitList(flags.engines).map((name) => loadEngine(dir, name));
+  const queries = files.length > 0 ? readQueryFiles(files.map(resolveQueryFile)) : undefined;
+  const store = openStore(flags.db);
+  try {
+    return reextractStoredPages(store, { engines, ...(queries ? { queries } : {}), runOptions: { reextract: true, files, ...flags } });
+  } finally {
+    store.close();
+  }
 }
 
 /** Feeds harvest statistics to the progress line: (engine, query) jobs done of all, with live counts. */

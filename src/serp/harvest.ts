@@ -249,7 +249,7 @@ export async function harvest(store: Store, o: HarvestOptions): Promise<HarvestS
         startedAt,
         durationMs: loaded.timings.totalMs,
         contentSha256: loaded.contentSha256,
-        html: o.keepHtml && v.status !== "error" ? loaded.body : null,
+        html: o.keepHtml ? loaded.body : null,
         wrapperLearnedAt: learnedAt,
       },
       records,

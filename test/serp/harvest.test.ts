@@ -2,6 +2,8 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SerpDriver } from "../../src/serp/driver.js";
 import { type HarvestEvent, harvest } from "../../src/serp/harvest.js";
+import { learnWrapperLive } from "../../src/serp/learn-live.js";
+import { reextractStoredPages } from "../../src/serp/reextract.js";
 import { parseFaults } from "../../src/sim/index.js";
 import { countRecords, getRun, listFetches, listRecords } from "../../src/store/index.js";
 import { bench, DEMO, FAST } from "./helpers.js";
@@ -189,6 +191,31 @@ describe("self-healing wrappers", () => {
       } finally {
         await b.close();
       }
+    }
+  });
+});
+
+describe("re-extracting kept pages", () => {
+  it("recovers the records of pages no wrapper could read, once the wrapper is fixed, without asking the engine again", async () => {
+    const b = await bench(parseFaults("sim-table:layout-switch@3"));
+    try {
+      const noLearning = { learn: false, healShare: 0.5, minLearnedRecords: 3 };
+      const [setup] = b.engines("sim-table");
+      await learnWrapperLive({ definition: setup!.definition, file: setup!.file, driver, query: `${DEMO[0]!.en} ${DEMO[0]!.zh}` });
+      const s = await harvest(b.store, { queries: DEMO.slice(0, 4), engines: b.engines("sim-table"), driver, keepHtml: true, retries: 0, interpret: noLearning, ...FAST });
+      expect(s).toMatchObject({ ok: 1, errors: 3 }); // the redesign came at the engine's 3rd search
+      expect(listFetches(b.store, { status: "error" }).every((f) => f.hasHtml && /unrecognised page/.test(f.detail ?? ""))).toBe(true);
+      const requests = b.sim.requests("sim-table");
+      // A person re-learns the wrapper on the new layout, then re-extracts.
+      await learnWrapperLive({ definition: setup!.definition, file: setup!.file, driver });
+      const r = reextractStoredPages(b.store, { engines: b.engines("sim-table") });
+      expect(b.sim.requests("sim-table")).toBe(requests + 1); // only the re-learning page
+      expect(r).toMatchObject({ pages: 4, ok: 4, errors: 0 });
+      expect(r.seenAgain).toBe(s.newRecords); // the first page again, with the previous wrapper
+      expect(countRecords(b.store)).toBe(b.served("sim-table") - b.sim.log[b.sim.log.length - 1]!.results);
+      noDuplicates(b);
+    } finally {
+      await b.close();
     }
   });
 });

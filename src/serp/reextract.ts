@@ -1,0 +1,120 @@
+import { decodeHtml } from "../html/charset.js";
+import { tagPathsFromHtml } from "../html/parse.js";
+import {
+  finishRun,
+  getFetchHtml,
+  type NewRecord,
+  type QueryPair,
+  recordFetch,
+  type Store,
+  startRun,
+} from "../store/index.js";
+import { pageText } from "./driver.js";
+import type { EngineSetup } from "./engine-files.js";
+import { DEFAULT_INTERPRET, interpretPage } from "./interpret.js";
+
+/**
+ * Re-extract records from result pages kept in the store (`harvest --keep-html`) with the engines'
+ * current wrappers, without asking the engines again: after a wrapper is re-learned or fixed, pages
+ * that gave no or too few records come back. Each re-read page is stored as a new fetch of a
+ * re-extraction run (the HTML is not copied again); records already stored are seen again, never duplicated.
+ */
+
+export interface ReextractOptions {
+  engines: readonly EngineSetup[];
+  /** Only these queries (all when absent). */
+  queries?: readonly QueryPair[];
+  runOptions?: unknown;
+}
+
+export interface ReextractSummary {
+  runId: number;
+  pages: number;
+  ok: number;
+  empty: number;
+  blocked: number;
+  errors: number;
+  newRecords: number;
+  seenAgain: number;
+}
+
+export function reextractStoredPages(store: Store, o: ReextractOptions): ReextractSummary {
+  const runId = startRun(store, o.runOptions ?? { reextract: true });
+  const out: ReextractSummary = { runId, pages: 0, ok: 0, empty: 0, blocked: 0, errors: 0, newRecords: 0, seenAgain: 0 };
+  const wanted = o.queries ? new Set(o.queries.map((q) => `${q.en}\t${q.zh}`)) : null;
+  for (const engine of o.engines) {
+    // The latest kept page of each (query, page).
+    const rows = store.db
+      .prepare(
+        `SELECT f.id, f.query_en, f.query_zh, f.page, f.url, f.final_url, f.http_status, f.started_at, f.content_sha256
+         FROM fetches f
+         WHERE f.engine = ? AND f.html IS NOT NULL AND f.id = (
+           SELECT max(g.id) FROM fetches g WHERE g.engine = f.engine AND g.query_en = f.query_en
+             AND g.query_zh = f.query_zh AND g.page = f.page AND g.html IS NOT NULL)
+         ORDER BY f.id`,
+      )
+      .all(engine.name) as Array<{
+      id: number;
+      query_en: string;
+      query_zh: string;
+      page: number;
+      url: string;
+      final_url: string | null;
+      http_status: number | null;
+      started_at: string;
+      content_sha256: string | null;
+    }>;
+    for (const row of rows) {
+      if (wanted && !wanted.has(`${row.query_en}\t${row.query_zh}`)) continue;
+      const html = getFetchHtml(store, row.id)!;
+      const seq = tagPathsFromHtml(decodeHtml(html).text);
+      const finalUrl = row.final_url ?? row.url;
+      const v = interpretPage(
+        {
+          observation: {
+            requestUrl: row.url,
+            finalUrl,
+            httpStatus: row.http_status,
+            title: "",
+            text: pageText(seq),
+            blockSelectors: [],
+            noResultsSelectors: [],
+          },
+          seq,
+          error: null,
+        },
+        engine.definition,
+        engine.wrapper,
+        { ...DEFAULT_INTERPRET, learn: false },
+        engine.previous,
+      );
+      const offset = (row.page - 1) * engine.definition.resultsPerPage;
+      const records: NewRecord[] = v.records.map((r) => ({ url: r.url, title: r.title, snippet: r.snippet, rank: offset + r.rank }));
+      const query = { en: row.query_en, zh: row.query_zh };
+      const stored = recordFetch(
+        store,
+        {
+          runId,
+          engine: engine.name,
+          query,
+          page: row.page,
+          url: row.url,
+          finalUrl,
+          status: v.status,
+          httpStatus: row.http_status,
+          detail: `re-extracted from the page kept with fetch ${row.id}: ${v.detail}`,
+          startedAt: row.started_at,
+          durationMs: 0,
+          contentSha256: row.content_sha256,
+        },
+        records,
+      );
+      out.pages++;
+      out[v.status === "error" ? "errors" : v.status]++;
+      out.newRecords += stored.newRecords;
+      out.seenAgain += stored.seenAgain;
+    }
+  }
+  finishRun(store, runId, "completed", out);
+  return out;
+}
