@@ -135,8 +135,9 @@ function snippetsFromItems(items: readonly Item[], pair: LanguagePair): PageSnip
 
 const SPEAKER_LABEL = /^[A-Z]\s?[:：]$/u;
 
-/** An e-mail address or a URL alone is no text of either language. */
-const ADDRESS_ONLY = /^\W*(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:https?:\/\/|www\.)\S+)\W*$/u;
+/** An e-mail address, a URL or a bare domain name alone is no text of either language. */
+const ADDRESS_ONLY =
+  /^\W*(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:https?:\/\/|www\.)\S+|[\w-]+(?:\.[\w-]+)*\.(?:com|net|org|edu|gov|cn|jp|kr|tw|hk|io|info)(?:\/\S*)?)\W*$/u;
 
 export interface Run {
   lang: string;
@@ -170,6 +171,7 @@ export function languageRuns(text: string, pair: LanguagePair): Run[] {
  * language belongs to them — `我们在IALP会议上` is one Chinese snippet, not three. The same holds for a
  * word or two left untranslated inside a sentence (`…与德国人合作。 Criticizes 支持…`): a run of at most three
  * words, not ending a sentence, between two sentence-long runs (≥ 15 letters each) of the other language.
+ * So is a Latin run written without spaces inside Chinese or Japanese text (`在Docker上运行`).
  * Only sandwiched runs are merged: a run beside one other-language run may be its translation
  * (`人工智能 (AI)`), and short terms in a row (`苹果 banana 香蕉`) are a glossary, not a sentence.
  */
@@ -184,10 +186,23 @@ export function mergeSandwichedAbbreviations(runs: readonly Run[], text: string)
       next &&
       prev.lang === next.lang &&
       cur.lang !== prev.lang &&
-      (isAbbreviation(cur.text) || isEmbeddedWords(cur.text, cur.lang, prev.text, next.text))
+      (isAbbreviation(cur.text) ||
+        isEmbeddedWords(cur.text, cur.lang, prev.text, next.text) ||
+        (isUnspacedLang(prev.lang) && gluedBefore(text, cur) && gluedAfter(text, cur)))
     ) {
       prev.end = next.end;
       prev.text = text.slice(prev.start, prev.end);
+      i++;
+      continue;
+    }
+    // At the start or end of a block: a Latin word glued to the CJK text beside it (`tenant参数错误`).
+    if (prev && prev.lang !== cur.lang && !next && isUnspacedLang(prev.lang) && gluedBefore(text, cur)) {
+      prev.end = cur.end;
+      prev.text = text.slice(prev.start, prev.end);
+      continue;
+    }
+    if (!prev && next && next.lang !== cur.lang && isUnspacedLang(next.lang) && gluedAfter(text, cur)) {
+      out.push({ ...next, start: cur.start, text: text.slice(cur.start, next.end) });
       i++;
       continue;
     }
@@ -204,6 +219,25 @@ export function isAbbreviation(text: string): boolean {
     (t) => /^[\p{Lu}\p{N}.&-]{2,}$/u.test(t) || (/\p{N}/u.test(t) && /\p{L}/u.test(t)) || /^\p{Ll}+\p{Lu}/u.test(t),
   );
 }
+
+/**
+ * A Latin word written straight into Chinese or Japanese text, letter against letter with no space or
+ * bracket between (`在Docker上运行`, `我用iPhone拍照`, `tenant参数错误`), is part of that text; a glossary
+ * separates its terms (`苹果 banana 香蕉`, `人工智能（AI）`).
+ */
+function gluedBefore(text: string, run: Run): boolean {
+  const own = text[run.start];
+  const before = text[run.start - 1];
+  return own !== undefined && before !== undefined && WORD_CHAR.test(own) && /\p{L}/u.test(before);
+}
+
+function gluedAfter(text: string, run: Run): boolean {
+  const own = text[run.end - 1];
+  const after = text[run.end];
+  return own !== undefined && after !== undefined && WORD_CHAR.test(own) && /\p{L}/u.test(after);
+}
+
+const WORD_CHAR = /[\p{L}\p{N}]/u;
 
 const SENTENCE_END = /[.!?。！？]["'”’)）]*$/u;
 

@@ -11,7 +11,7 @@ import { parseDocument } from "../html/parse.js";
 import { analysePage } from "./analyse.js";
 import { randomWalkWithRestart, type WeightedEdge } from "./rank.js";
 import { isSeed, type PairEvidence, PairScorer, type SeedThresholds } from "./seeds.js";
-import type { SentencePair, Snippet, SnippetPair } from "./types.js";
+import type { SentencePair, SnippetPair } from "./types.js";
 import { adjacentPairs, wrappersOf } from "./wrappers.js";
 
 export type ExtractSystem = "baseline" | "ranker" | "full";
@@ -24,6 +24,8 @@ export interface ExtractOptions {
   seeds: SeedThresholds;
   /** Candidates whose relevance, relative to the best candidate of the page, is below this are dropped. */
   minRelevance: number;
+  /** Seeds are kept below `minRelevance`, down to this (a seed whose wrappers match mostly junk is junk). */
+  minSeedRelevance: number;
   /** RWR restart probability. */
   restart: number;
 }
@@ -37,7 +39,8 @@ export const DEFAULT_EXTRACT_OPTIONS: ExtractOptions = {
   pair: EN_ZH,
   system: "full",
   seeds: { maxDelta: 2.5, minOverlap: 0.15 },
-  minRelevance: 0.3,
+  minRelevance: 0.25,
+  minSeedRelevance: 0.05,
   restart: 0.15,
 };
 
@@ -107,7 +110,10 @@ export function extractFromDocument(
   const after = (p: SnippetPair): readonly string[] => snippets[p.second.index + 1]?.gapBefore ?? trailingGap;
   const wrapperKeys = new Map<SnippetPair, string[]>();
   for (const p of pairs) wrapperKeys.set(p, wrappersOf(p, after(p), useHtml).map((w) => w.key));
-  const seeds = pairs.filter((p) => isSeed(evidence.get(p)!, opts.seeds));
+  // A snippet translates one neighbour at most: of two eligible seeds sharing a snippet, the one with more
+  // word overlap is kept (in a table whose rows all say "… error / …错误", row pairs beat cross-row pairs).
+  const eligible = pairs.filter((p) => isSeed(evidence.get(p)!, opts.seeds)).map((pair) => ({ pair }));
+  const seeds = bestMatching(eligible, (s) => evidence.get(s.pair)!.overlap).map((s) => s.pair);
   const wrapperIds = new Map<string, number>();
   for (const s of seeds) for (const k of wrapperKeys.get(s)!) if (!wrapperIds.has(k)) wrapperIds.set(k, wrapperIds.size);
   const candidates = pairs.filter((p) => wrapperKeys.get(p)!.some((k) => wrapperIds.has(k)));
@@ -141,34 +147,59 @@ export function extractFromDocument(
   }
   const relevance = randomWalkWithRestart(nodeCount, edges, seeds.map((_, i) => seedNode(i)), { restart: opts.restart });
 
-  // Relevance is compared within a wrapper: a candidate's score relative to the best candidate sharing a
-  // wrapper with it. (Compared across the page, every pair of a large group would look weak beside a lone
-  // seed, whose wrappers pass all their mass to it alone.)
+  // Relevance relative to the page's best candidate. A wrapper passes the mass of its seeds to all its
+  // candidates, so a candidate's relevance is roughly the share of seeds among its wrapper's candidates: near
+  // the best for `langs_en`/`langs_cn` items, tiny for a table-cell wrapper that one accidental seed learned
+  // and that matches two hundred cells of a technical page.
   const raw = candidates.map((_, i) => relevance[candidateNode(i)]!);
-  const bestOfWrapper = new Float64Array(wrapperIds.size);
-  const wrappersOfCandidate = candidates.map((c) =>
-    wrapperKeys.get(c)!.flatMap((k) => (wrapperIds.has(k) ? [wrapperIds.get(k)!] : [])),
-  );
-  for (const [i, ws] of wrappersOfCandidate.entries()) for (const w of ws) bestOfWrapper[w] = Math.max(bestOfWrapper[w]!, raw[i]!);
-  const scored = candidates.map((c, i) => {
-    const best = Math.max(...wrappersOfCandidate[i]!.map((w) => bestOfWrapper[w]!));
-    return { pair: c, raw: raw[i]!, score: best > 0 ? raw[i]! / best : 0 };
-  });
+  const best = Math.max(...raw);
+  const scored = candidates.map((c, i) => ({ pair: c, score: best > 0 ? raw[i]! / best : 0 }));
   const seedSet = new Set(seeds);
-  const used = new Set<Snippet>();
-  const chosen: Array<{ pair: SnippetPair; score: number }> = [];
-  for (const s of [...scored].sort((x, y) => y.score - x.score || y.raw - x.raw)) {
-    const rel = s.score;
-    if (rel < opts.minRelevance) break;
-    if (used.has(s.pair.first) || used.has(s.pair.second)) continue;
-    used.add(s.pair.first);
-    used.add(s.pair.second);
-    chosen.push({ pair: s.pair, score: rel });
-  }
+  // Seeds stay whatever their rank: they carry their own evidence (length and dictionary), and on a page
+  // where their wrapper also matches look-alike junk (a three-column "code | English | 中文" error table
+  // among "name | String | 描述" parameter tables) their relevance is diluted with the junk's.
+  const kept = scored.filter(
+    (s) => s.score >= opts.minRelevance || (seedSet.has(s.pair) && s.score >= opts.minSeedRelevance),
+  );
+  // Where two candidates compete for a snippet, dictionary evidence counts too: up to 3× for twice the seed overlap.
+  const chosen = bestMatching(kept, (s) => s.score * (1 + Math.min(2, evidence.get(s.pair)!.overlap / opts.seeds.minOverlap)));
   chosen.sort((x, y) => x.pair.first.index - y.pair.first.index);
   const out = chosen.map((c) => toSentencePair(c.pair, round3(c.score), seedSet.has(c.pair) ? "seed" : "wrapper"));
   stats.pairs = out.length;
   return { pairs: out, stats };
+}
+
+/**
+ * Each snippet goes into one pair at most. Candidates are adjacent snippets, so the choice is a matching
+ * on a path: dynamic programming picks the set of non-overlapping candidates with the largest total weight.
+ * In `E1 C1 E2 C2 …` this prefers the n pairs (Ei, Ci) to the n − 1 pairs (Ci, Ei+1) when both look alike.
+ */
+export function bestMatching<T extends { pair: SnippetPair }>(candidates: readonly T[], weight: (c: T) => number): T[] {
+  const byFirst = new Map<number, T>();
+  let last = -1;
+  for (const c of candidates) {
+    byFirst.set(c.pair.first.index, c);
+    last = Math.max(last, c.pair.second.index);
+  }
+  // best[i]: the best total over snippets 0 … i−1; take[i]: whether it ends with the pair (i−2, i−1).
+  const best = new Float64Array(last + 2);
+  const take = new Uint8Array(last + 2);
+  for (let i = 1; i <= last + 1; i++) {
+    best[i] = best[i - 1]!;
+    const c = i >= 2 ? byFirst.get(i - 2) : undefined;
+    if (c && best[i - 2]! + weight(c) > best[i]!) {
+      best[i] = best[i - 2]! + weight(c);
+      take[i] = 1;
+    }
+  }
+  const out: T[] = [];
+  for (let i = last + 1; i >= 1; ) {
+    if (take[i]) {
+      out.push(byFirst.get(i - 2)!);
+      i -= 2;
+    } else i--;
+  }
+  return out.reverse();
 }
 
 /** 1 within the seed tolerance, falling off quadratically beyond it (to 1/2 at twice the tolerance). */

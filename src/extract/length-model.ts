@@ -58,6 +58,22 @@ export function lengthChars(text: string): number {
   return n;
 }
 
+/**
+ * δ for a CJK-side text and its counterpart. Letters and digits of the CJK side that are not in its own
+ * script (`weight权重参数错误`, `62公里`) are carried over one for one: the expected length is c·l1 + those.
+ */
+export function textLengthDelta(cjkText: string, otherText: string, isCjkLetter: (ch: string) => boolean, model: LengthModel): number {
+  let l1 = 0;
+  let carried = 0;
+  for (const ch of cjkText) {
+    if (!/[\p{L}\p{N}]/u.test(ch)) continue;
+    if (isCjkLetter(ch)) l1++;
+    else carried++;
+  }
+  const n1 = Math.max(l1, 1);
+  return (lengthChars(otherText) - l1 * model.c - carried) / Math.sqrt(n1 * model.s2 + n1 * n1 * model.b);
+}
+
 /** δ of Eq. 1 for a CJK text of `l1` characters and its counterpart of `l2` characters. */
 export function lengthDelta(l1: number, l2: number, model: LengthModel): number {
   const n1 = Math.max(l1, 1);

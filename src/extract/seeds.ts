@@ -3,6 +3,7 @@
  * Gale-Church length model (Eq. 1) and the word-overlap alignment model (Eq. 2, the shared Sim(c, e)).
  */
 import {
+  charLang,
   contentTokens,
   EN_ZH,
   type Lang,
@@ -12,7 +13,7 @@ import {
   overlapScore,
   wordSim,
 } from "../text/index.js";
-import { type LengthModel, lengthChars, lengthDelta, lengthModelFor, lengthProbability } from "./length-model.js";
+import { type LengthModel, lengthModelFor, lengthProbability, textLengthDelta } from "./length-model.js";
 import type { Snippet, SnippetPair } from "./types.js";
 
 /** What the two models say about a pair of snippets. */
@@ -43,14 +44,17 @@ export class PairScorer {
   private readonly lex: Lexicon;
   private readonly model: LengthModel;
 
+  private readonly isCjkLetter: (ch: string) => boolean;
+
   constructor(private readonly langs: LanguagePair) {
     this.model = lengthModelFor(langs.b);
     this.lex = loadLexicon(langs);
+    this.isCjkLetter = (ch) => charLang(ch, langs) === langs.b;
   }
 
   evidence(pair: SnippetPair): PairEvidence {
     const [a, b] = pair.first.lang === this.langs.a ? [pair.first, pair.second] : [pair.second, pair.first];
-    const delta = lengthDelta(lengthChars(b.text), lengthChars(a.text), this.model);
+    const delta = textLengthDelta(b.text, a.text, this.isCjkLetter, this.model);
     const bt = this.tokensOf(b);
     const at = this.tokensOf(a);
     const overlap = this.overlap(bt, at);
