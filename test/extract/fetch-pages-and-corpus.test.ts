@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exportCorpus } from "../../src/extract/corpus.js";
 import { fetchBilingualPages } from "../../src/extract/fetch.js";
-import { createFetcher } from "../../src/net/index.js";
+import { loadPageInput } from "../../src/extract/pages.js";
+import { createFetcher, FetchError } from "../../src/net/index.js";
 import {
   getPage,
   listCorpusPairs,
@@ -96,6 +97,14 @@ describe("bitext fetch-pages and export corpus", () => {
     expect(summary.alreadyStored).toBe(3);
     expect(server.requests.slice(before).filter((r) => r.path.endsWith(".html") && !r.path.includes("gone") && !r.path.includes("private"))).toEqual([]);
     expect(listCorpusPairs(store).reduce((n, p) => n + p.occurrences, 0)).toBe(pairsBefore);
+  });
+
+  it("bitext extract URL: loads a page through the polite fetcher, and refuses what robots.txt forbids", async () => {
+    const fetcher = createFetcher({ delayMs: 0 });
+    const page = await loadPageInput(server.url("/news.html"), () => fetcher);
+    expect(page.source).toBe(server.url("/news.html"));
+    expect(page.html).toContain("Beijing opens its longest subway line");
+    await expect(loadPageInput(server.url("/private/secret.html"), () => fetcher)).rejects.toBeInstanceOf(FetchError);
   });
 
   it("exports the corpus deduplicated, keeping both URLs of a page found twice", () => {
