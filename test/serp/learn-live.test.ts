@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tagPathsFromHtml } from "../../src/html/parse.js";
 import { SerpDriver } from "../../src/serp/driver.js";
+import { searchUrl } from "../../src/serp/engines.js";
 import { learnWrapperLive } from "../../src/serp/learn-live.js";
 import { parseFaults } from "../../src/sim/index.js";
 import { bench, DEMO } from "./helpers.js";
@@ -12,6 +14,26 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await driver.close();
+});
+
+describe("the tag paths collected inside Chromium", () => {
+  it("are the very sequence parse5 gives offline, on every simulated layout and on a linked bilingual page", async () => {
+    const b = await bench(parseFaults("sim-div:layout-switch@2"));
+    try {
+      const urls = b.engines("sim-list", "sim-div", "sim-table").map((e) => searchUrl(e.definition, `${DEMO[3]!.en} ${DEMO[3]!.zh}`, 1));
+      urls.push(searchUrl(b.engines("sim-div")[0]!.definition, `${DEMO[4]!.en} ${DEMO[4]!.zh}`, 1)); // the redesigned layout
+      urls.push(b.sim.origin + b.sim.collection.pages.find((p) => p.style === "glossary")!.path);
+      const def = b.engines("sim-list")[0]!.definition;
+      for (const url of urls) {
+        const loaded = await driver.load(def, url, { keepBody: true });
+        expect(loaded.error).toBeNull();
+        expect(loaded.seq!.pathIds.length).toBeGreaterThan(50);
+        expect(loaded.seq, url).toEqual(tagPathsFromHtml(loaded.body!.toString("utf8")));
+      }
+    } finally {
+      await b.close();
+    }
+  });
 });
 
 describe("bitext wrapper learn --engine NAME (live, no --sample)", () => {
