@@ -138,8 +138,9 @@ describe("injected faults", () => {
   it('an empty result page is stored as empty (a genuine "no results"), not retried', async () => {
     const { b, fetches } = await withFault("sim-list:empty@2");
     try {
-      expect(fetches.map((f) => f.status)).toEqual(["ok", "empty", "ok"]);
-      expect(fetches[1]!.detail).toMatch(/no results/);
+      // Which query meets the simulator's 2nd search depends on concurrency; the statuses do not.
+      expect(fetches.map((f) => f.status).sort()).toEqual(["empty", "ok", "ok"]);
+      expect(fetches.find((f) => f.status === "empty")!.detail).toMatch(/no results/);
     } finally {
       await b.close();
     }
