@@ -54,11 +54,12 @@ describe("bitext site and eval site", () => {
   });
 
   it("site pair shows the URL keys with their linking power, then the pairs", async () => {
-    const r = await bitext(["site", "pair", mirror]);
+    const r = await bitext(["site", "pair", mirror, "--method", "urls"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/URL keys \(τ = [\d.]+\): 1\nfield\s+key\s+power\s+pairs/);
     expect(r.stdout).toMatch(/file\s+\(null\):c\s+\d+/);
-    expect(r.stdout).toContain(`${gold.length} pairs (both)`);
+    expect(r.stdout).toContain(`${gold.length - 5} pairs (urls)`);
+    expect(r.stdout).toMatch(/\nindex\.htm\s+index_c\.htm\s+[\d.]+\s+file \(null\):c\n/);
   });
 
   it("eval site scores every method against the gold pairs", async () => {
