@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import { UserError } from "../errors.js";
 import { fetchBilingualPages } from "../extract/index.js";
@@ -36,6 +37,9 @@ export function registerFetchPagesCommand(program: Command): void {
       const minProbability =
         flags.minProbability === undefined ? undefined : parseUnit("--min-probability", flags.minProbability);
       const limit = flags.limit === undefined ? undefined : positiveInt("--limit", flags.limit);
+      if (!existsSync(flags.db)) {
+        throw new UserError(`${flags.db}: no store here yet (run bitext harvest and bitext classify first, or pass --db FILE)`);
+      }
       const store = openStore(flags.db);
       const progress = createProgress({ label: "fetch-pages", quiet: flags.json === true });
       try {
@@ -64,6 +68,7 @@ export function registerFetchPagesCommand(program: Command): void {
           });
         } else {
           for (const p of summary.pages) if (p.status === "failed") process.stderr.write(`bitext: ${p.error}\n`);
+          if (summary.records === 0) process.stderr.write("bitext: no record is classified bilingual yet (run bitext classify --db …)\n");
           process.stdout.write(
             `${summary.urls} pages of ${summary.records} bilingual records: ${summary.fetched} fetched, ` +
               `${summary.alreadyStored} already stored, ${summary.failed} failed; ${summary.pairs} sentence pairs\n`,
