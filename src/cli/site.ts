@@ -210,7 +210,7 @@ export function addPairOptions(cmd: Command): Command {
     .option("--beta <b>", "links: weight of content vs structure in the internal similarity", String(DEFAULT_ETS_OPTIONS.beta))
     .option("--iterations <n>", "links: ETS iterations", String(DEFAULT_ETS_OPTIONS.iterations))
     .option("--weights <w>", "links: page weights none, scale (Weight 1) or drop (Weight 2)", "none")
-    .option("--max-pairs <n>", "links: MAX_P (default: pages of the smaller language; both: no limit)")
+    .option("--max-pairs <n>", "links: MAX_P (default: pages of the smaller language; both: none when URL keys pair pages)")
     .option("--min-sim <s>", "links: MIN_SIM (both: default calibrated on the URL-key pairs)");
 }
 

@@ -129,9 +129,13 @@ export function pairPages(site: Site, options: PairOptions): PairResult {
     return { method: "links", pairs: selected.map((s) => ({ a: s.a, b: s.b, score: s.score, via: "links" })), stats };
   }
 
-  // both: URL pairs, then leftover pages by ETS above the level the URL pairs calibrate.
-  const linkThreshold = options.minSim ?? calibratedThreshold(cands, ets, anchorsOwn, options.calibration ?? DEFAULT_CALIBRATION);
-  stats.linkThreshold = linkThreshold;
+  // both: URL pairs, then leftover pages by ETS above the level the URL pairs calibrate. Without URL pairs
+  // there is nothing to calibrate on: it is the link method (MAX_P, MIN_SIM as given).
+  const linkThreshold =
+    options.minSim ??
+    (urlPairs.length > 0 ? calibratedThreshold(cands, ets, anchorsOwn, options.calibration ?? DEFAULT_CALIBRATION) : 0);
+  if (urlPairs.length > 0 && options.minSim === undefined) stats.linkThreshold = linkThreshold;
+  const maxPairs = options.maxPairs ?? (urlPairs.length === 0 ? Math.min(nA, nB) : undefined);
   const taken = new Set<number>();
   for (const p of urlPairs) {
     taken.add(p.a);
@@ -141,7 +145,7 @@ export function pairPages(site: Site, options: PairOptions): PairResult {
     selectPairs(cands, ets, {
       minScore: linkThreshold,
       exclude: taken,
-      ...(options.maxPairs !== undefined ? { maxPairs: Math.max(0, options.maxPairs - urlPairs.length) } : {}),
+      ...(maxPairs !== undefined ? { maxPairs: Math.max(0, maxPairs - urlPairs.length) } : {}),
     }),
   );
   const pairs = urlPairs.concat(leftover.map((s) => ({ a: s.a, b: s.b, score: s.score, via: "links" as const })));
