@@ -59,6 +59,17 @@ describe("fetching a page politely", () => {
     expect(server.requests.filter((r) => r.path === "/robots.txt")).toHaveLength(1); // cached per origin
   });
 
+  it("follows the robots.txt group that names bitext rather than the * group", async () => {
+    server = await startServer({
+      "/robots.txt": (_req, res) => res.end("User-agent: bitext\nDisallow: /private/\n\nUser-agent: *\nDisallow: /\n"),
+      "/public.html": html("<p>hello</p>"),
+    });
+    const fetcher = createFetcher({ delayMs: 0 });
+    expect(await fetcher.allowed(server.url("/public.html"))).toBe(true);
+    expect(await fetcher.allowed(server.url("/private/x.html"))).toBe(false);
+    expect(await createFetcher({ delayMs: 0, userAgent: "OtherBot/1.0" }).allowed(server.url("/public.html"))).toBe(false);
+  });
+
   it("treats a missing robots.txt as no restriction and a failing one (5xx) as a full disallow", async () => {
     server = await startServer({ "/a.html": html("<p>a</p>") });
     expect((await createFetcher({ delayMs: 0 }).fetch(server.url("/a.html"))).status).toBe(200);
