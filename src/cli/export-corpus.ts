@@ -10,6 +10,7 @@ interface ExportCorpusFlags {
   format: string;
   out?: string;
   minScore?: string;
+  sentences?: boolean;
   json?: boolean;
 }
 
@@ -21,6 +22,7 @@ export function registerExportCorpus(exportCommand: Command): void {
     .option("--format <format>", `output format: ${OUTPUT_FORMATS.join(", ")}`, "tsv")
     .option("--out <prefix>", "write PREFIX.tsv / PREFIX.tmx / PREFIX.jsonl / PREFIX.en + PREFIX.zh (default: stdout)")
     .option("--min-score <x>", "leave out pairs scored below this (0–1)")
+    .option("--sentences", "split paragraph pairs into aligned sentence pairs (Gale-Church)")
     .option("--json", "print a summary as JSON (with --out)")
     .addHelpText("after", "\nExamples:\n  bitext export corpus --format moses --out corpus\n  bitext export corpus --format tmx > corpus.tmx")
     .action((flags: ExportCorpusFlags) => {
@@ -33,6 +35,7 @@ export function registerExportCorpus(exportCommand: Command): void {
         const result = exportCorpus(store, {
           format,
           out: flags.out ?? null,
+          sentences: flags.sentences === true,
           ...(minScore === undefined ? {} : { minScore }),
         });
         if (!flags.out) {

@@ -10,6 +10,7 @@ import {
   OUTPUT_FORMATS,
   type OutputFormat,
   type SentencePair,
+  splitIntoSentencePairs,
 } from "../extract/index.js";
 import { writeFileAtomic } from "../io/atomic-write.js";
 import { createFetcher, FetchError, type Fetcher } from "../net/index.js";
@@ -24,6 +25,7 @@ interface ExtractFlags {
   pair: string;
   system: string;
   minRelevance?: string;
+  sentences?: boolean;
 }
 
 export function registerExtractCommand(program: Command): void {
@@ -37,6 +39,7 @@ export function registerExtractCommand(program: Command): void {
     .option("--pair <a-b>", "language pair of the pages (Latin-script side first): en-zh, en-ja, en-ko, …", "en-zh")
     .option("--system <name>", `extraction system: ${EXTRACT_SYSTEMS.join(", ")} (feng2011 Table IV)`, "full")
     .option("--min-relevance <x>", "drop candidates less relevant than this share of the page's best (0–1)")
+    .option("--sentences", "split paragraph pairs into aligned sentence pairs (Gale-Church)")
     .addHelpText(
       "after",
       "\nExamples:\n  bitext extract page.html\n  bitext extract --format tmx --out corpus a.html b.html\n  bitext extract --pair en-ja --json https://example.org/ja-en.html",
@@ -64,7 +67,7 @@ export function registerExtractCommand(program: Command): void {
             system,
             ...(minRelevance === undefined ? {} : { minRelevance }),
           });
-          all.push(...pairs);
+          all.push(...(flags.sentences ? pairs.flatMap(splitIntoSentencePairs) : pairs));
         } catch (err) {
           // A URL that cannot be fetched is reported and skipped; a bad file is the user's mistake and stops the run.
           if (!(err instanceof FetchError) || !isUrl(input)) throw err;

@@ -7,6 +7,7 @@ import { writeFileAtomic } from "../io/atomic-write.js";
 import { type CorpusPair, listCorpusPairs, type SentencePairInput, type Store } from "../store/index.js";
 import { EN_ZH, normalizeText } from "../text/index.js";
 import { formatPairs, type OutputFile, type OutputFormat, type OutputPair } from "./formats.js";
+import { splitIntoSentencePairs } from "./sentences.js";
 import type { SentencePair } from "./types.js";
 
 /**
@@ -30,6 +31,8 @@ export interface ExportCorpusOptions {
   out: string | null;
   /** Leave out pairs whose best score is below this. */
   minScore?: number;
+  /** Split paragraph pairs into aligned sentence pairs (`splitIntoSentencePairs`), then deduplicate again. */
+  sentences?: boolean;
 }
 
 export interface CorpusExport {
@@ -43,14 +46,39 @@ export function corpusOutputPairs(pairs: readonly CorpusPair[]): OutputPair[] {
   return pairs.map((p) => ({ a: p.en, b: p.zh, score: p.score, method: p.methods.join(","), sourceUrls: p.urls }));
 }
 
+/** Corpus pairs split into sentence pairs, duplicates (on `corpusKey`) merged: best score, every URL and method. */
+export function splitCorpusIntoSentences(pairs: readonly OutputPair[]): OutputPair[] {
+  const merged = new Map<string, { pair: OutputPair; urls: Set<string>; methods: Set<string> }>();
+  for (const p of pairs) {
+    const parts = splitIntoSentencePairs({ langs: EN_ZH, a: p.a, b: p.b, score: p.score ?? 0, method: "seed", sourceUrl: "" });
+    for (const part of parts) {
+      const key = `${corpusKey(part.a)}\u0000${corpusKey(part.b)}`;
+      const hit = merged.get(key);
+      if (!hit) {
+        merged.set(key, {
+          pair: { ...p, a: part.a, b: part.b },
+          urls: new Set(p.sourceUrls),
+          methods: new Set(p.method.split(",")),
+        });
+        continue;
+      }
+      for (const u of p.sourceUrls) hit.urls.add(u);
+      for (const m of p.method.split(",")) hit.methods.add(m);
+      if ((p.score ?? -1) > (hit.pair.score ?? -1)) hit.pair = { ...hit.pair, score: p.score };
+    }
+  }
+  return [...merged.values()].map((x) => ({ ...x.pair, sourceUrls: [...x.urls], method: [...x.methods].join(",") }));
+}
+
 /** Write the deduplicated corpus of the store (atomically, each file complete or absent). */
 export function exportCorpus(store: Store, options: ExportCorpusOptions): CorpusExport {
   const pairs = listCorpusPairs(store, options.minScore === undefined ? {} : { minScore: options.minScore });
-  const files: OutputFile[] = formatPairs(corpusOutputPairs(pairs), EN_ZH, options.format);
+  const out = options.sentences ? splitCorpusIntoSentences(corpusOutputPairs(pairs)) : corpusOutputPairs(pairs);
+  const files: OutputFile[] = formatPairs(out, EN_ZH, options.format);
   const written = files.map((f) => {
     const path = options.out === null ? null : `${options.out}${f.suffix}`;
     return { path, ...f };
   });
   for (const f of written) if (f.path !== null) writeFileAtomic(f.path, f.content);
-  return { pairs: pairs.length, multiSource: pairs.filter((p) => p.urls.length > 1).length, files: written };
+  return { pairs: out.length, multiSource: out.filter((p) => p.sourceUrls.length > 1).length, files: written };
 }

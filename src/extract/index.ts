@@ -24,6 +24,7 @@ export {
 export { type FetchPagesOptions, type FetchPagesSummary, fetchBilingualPages, type PageOutcome } from "./fetch.js";
 export { formatPairs, OUTPUT_FORMATS, type OutputFile, type OutputFormat, type OutputPair } from "./formats.js";
 export { type GoldPage, parseGoldPairs, readGoldPairs } from "./gold.js";
+export { alignSentences, splitIntoSentencePairs, splitSentences } from "./sentences.js";
 export { EN_JA_LENGTH, EN_ZH_LENGTH, estimateLengthModel, type LengthModel } from "./length-model.js";
 export { isUrl, loadPageInput, type PageText } from "./pages.js";
 export type { SentencePair, Snippet } from "./types.js";

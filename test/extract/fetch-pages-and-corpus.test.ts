@@ -119,6 +119,15 @@ describe("bitext fetch-pages and export corpus", () => {
     expect(result.multiSource).toBeGreaterThanOrEqual(11);
   });
 
+  it("splits paragraph pairs into sentence pairs with sentences: true", () => {
+    const paragraphs = exportCorpus(store, { format: "jsonl", out: null });
+    const sentences = exportCorpus(store, { format: "jsonl", out: null, sentences: true });
+    expect(sentences.pairs).toBeGreaterThan(paragraphs.pairs);
+    const objs = sentences.files[0]!.content.trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(objs).toContainEqual(expect.objectContaining({ en: "Trains will run every three minutes during rush hours, and the fare will be calculated by distance." }));
+    expect(objs).toContainEqual(expect.objectContaining({ en: "Many residents welcomed the opening." }));
+  });
+
   it("writes Moses files with equal line counts", () => {
     const out = join(dir, "moses");
     exportCorpus(store, { format: "moses", out });
