@@ -4,7 +4,7 @@ import { randomWalkWithRestart } from "../../src/extract/rank.js";
 import { isSeed, kanjiOverlapScore, PairScorer } from "../../src/extract/seeds.js";
 import type { Snippet, SnippetPair } from "../../src/extract/types.js";
 import { adjacentPairs, wrappersOf } from "../../src/extract/wrappers.js";
-import { DEFAULT_EXTRACT_OPTIONS } from "../../src/extract/extract.js";
+import { bestMatching, DEFAULT_EXTRACT_OPTIONS } from "../../src/extract/extract.js";
 import { parseDocument } from "../../src/html/parse.js";
 import { contentTokens, EN_JA, EN_ZH } from "../../src/text/index.js";
 import { fixture } from "./helpers.js";
@@ -101,5 +101,19 @@ describe("Random Walk with Restart", () => {
 
   it("gives nothing without restart nodes", () => {
     expect([...randomWalkWithRestart(3, [], [])]).toEqual([0, 0, 0]);
+  });
+});
+
+describe("choosing pairs when candidates share a snippet", () => {
+  const chain = [0, 1, 2, 3].map((i) => ({ ...snippet(`s${i}`, i % 2 ? "zh" : "en"), index: i }));
+  const cand = (i: number, w: number) => ({ pair: { first: chain[i]!, second: chain[i + 1]! }, w });
+
+  it("prefers the n row pairs of E C E C … to the n − 1 pairs across rows when they weigh alike", () => {
+    const picked = bestMatching([cand(0, 1), cand(1, 1.2), cand(2, 1)], (c) => c.w);
+    expect(picked.map((c) => c.pair.first.index)).toEqual([0, 2]);
+  });
+
+  it("takes the heavier of two overlapping pairs", () => {
+    expect(bestMatching([cand(0, 1), cand(1, 3)], (c) => c.w).map((c) => c.pair.first.index)).toEqual([1]);
   });
 });
