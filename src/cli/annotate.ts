@@ -148,7 +148,6 @@ function port(value: string): number {
 export function registerAnnotateCommand(program: Command): void {
   const annotate = program
     .command("annotate")
-    .description("label result records as bilingual or monolingual in a local web page (most uncertain first)")
     .option("--db [file]", `annotate the unannotated records of the harvest store (default ${DEFAULT_STORE_PATH})`)
     .option("--records <file>", "annotate the records of a JSONL file instead ({query:{en,zh},title,url,snippet} a line)")
     .option("--out <file>", "annotations file, appended to", "data/annotations.jsonl")

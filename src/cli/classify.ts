@@ -112,7 +112,6 @@ function classifyStore(path: string, classifier: Classifier, flags: ClassifyFlag
 export function registerClassifyCommand(program: Command): void {
   program
     .command("classify")
-    .description("decide whether result records link to bilingual pages (JSONL on stdin, or the store with --db)")
     .argument("[file]", "JSONL records {query:{en,zh},title,url,snippet} (default: stdin)")
     .option("--model <file>", "model file (default: the shipped models/default.json)")
     .option("--threshold <p>", "P(bilingual) at or above which a record is bilingual (default: the model's)", probability)

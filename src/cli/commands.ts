@@ -1,37 +1,110 @@
 import type { Command } from "commander";
-import { registerAnnotateCommand } from "./annotate.js";
-import { registerClassifyCommand } from "./classify.js";
-import { registerDaemonCommand } from "./daemon.js";
-import { registerDemoCommand } from "./demo.js";
-import { registerEvalCommands } from "./eval.js";
-import { registerExportCommands } from "./export.js";
-import { registerExtractCommand } from "./extract.js";
-import { registerFetchPagesCommand } from "./fetch-pages.js";
-import { registerHarvestCommand } from "./harvest.js";
-import { registerLexiconCommands } from "./lexicon.js";
-import { registerRecordsCommand } from "./records.js";
-import { registerSiteCommands } from "./site.js";
-import { registerTrainCommand } from "./train.js";
-import { registerWrapperCommands } from "./wrapper.js";
 
 /**
- * Every sub-command, in the order `bitext --help` lists them.
- * Each module adds one command (or one group) to the program; add new ones here.
+ * Every top-level command, in the order `bitext --help` lists them: its name, the one line that
+ * describes it (the one place it is written), and how to load the module that defines it.
+ * Modules are loaded only when their command runs, so `bitext --help` and every command start without
+ * loading the browser driver, jsdom, the SVM, the lexicon and SQLite they don't need.
  * Command groups with sub-commands from several modules (`eval`, `export`) keep their own list.
  */
-export const commands: ReadonlyArray<(program: Command) => void> = [
-  registerDemoCommand,
-  registerHarvestCommand,
-  registerDaemonCommand,
-  registerWrapperCommands,
-  registerRecordsCommand,
-  registerLexiconCommands,
-  registerAnnotateCommand,
-  registerTrainCommand,
-  registerClassifyCommand,
-  registerFetchPagesCommand,
-  registerExtractCommand,
-  registerSiteCommands,
-  registerExportCommands,
-  registerEvalCommands,
+export interface CommandEntry {
+  name: string;
+  summary: string;
+  /** The module's registration function, which adds the command (with its options and sub-commands). */
+  load: () => Promise<(program: Command) => void>;
+}
+
+export const commands: readonly CommandEntry[] = [
+  {
+    name: "demo",
+    summary: "run the main job offline: a local engine simulator, wrapper learning, a harvest of queries/demo.tsv",
+    load: async () => (await import("./demo.js")).registerDemoCommand,
+  },
+  {
+    name: "harvest",
+    summary: "submit query pairs to search engines with a real browser and store every result record (feng2010 §4.1)",
+    load: async () => (await import("./harvest.js")).registerHarvestCommand,
+  },
+  {
+    name: "daemon",
+    summary: "run the harvests of a schedule config on their cron schedules, never two at once",
+    load: async () => (await import("./daemon.js")).registerDaemonCommand,
+  },
+  {
+    name: "wrapper",
+    summary: "learn and inspect record wrappers for search engines",
+    load: async () => (await import("./wrapper.js")).registerWrapperCommands,
+  },
+  {
+    name: "records",
+    summary: "extract result records (rank, title, url, snippet) from a saved result page",
+    load: async () => (await import("./records.js")).registerRecordsCommand,
+  },
+  {
+    name: "lexicon",
+    summary: "the bilingual lexicon (CC-CEDICT + learned translation equivalents)",
+    load: async () => (await import("./lexicon.js")).registerLexiconCommands,
+  },
+  {
+    name: "annotate",
+    summary: "label result records as bilingual or monolingual in a local web page (most uncertain first)",
+    load: async () => (await import("./annotate.js")).registerAnnotateCommand,
+  },
+  {
+    name: "train",
+    summary: "train the bilingual-page classifier (RBF SVM) from annotated records",
+    load: async () => (await import("./train.js")).registerTrainCommand,
+  },
+  {
+    name: "classify",
+    summary: "decide whether result records link to bilingual pages (JSONL on stdin, or the store with --db)",
+    load: async () => (await import("./classify.js")).registerClassifyCommand,
+  },
+  {
+    name: "fetch-pages",
+    summary: "download the pages of records classified bilingual, store them and extract their sentence pairs",
+    load: async () => (await import("./fetch-pages.js")).registerFetchPagesCommand,
+  },
+  {
+    name: "extract",
+    summary: "extract parallel sentence pairs from bilingual pages (saved files or URLs)",
+    load: async () => (await import("./extract.js")).registerExtractCommand,
+  },
+  {
+    name: "site",
+    summary: "parallel page pairs in bilingual websites (URL keys, kit-ng2007; link-based ETS, liu2014)",
+    load: async () => (await import("./site.js")).registerSiteCommands,
+  },
+  {
+    name: "export",
+    summary: "write stored data to files",
+    load: async () => (await import("./export.js")).registerExportCommands,
+  },
+  {
+    name: "eval",
+    summary: "measure precision and recall against gold data",
+    load: async () => (await import("./eval.js")).registerEvalCommands,
+  },
 ];
+
+/** The command a command line invokes (`bitext harvest …`, `bitext help harvest`), if any. */
+export function invokedCommand(args: readonly string[]): CommandEntry | undefined {
+  const first = args.findIndex((a) => !a.startsWith("-"));
+  if (first < 0) return undefined;
+  const name = args[first] === "help" ? args[first + 1] : args[first];
+  return commands.find((c) => c.name === name);
+}
+
+/**
+ * Add the invoked command in full, or — for `bitext --help`, no command or an unknown one — every
+ * command as a name and summary only, so commander can list them and suggest the closest name.
+ */
+export async function registerCommands(program: Command, args: readonly string[]): Promise<void> {
+  const entry = invokedCommand(args);
+  const entries = entry ? [entry] : commands;
+  for (const e of entries) {
+    if (entry) (await e.load())(program);
+    else program.command(e.name);
+    program.commands.find((c) => c.name() === e.name)?.description(e.summary);
+  }
+}

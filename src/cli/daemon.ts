@@ -18,7 +18,6 @@ interface DaemonFlags {
 export function registerDaemonCommand(program: Command): void {
   program
     .command("daemon")
-    .description("run the harvests of a schedule config on their cron schedules, never two at once")
     .option("--config <file>", "schedule config (JSON: runs with cron, queries, engines, …)", "bitext.schedule.json")
     .option("--once", "run every configured run once, now, and exit (1 if a run failed, 75 if pages were left for the next run)")
     .option("--dry-run", "check the config and print each run's next times, then exit")

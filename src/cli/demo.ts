@@ -19,7 +19,6 @@ interface DemoFlags {
 export function registerDemoCommand(program: Command): void {
   program
     .command("demo")
-    .description("run the main job offline: a local engine simulator, wrapper learning, a harvest of queries/demo.tsv")
     .option("--dir <dir>", "folder for the demo's store and wrappers (recreated)", "data/demo")
     .option("--queries <file>", "query list to harvest (default: the shipped queries/demo.tsv)")
     .option("--pages <n>", "result pages per query", "2")

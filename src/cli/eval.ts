@@ -11,7 +11,7 @@ import { registerEvalSite } from "./eval-site.js";
 const evaluations: ReadonlyArray<(evalCommand: Command) => void> = [registerEvalRecords, registerEvalExtract, registerEvalSite, registerEvalClassifier];
 
 export function registerEvalCommands(program: Command): void {
-  const evalCommand = new Command("eval").description("measure precision and recall against gold data");
+  const evalCommand = new Command("eval");
   for (const register of evaluations) register(evalCommand);
   program.addCommand(evalCommand);
 }

@@ -10,7 +10,7 @@ const exports_: ReadonlyArray<(exportCommand: Command) => void> = [registerExpor
 
 export function registerExportCommands(program: Command): void {
   if (exports_.length === 0) return;
-  const exportCommand = new Command("export").description("write stored data to files");
+  const exportCommand = new Command("export");
   for (const register of exports_) register(exportCommand);
   program.addCommand(exportCommand);
 }

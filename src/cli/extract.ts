@@ -31,7 +31,6 @@ interface ExtractFlags {
 export function registerExtractCommand(program: Command): void {
   program
     .command("extract")
-    .description("extract parallel sentence pairs from bilingual pages (saved files or URLs)")
     .argument("<page...>", "saved HTML pages and/or http(s) URLs (fetched politely)")
     .option("--format <format>", `output format: ${OUTPUT_FORMATS.join(", ")}`, "tsv")
     .option("--out <prefix>", "write PREFIX.tsv / PREFIX.tmx / PREFIX.jsonl / PREFIX.en + PREFIX.zh (default: stdout)")

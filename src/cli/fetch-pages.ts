@@ -22,7 +22,6 @@ interface FetchPagesFlags {
 export function registerFetchPagesCommand(program: Command): void {
   program
     .command("fetch-pages")
-    .description("download the pages of records classified bilingual, store them and extract their sentence pairs")
     .option("--db <file>", "the store", DEFAULT_STORE_PATH)
     .option("--min-probability <p>", "only records at least this likely to be bilingual (0–1)")
     .option("--limit <n>", "at most this many pages")

@@ -34,7 +34,6 @@ export const EXIT_INCOMPLETE = 75;
 export function registerHarvestCommand(program: Command): void {
   program
     .command("harvest")
-    .description("submit query pairs to search engines with a real browser and store every result record (feng2010 §4.1)")
     .argument("[queries...]", "query lists (English<TAB>Chinese per line)")
     .option("--engines <list>", "comma-separated engines (wrappers/<engine>.json)", "bing,baidu")
     .option("--pages <n>", "result pages per query (later pages only while pages come back full)", "1")

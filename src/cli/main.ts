@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { Command } from "commander";
 import { UserError } from "../errors.js";
-import { commands } from "./commands.js";
+import { registerCommands } from "./commands.js";
 
 const program = new Command()
   .name("bitext")
@@ -9,7 +9,6 @@ const program = new Command()
   .version(process.env.npm_package_version ?? "0.1.0")
   .showHelpAfterError("(run with --help for usage)");
 
-for (const register of commands) register(program);
 
 // A reader that closes the pipe early (`bitext … | head`) is not an error.
 process.stdout.on("error", (err: NodeJS.ErrnoException) => {
@@ -18,6 +17,7 @@ process.stdout.on("error", (err: NodeJS.ErrnoException) => {
 });
 
 try {
+  await registerCommands(program, process.argv.slice(2));
   await program.parseAsync(process.argv);
 } catch (err) {
   if (err instanceof UserError) {

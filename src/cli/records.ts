@@ -40,7 +40,6 @@ export function recordsOfPage(file: string, flags: RecordsFlags): ExtractResult 
 export function registerRecordsCommand(program: Command): void {
   program
     .command("records")
-    .description("extract result records (rank, title, url, snippet) from a saved result page")
     .argument("<page.html>", "a saved search result page")
     .option("--wrapper <file.json>", "apply this wrapper file (e.g. wrappers/bing.json)")
     .option("--learn", "learn a wrapper from the page itself, then extract")

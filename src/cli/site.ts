@@ -26,8 +26,7 @@ const WEIGHTINGS: readonly PageWeighting[] = ["none", "scale", "drop"];
 
 export function registerSiteCommands(program: Command): void {
   const site = program
-    .command("site")
-    .description("parallel page pairs in bilingual websites (URL keys, kit-ng2007; link-based ETS, liu2014)");
+    .command("site");
 
   site
     .command("crawl")

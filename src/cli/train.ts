@@ -97,7 +97,6 @@ function train(flags: TrainFlags): void {
 export function registerTrainCommand(program: Command): void {
   program
     .command("train")
-    .description("train the bilingual-page classifier (RBF SVM) from annotated records")
     .requiredOption("--annotations <file>", "annotated records, JSONL (bitext annotate writes data/annotations.jsonl)")
     .option("--out <file>", "model file to write", "models/default.json")
     .option("--folds <k>", "cross-validation folds", intAtLeast2, 5)

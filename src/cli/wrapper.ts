@@ -64,7 +64,7 @@ function shorten(path: string): string {
 }
 
 export function registerWrapperCommands(program: Command): void {
-  const wrapper = program.command("wrapper").description("learn and inspect record wrappers for search engines");
+  const wrapper = program.command("wrapper");
   wrapper
     .command("learn")
     .description("learn a record wrapper from one sample result page (feng2010 §4.2) and write wrappers/<engine>.json")

@@ -7,7 +7,7 @@
  *   when the length model accepts it, no wrappers, no ranker.
  */
 import { EN_ZH, type LanguagePair } from "../text/index.js";
-import { parseDocument } from "../html/parse.js";
+import { parseDocument } from "../html/dom.js";
 import { analysePage } from "./analyse.js";
 import { randomWalkWithRestart, type WeightedEdge } from "./rank.js";
 import { isSeed, type PairEvidence, PairScorer, type SeedThresholds } from "./seeds.js";

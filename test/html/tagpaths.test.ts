@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright";
 import { launchChromium } from "../../src/browser/launch.js";
 import { readSavedPage } from "../../src/html/load.js";
-import { parseDocument, tagPathsFromHtml } from "../../src/html/parse.js";
+import { parseDocument } from "../../src/html/dom.js";
+import { tagPathsFromHtml } from "../../src/html/parse.js";
 import { collapseRepeats, collectTagPaths, indexTagPaths, type MinimalNode } from "../../src/html/tagpaths.js";
 import { AQL, MANIFEST } from "../helpers/serps.js";
 
