@@ -51,7 +51,10 @@ export function registerDemoCommand(program: Command): void {
         });
         progress.done();
         if (flags.json) printJson(report);
-        else say(`\nDone. Explore: bitext export records --db ${report.db} --format csv | head`);
+        else {
+          const corpus = report.results.corpus as { file?: string } | undefined;
+          say(`\nDone. Corpus: ${corpus?.file ?? "(none)"} · records: bitext export records --db ${report.db} --format csv | head`);
+        }
       } finally {
         progress.done();
       }

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { exportCorpus, fetchBilingualPages } from "../extract/index.js";
 import { resourcePath } from "../paths.js";
 import { SerpDriver } from "../serp/driver.js";
 import { loadEngine, wrapperFilePath, writeDefinition } from "../serp/engine-files.js";
@@ -151,8 +152,48 @@ const showCandidates: DemoStep = {
   },
 };
 
-/** The demo's steps, in order. Later stages of the pipeline are appended here. */
-export const DEMO_STEPS: DemoStep[] = [learnWrappers, harvestQueries, showCandidates];
+const fetchPages: DemoStep = {
+  id: "pages",
+  title: "Fetch the bilingual candidates' pages and extract their sentence pairs (feng2011)",
+  async run(ctx) {
+    const store = openStore(ctx.db);
+    try {
+      // Every linked page is on the local simulator: a short per-host delay keeps the demo quick.
+      const r = await fetchBilingualPages(store, { fetcherOptions: { delayMs: 20 } });
+      ctx.results[this.id] = { urls: r.urls, fetched: r.fetched, failed: r.failed, pairs: r.pairs };
+      ctx.say(`  ${r.urls} linked pages of ${r.records} bilingual records: ${r.fetched} fetched, ${r.failed} failed; ${r.pairs} sentence pairs extracted`);
+      const best = [...r.pages].sort((a, b) => b.pairs - a.pairs).slice(0, 3);
+      for (const page of best) ctx.say(`  ${page.pairs} pairs  ${page.url}`);
+    } finally {
+      store.close();
+    }
+  },
+};
+
+const exportTheCorpus: DemoStep = {
+  id: "corpus",
+  title: "Export the corpus (deduplicated, every source URL kept)",
+  async run(ctx) {
+    const store = openStore(ctx.db);
+    try {
+      const prefix = join(ctx.options.dir, "corpus");
+      const r = exportCorpus(store, { format: "tsv", out: prefix });
+      const file = r.files[0]?.path ?? `${prefix}.tsv`;
+      ctx.results[this.id] = { pairs: r.pairs, multiSource: r.multiSource, file };
+      ctx.say(`  ${r.pairs} distinct sentence pairs (${r.multiSource} found on several pages) → ${file}`);
+      const lines = (r.files[0]?.content ?? "").split("\n").slice(1, 4).filter(Boolean);
+      for (const line of lines) {
+        const [source, en, zh] = line.split("\t");
+        ctx.say(`  ${en}  ⇄  ${zh}   (${source?.split(" ")[0]})`);
+      }
+    } finally {
+      store.close();
+    }
+  },
+};
+
+/** The demo's steps, in order: the whole pipeline, from wrappers to a corpus file. */
+export const DEMO_STEPS: DemoStep[] = [learnWrappers, harvestQueries, showCandidates, fetchPages, exportTheCorpus];
 
 export interface DemoReport {
   origin: string;

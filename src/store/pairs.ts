@@ -75,12 +75,13 @@ export function listPagePairs(store: Store, pageId: number): StoredSentencePair[
  * and every source URL. Ordered by best score (unscored last), then text.
  */
 export function listCorpusPairs(store: Store, filter: { minScore?: number } = {}): CorpusPair[] {
-  // SQLite takes the bare columns (en, zh) from the row holding max(score).
+  // SQLite takes the bare columns (en, zh) from the row holding max(score). A pair's sources are the pages
+  // it came from: where a redirect led (an engine's link?url=…), not the redirect link.
   const rows = store.db
     .prepare(
       `SELECT sp.en AS en, sp.zh AS zh, sp.en_norm AS en_norm, sp.zh_norm AS zh_norm, max(sp.score) AS score,
               json_group_array(DISTINCT sp.method) AS methods, count(*) AS occurrences,
-              (SELECT json_group_array(url) FROM (SELECT DISTINCT p2.url AS url FROM sentence_pairs s2
+              (SELECT json_group_array(url) FROM (SELECT DISTINCT coalesce(p2.final_url, p2.url) AS url FROM sentence_pairs s2
                  JOIN pages p2 ON p2.id = s2.page_id
                  WHERE s2.en_norm = sp.en_norm AND s2.zh_norm = sp.zh_norm ORDER BY p2.id)) AS urls
        FROM sentence_pairs sp

@@ -36,5 +36,22 @@ describe("bitext demo", () => {
     expect(countRecords(store)).toBe(h.newRecords);
     store.close();
     expect(lines.some((l) => /12 result pages fetched|result pages fetched/.test(l))).toBe(true);
+
+    // …and ends with a corpus file of sentence pairs from the linked bilingual pages, cited by their real URLs.
+    const pages = report.results.pages as { urls: number; fetched: number; failed: number; pairs: number };
+    expect(pages.urls).toBeGreaterThan(0);
+    expect(pages.failed).toBe(0);
+    expect(pages.pairs).toBeGreaterThan(0);
+    const corpus = report.results.corpus as { pairs: number; file: string };
+    expect(corpus.file).toBe(join(dir, "demo", "corpus.tsv"));
+    const rows = readFileSync(corpus.file, "utf8").trim().split("\n");
+    expect(rows[0]).toBe("source_url\ten\tzh\tscore\tmethod");
+    expect(rows).toHaveLength(corpus.pairs + 1);
+    for (const row of rows.slice(1)) {
+      const [source, en, zh] = row.split("\t");
+      expect(source).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/p\//); // the page itself, not the engine's redirect link
+      expect(en).toMatch(/[A-Za-z]/);
+      expect(zh).toMatch(/\p{sc=Han}/u);
+    }
   });
 });
