@@ -19,7 +19,7 @@
  * in 70% of positives the query is the first pair (the page holds the query), else an unrelated pair.
  * Pure: the caller loads the sources; randomness comes from a seed, so the set is reproducible.
  */
-import { seededRandom } from "./train.js";
+import { seededRandom } from "../random.js";
 import type { Annotation } from "./types.js";
 
 /** A real result record. */

@@ -5,6 +5,7 @@
 import { type Confusion, confusion, scores } from "../eval/metrics.js";
 import { applyScaling, fitMinMax, type MinMaxScaling } from "./scaling.js";
 import { NEGATIVE, POSITIVE, type SvmParams, trainSvm } from "./svm.js";
+import { seededRandom } from "../random.js";
 
 export interface Grid {
   C: readonly number[];
@@ -26,17 +27,6 @@ export interface CvResult extends Confusion {
 
 export interface GridRow extends SvmParams, CvResult {}
 
-/** A deterministic PRNG (mulberry32) so folds are the same on every run. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Stratified k folds: fold index of each sample, positives and negatives spread evenly, shuffled by seed. */
 export function stratifiedFolds(labels: readonly boolean[], k: number, seed = 1): number[] {

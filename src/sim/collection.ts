@@ -1,4 +1,5 @@
-import { escapeHtml, pick, seededRandom, shuffled } from "./random.js";
+import { escapeHtml } from "../html/escape.js";
+import { pick, seededRandom, shuffled } from "../random.js";
 
 /**
  * The simulator's web: bilingual and monolingual pages built from real English–Chinese sentence

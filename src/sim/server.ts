@@ -10,7 +10,8 @@ import { renderDiv, renderDiv2023 } from "./layouts/div.js";
 import { renderList } from "./layouts/list.js";
 import { renderTable } from "./layouts/table.js";
 import type { Layout, LayoutName, SerpAd, SerpView } from "./layouts/types.js";
-import { escapeHtml, hashString } from "./random.js";
+import { escapeHtml } from "../html/escape.js";
+import { hashString } from "../random.js";
 import { type SearchHit, SimSearchIndex } from "./search.js";
 
 /**

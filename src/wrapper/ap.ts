@@ -1,3 +1,5 @@
+import { seededRandom } from "../random.js";
+
 /**
  * Affinity Propagation (Frey & Dueck, Science 2007) on a dense similarity matrix held in a
  * Float64Array (row-major, n×n). The message updates, convergence test and final exemplar
@@ -196,15 +198,7 @@ const TIE_NOISE_FLOOR = 1e-12;
 
 export function withTieBreakNoise(s: Float64Array, seed = 0x5eed): Float64Array {
   const out = Float64Array.from(s);
-  let state = seed >>> 0;
-  for (let i = 0; i < out.length; i++) {
-    // mulberry32
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    const u = ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    out[i] = out[i]! + (TIE_NOISE * Math.abs(out[i]!) + TIE_NOISE_FLOOR) * u;
-  }
+  const random = seededRandom(seed);
+  for (let i = 0; i < out.length; i++) out[i] = out[i]! + (TIE_NOISE * Math.abs(out[i]!) + TIE_NOISE_FLOOR) * random();
   return out;
 }

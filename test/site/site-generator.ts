@@ -11,6 +11,8 @@
 import { readFileSync } from "node:fs";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, posix } from "node:path";
+import { escapeHtml } from "../../src/html/escape.js";
+import { seededRandom } from "../../src/random.js";
 
 export interface SentencePair {
   en: string;
@@ -121,7 +123,7 @@ export function readSentencePairs(file: string): SentencePair[] {
 }
 
 export function generateSite(spec: SiteSpec): GeneratedSite {
-  const rnd = mulberry32(spec.seed);
+  const rnd = seededRandom(spec.seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
   const nSections = Math.min(spec.sections ?? 5, SECTIONS.length);
   const sections = SECTIONS.slice(0, nSections);
@@ -338,17 +340,4 @@ ${related}
 `;
 }
 
-function escapeHtml(s: string): string {
-  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-}
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

@@ -1,24 +1,15 @@
 import oracle from "affinity-propagation";
 import { describe, expect, it } from "vitest";
 import { indexTagPaths } from "../../src/html/tagpaths.js";
+import { seededRandom } from "../../src/random.js";
 import { affinityPropagation, resolvePreference, withTieBreakNoise } from "../../src/wrapper/ap.js";
 import { similarityMatrix } from "../../src/wrapper/similarity.js";
 import { fixturePage } from "../helpers/serps.js";
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Points around k centres in the plane; similarity = −squared distance, as in Frey & Dueck's examples. */
 function blobs(n: number, k: number, seed: number): Float64Array {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const centres = Array.from({ length: k }, () => [r() * 100, r() * 100] as const);
   const pts = Array.from({ length: n }, (_, i) => {
     const c = centres[i % k]!;
@@ -51,7 +42,7 @@ describe("Affinity Propagation (Frey & Dueck 2007)", () => {
   it("picks the same exemplars as the reference package on random similarity matrices", () => {
     for (const [n, k, seed] of [[20, 2, 1], [40, 4, 2], [60, 5, 3], [35, 7, 4]] as const) compare(blobs(n, k, seed), n);
     for (const seed of [11, 12, 13]) {
-      const r = rng(seed);
+      const r = seededRandom(seed);
       const n = 25;
       const s = Float64Array.from({ length: n * n }, () => r()); // asymmetric, uniform
       compare(s, n);

@@ -1,4 +1,4 @@
-import { escapeHtml as e } from "../random.js";
+import { escapeHtml as e } from "../../html/escape.js";
 import type { SerpView } from "./types.js";
 
 /**

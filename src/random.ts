@@ -1,4 +1,9 @@
-/** A small seeded PRNG (mulberry32): the simulator's collection and snippets are the same on every run. */
+/**
+ * Seeded randomness, so everything that samples (CV folds, the simulator's collection, tie-breaking
+ * noise in Affinity Propagation, generated fixture sites) gives the same result on every run.
+ */
+
+/** A small seeded PRNG (mulberry32): uniform numbers in [0, 1). */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
@@ -10,6 +15,7 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
+/** A shuffled copy (Fisher–Yates). */
 export function shuffled<T>(items: readonly T[], random: () => number): T[] {
   const out = [...items];
   for (let i = out.length - 1; i > 0; i--) {
@@ -23,7 +29,7 @@ export function pick<T>(items: readonly T[], random: () => number): T {
   return items[Math.floor(random() * items.length)]!;
 }
 
-/** A stable 32-bit hash of a string (FNV-1a), to derive per-page randomness from a URL. */
+/** A stable 32-bit hash of a string (FNV-1a), to derive a seed from a name or URL. */
 export function hashString(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) {
@@ -31,8 +37,4 @@ export function hashString(s: string): number {
     h = Math.imul(h, 0x01000193);
   }
   return h >>> 0;
-}
-
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
