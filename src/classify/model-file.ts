@@ -4,10 +4,11 @@
  * plus how it was obtained (CV figures, training-set hash and size, date).
  */
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { basename } from "node:path";
 import { UserError } from "../errors.js";
 import { writeJsonAtomic } from "../io/atomic-write.js";
+import { readJsonFile } from "../io/json-file.js";
 import type { LanguagePair } from "../text/index.js";
 import type { MinMaxScaling } from "./scaling.js";
 import type { CvResult, GridRow } from "./train.js";
@@ -95,22 +96,9 @@ export function validateModel(path: string, raw: unknown): ModelFile {
 
 /** Read and check a model file; every problem is a one-line UserError naming the file. */
 export function readModelFile(path: string): ModelFile {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new UserError(
-      code === "ENOENT" ? `${path}: model file not found (train one with bitext train)` : `${path}: cannot read model file (${code ?? String(err)})`,
-    );
-  }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (err) {
-    throw new UserError(`${path}: not valid JSON (${(err as Error).message.split("\n")[0]}); the model file is corrupt, retrain with bitext train`);
-  }
-  return validateModel(path, raw);
+  if (!existsSync(path)) throw new UserError(`${path}: model file not found (train one with bitext train)`);
+  const hint = "; the model file is corrupt, retrain with bitext train";
+  return validateModel(path, readJsonFile(path, "model file", hint));
 }
 
 export function writeModelFile(path: string, model: ModelFile): void {

@@ -1,7 +1,8 @@
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { z } from "zod";
-import { inputError, UserError } from "../errors.js";
+import { UserError } from "../errors.js";
+import { readJsonFile, validated } from "../io/json-file.js";
 import { readPageTagPaths } from "../html/load.js";
 import type { GoldPage } from "./records.js";
 
@@ -66,33 +67,17 @@ export function loadGoldPages(dir: string, onPage?: (file: string) => void): Gol
 function readManifest(dir: string): Map<string, z.infer<typeof manifestSchema>[number]> {
   const path = join(dir, "manifest.json");
   if (!existsSync(path)) return new Map();
-  const parsed = manifestSchema.safeParse(readJson(path));
-  if (!parsed.success) throw describe(path, parsed.error);
-  return new Map(parsed.data.map((m) => [m.file, m]));
+  return new Map(validated(manifestSchema, readJsonFile(path, "manifest"), path).map((m) => [m.file, m]));
 }
 
 function readExpected(path: string): { titles: string[]; capturedAt?: number } {
-  const parsed = expectedSchema.safeParse(readJson(path));
-  if (!parsed.success) throw describe(path, parsed.error);
-  const stamp = parsed.data.results.find((r) => r.timestamp !== undefined)?.timestamp ?? timestampFromName(path);
-  return { titles: parsed.data.results.map((r) => r.title), ...(stamp === undefined ? {} : { capturedAt: stamp }) };
+  const expected = validated(expectedSchema, readJsonFile(path, "expected records"), path);
+  const stamp = expected.results.find((r) => r.timestamp !== undefined)?.timestamp ?? timestampFromName(path);
+  return { titles: expected.results.map((r) => r.title), ...(stamp === undefined ? {} : { capturedAt: stamp }) };
 }
 
 /** Archive captures are named `…-<unix seconds>.html`. */
 function timestampFromName(path: string): number | undefined {
   const m = /-(\d{9,10})\.expected\.json$/.exec(path);
   return m ? Number(m[1]) : undefined;
-}
-
-function readJson(path: string): unknown {
-  try {
-    return JSON.parse(readFileSync(path, "utf8"));
-  } catch (err) {
-    throw new UserError(`${path}: not valid JSON (${(err as Error).message})`);
-  }
-}
-
-function describe(path: string, error: z.ZodError): UserError {
-  const issue = error.issues[0]!;
-  return inputError({ file: path, field: issue.path.map(String).join(".") || "(file)" }, issue.message);
 }

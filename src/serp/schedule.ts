@@ -1,8 +1,9 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { Cron } from "croner";
 import { z } from "zod";
 import { UserError } from "../errors.js";
+import { readJsonFile, validated } from "../io/json-file.js";
 import { parseDuration } from "./duration.js";
 
 /**
@@ -60,23 +61,11 @@ export interface ScheduleConfig {
 
 /** Read and check a schedule config; paths in it are relative to the config file. */
 export function readScheduleConfig(file: string): ScheduleConfig {
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(file, "utf8"));
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code) throw new UserError(`${file}: cannot read schedule config (${code === "ENOENT" ? "no such file" : code})`);
-    throw new UserError(`${file}: not valid JSON (${(err as Error).message})`);
-  }
-  const parsed = configSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new UserError(`${file}: ${issue.path.map(String).join(".") || "(file)"}: ${issue.message}`);
-  }
+  const config = validated(configSchema, readJsonFile(file, "schedule config"), file);
   const base = dirname(file);
   const rel = (p: string) => (isAbsolute(p) ? p : join(base, p));
   const names = new Set<string>();
-  const runs = parsed.data.runs.map((r, i): ScheduledRun => {
+  const runs = config.runs.map((r, i): ScheduledRun => {
     const where = `${file}: runs.${i}`;
     if (names.has(r.name)) throw new UserError(`${where}.name: "${r.name}" is used twice`);
     names.add(r.name);
@@ -103,9 +92,9 @@ export function readScheduleConfig(file: string): ScheduleConfig {
   });
   return {
     file,
-    db: parsed.data.db ? rel(parsed.data.db) : null,
-    wrappers: parsed.data.wrappers ? rel(parsed.data.wrappers) : null,
-    chromium: parsed.data.chromium ?? null,
+    db: config.db ? rel(config.db) : null,
+    wrappers: config.wrappers ? rel(config.wrappers) : null,
+    chromium: config.chromium ?? null,
     runs,
   };
 }

@@ -1,7 +1,7 @@
-import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { UserError } from "../errors.js";
 import { writeJsonAtomic } from "../io/atomic-write.js";
+import { parseJsonText, readTextFile, validated } from "../io/json-file.js";
 import type { Wrapper } from "./types.js";
 
 /**
@@ -67,34 +67,16 @@ export const MAX_PREVIOUS = 5;
 
 /** Read and validate a wrapper file; any problem is a one-line UserError naming the file and the field. */
 export function readWrapperFile(path: string): WrapperFile {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new UserError(`${path}: cannot read wrapper file (${code === "ENOENT" ? "no such file" : code})`);
-  }
-  return parseWrapperFile(text, path);
+  return parseWrapperFile(readTextFile(path, "wrapper file"), path);
 }
 
 export function parseWrapperFile(text: string, path = "wrapper file"): WrapperFile {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    throw new UserError(`${path}: not valid JSON (${(err as Error).message})`);
-  }
+  const json = parseJsonText(text, path);
   const version = (json as { formatVersion?: unknown } | null)?.formatVersion;
   if (typeof version === "number" && version !== WRAPPER_FORMAT_VERSION) {
     throw new UserError(`${path}: formatVersion ${version} is not supported (this bitext reads version ${WRAPPER_FORMAT_VERSION})`);
   }
-  const parsed = fileSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const field = issue.path.length ? issue.path.map(String).join(".") : "(file)";
-    throw new UserError(`${path}: ${field}: ${issue.message}`);
-  }
-  return parsed.data as WrapperFile;
+  return validated(fileSchema, json, path) as WrapperFile;
 }
 
 /** Write a wrapper file atomically (validated first, so a broken file is never written). */

@@ -1,0 +1,39 @@
+import { readFileSync } from "node:fs";
+import type { z } from "zod";
+import { UserError } from "../errors.js";
+
+/**
+ * Reading the project's JSON files (wrapper files, model files, schedule configs, gold data) with the
+ * one error format users see: `FILE: problem`, `FILE: not valid JSON (…)`, `FILE: field.path: problem`.
+ */
+
+/** The text of a file; a missing or unreadable file is a UserError naming it and what it should have been. */
+export function readTextFile(path: string, what: string, hint = ""): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UserError(`${path}: cannot read ${what} (${code === "ENOENT" ? "no such file" : (code ?? String(err))})${hint}`);
+  }
+}
+
+export function parseJsonText(text: string, path: string, hint = ""): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new UserError(`${path}: not valid JSON (${(err as Error).message.split("\n")[0]})${hint}`);
+  }
+}
+
+/** Read a JSON file: `what` names it in errors ("wrapper file", "schedule config", …). */
+export function readJsonFile(path: string, what: string, hint = ""): unknown {
+  return parseJsonText(readTextFile(path, what, hint), path, hint);
+}
+
+/** Check a parsed value against a schema; the first problem becomes `FILE: field.path: message`. */
+export function validated<S extends z.ZodType>(schema: S, value: unknown, path: string): z.infer<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  throw new UserError(`${path}: ${issue.path.map(String).join(".") || "(file)"}: ${issue.message}`);
+}
