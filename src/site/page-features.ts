@@ -4,8 +4,8 @@
  * URLs a spider should also visit (`<link rel=alternate hreflang>`, meta refresh, sitemaps).
  * Pure: HTML and the page URL in, features out.
  */
-import { tagPathsFromHtml } from "../html/parse.js";
-import { PATH_SEPARATOR, TEXT_TAG } from "../html/tagpaths.js";
+import { parse } from "parse5";
+import { collectTagPaths, type MinimalNode, PATH_SEPARATOR, TEXT_TAG } from "../html/tagpaths.js";
 
 export interface PageFeatures {
   title: string;
@@ -53,7 +53,9 @@ export const VISUAL_TAGS: ReadonlySet<string> = new Set([
 const CODE_TAGS = new Set(["pre", "code", "kbd", "samp", "tt"]);
 
 export function pageFeatures(html: string, pageUrl: string): PageFeatures {
-  const seq = tagPathsFromHtml(html);
+  // One parse: the tag-path walk and the attribute-only link tags both read the same parse5 tree.
+  const tree = parse(html) as unknown as MinimalNode;
+  const seq = collectTagPaths(tree);
   const base = resolveUrl(seq.baseHref ?? "", pageUrl) ?? pageUrl;
   const tags: string[] = [];
   const textParts: string[] = [];
@@ -83,7 +85,7 @@ export function pageFeatures(html: string, pageUrl: string): PageFeatures {
       if (abs) links.push(abs);
     }
   }
-  const extra = scanTags(html, base);
+  const extra = attributeTargets(tree, base);
   return {
     title,
     tags,
@@ -110,49 +112,46 @@ export function resolveUrl(href: string, base: string): string | null {
   return url.href;
 }
 
-const COMMENT_OR_SCRIPT = /<!--[\s\S]*?-->|<script\b[\s\S]*?<\/script\s*>|<style\b[\s\S]*?<\/style\s*>/gi;
-const TAG_OF_INTEREST = /<(frame|iframe|area|link|meta)\b([^>]*)>/gi;
-const ATTR = /([\w:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/g;
+/** Elements whose link targets live in attributes the tag-path walk does not keep. */
+const ATTRIBUTE_LINK_TAGS = new Set(["frame", "iframe", "area", "link", "meta"]);
+/** Elements whose content is not part of the page (parse5 keeps `<noscript>` content as text anyway). */
+const OPAQUE_TAGS = new Set(["script", "style", "template"]);
 
 /**
- * Frames, image-map areas, hreflang alternates and meta refresh live in attributes the tag-path walk
- * does not keep; their tags are attribute-only, so a scan of the tags themselves finds them.
+ * Frames, image-map areas, hreflang alternates, sitemaps and meta refresh, read from the parsed tree
+ * (attribute values already entity-decoded by the parser).
  */
-function scanTags(html: string, base: string): { links: string[]; discover: string[]; sitemaps: string[] } {
+function attributeTargets(root: MinimalNode, base: string): { links: string[]; discover: string[]; sitemaps: string[] } {
   const links: string[] = [];
   const discover: string[] = [];
   const sitemaps: string[] = [];
-  const source = html.replace(COMMENT_OR_SCRIPT, "");
-  for (const m of source.matchAll(TAG_OF_INTEREST)) {
-    const tag = m[1]!.toLowerCase();
-    const attrs = new Map<string, string>();
-    for (const a of m[2]!.matchAll(ATTR)) attrs.set(a[1]!.toLowerCase(), decodeEntities(a[2] ?? a[3] ?? a[4] ?? ""));
-    if (tag === "frame" || tag === "iframe") {
-      const abs = resolveUrl(attrs.get("src") ?? "", base);
-      if (abs) links.push(abs);
-    } else if (tag === "area") {
-      const abs = resolveUrl(attrs.get("href") ?? "", base);
-      if (abs) links.push(abs);
-    } else if (tag === "link") {
-      const rel = (attrs.get("rel") ?? "").toLowerCase().split(/\s+/);
-      if (rel.includes("alternate") && attrs.has("hreflang")) {
-        const abs = resolveUrl(attrs.get("href") ?? "", base);
+  const stack: MinimalNode[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    const tag = node.nodeName.toLowerCase();
+    if (ATTRIBUTE_LINK_TAGS.has(tag)) {
+      const attr = (name: string) => node.attrs?.find((a) => a.name === name)?.value ?? "";
+      if (tag === "frame" || tag === "iframe") {
+        const abs = resolveUrl(attr("src"), base);
+        if (abs) links.push(abs);
+      } else if (tag === "area") {
+        const abs = resolveUrl(attr("href"), base);
+        if (abs) links.push(abs);
+      } else if (tag === "link") {
+        const rel = attr("rel").toLowerCase().split(/\s+/);
+        const abs = resolveUrl(attr("href"), base);
+        if (abs && rel.includes("alternate") && attr("hreflang")) discover.push(abs);
+        else if (abs && rel.includes("sitemap")) sitemaps.push(abs);
+      } else if (attr("http-equiv").toLowerCase() === "refresh") {
+        const target = /url\s*=\s*['"]?([^'"]+)/i.exec(attr("content"))?.[1];
+        const abs = target ? resolveUrl(target, base) : null;
         if (abs) discover.push(abs);
-      } else if (rel.includes("sitemap")) {
-        const abs = resolveUrl(attrs.get("href") ?? "", base);
-        if (abs) sitemaps.push(abs);
       }
-    } else if ((attrs.get("http-equiv") ?? "").toLowerCase() === "refresh") {
-      const target = /url\s*=\s*['"]?([^'"]+)/i.exec(attrs.get("content") ?? "")?.[1];
-      const abs = target ? resolveUrl(target, base) : null;
-      if (abs) discover.push(abs);
     }
+    if (OPAQUE_TAGS.has(tag) || !node.childNodes) continue;
+    for (let i = node.childNodes.length - 1; i >= 0; i--) stack.push(node.childNodes[i]!);
   }
   return { links, discover, sitemaps };
-}
-
-function decodeEntities(s: string): string {
-  return s.replace(/&(amp|#38|#x26);/gi, "&");
 }
 
 function collapse(s: string): string {
