@@ -73,25 +73,8 @@ export type HarvestEvent =
   | { kind: "engine-given-up"; engine: string; left: number }
   | { kind: "error"; engine: string; url: string; detail: string; willRetry: boolean };
 
-export interface EngineStats {
-  fetched: number;
-  ok: number;
-  empty: number;
-  blocked: number;
-  errors: number;
-  skipped: number;
-  newRecords: number;
-  seenAgain: number;
-  relearned: number;
-  /** Pages not fetched because the engine was given up (they are fetched by the next run). */
-  left: number;
-  givenUp: boolean;
-}
-
-export interface HarvestStats {
-  /** (engine, query) pairs to harvest, and how many are finished. */
-  jobs: number;
-  jobsDone: number;
+/** What happened to the result pages of a run (or of one engine in it). */
+export interface PageCounts {
   fetched: number;
   ok: number;
   empty: number;
@@ -101,9 +84,20 @@ export interface HarvestStats {
   skipped: number;
   newRecords: number;
   seenAgain: number;
-  classified: number;
   relearned: number;
+  /** Pages not fetched because the engine was given up (they are fetched by the next run). */
   left: number;
+}
+
+export interface EngineStats extends PageCounts {
+  givenUp: boolean;
+}
+
+export interface HarvestStats extends PageCounts {
+  /** (engine, query) pairs to harvest, and how many are finished. */
+  jobs: number;
+  jobsDone: number;
+  classified: number;
   engines: Record<string, EngineStats>;
 }
 

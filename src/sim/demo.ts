@@ -8,7 +8,7 @@ import type { HarvestEvent, HarvestStats } from "../serp/harvest.js";
 import { learnWrapperLive } from "../serp/learn-live.js";
 import { readQueryFile } from "../serp/queries.js";
 import { type HarvestRunResult, runHarvest } from "../serp/run.js";
-import { countRecords, listRecords, openStore, type StoredRecord } from "../store/index.js";
+import { countRecords, listRecords, type StoredRecord, withStore } from "../store/index.js";
 import { type FaultRule, parseFaults } from "./faults.js";
 import { type Simulator, startSimulator } from "./server.js";
 
@@ -115,19 +115,15 @@ const showCandidates: DemoStep = {
   id: "candidates",
   title: "Bilingual candidates (records the classifier thinks link to bilingual pages)",
   async run(ctx) {
-    const store = openStore(ctx.db);
-    let bilingual: StoredRecord[];
-    let counts: { bilingual: number; monolingual: number; unclassified: number };
-    try {
-      bilingual = listRecords(store, { label: "bilingual" });
-      counts = {
+    const { bilingual, counts } = await withStore(ctx.db, (store) => {
+      const bilingual = listRecords(store, { label: "bilingual" });
+      const counts = {
         bilingual: bilingual.length,
         monolingual: countRecords(store, { label: "monolingual" }),
         unclassified: countRecords(store, { label: "unclassified" }),
       };
-    } finally {
-      store.close();
-    }
+      return { bilingual, counts };
+    });
     if (counts.bilingual + counts.monolingual === 0) {
       ctx.say("  (skipped: records are unclassified — train or install a model (models/default.json), then run the demo again)");
       ctx.results[this.id] = { counts, top: [] };
@@ -156,17 +152,12 @@ const fetchPages: DemoStep = {
   id: "pages",
   title: "Fetch the bilingual candidates' pages and extract their sentence pairs (feng2011)",
   async run(ctx) {
-    const store = openStore(ctx.db);
-    try {
-      // Every linked page is on the local simulator: a short per-host delay keeps the demo quick.
-      const r = await fetchBilingualPages(store, { fetcherOptions: { delayMs: 20 } });
-      ctx.results[this.id] = { urls: r.urls, fetched: r.fetched, failed: r.failed, pairs: r.pairs };
-      ctx.say(`  ${r.urls} linked pages of ${r.records} bilingual records: ${r.fetched} fetched, ${r.failed} failed; ${r.pairs} sentence pairs extracted`);
-      const best = [...r.pages].sort((a, b) => b.pairs - a.pairs).slice(0, 3);
-      for (const page of best) ctx.say(`  ${page.pairs} pairs  ${page.url}`);
-    } finally {
-      store.close();
-    }
+    // Every linked page is on the local simulator: a short per-host delay keeps the demo quick.
+    const r = await withStore(ctx.db, (store) => fetchBilingualPages(store, { fetcherOptions: { delayMs: 20 } }));
+    ctx.results[this.id] = { urls: r.urls, fetched: r.fetched, failed: r.failed, pairs: r.pairs };
+    ctx.say(`  ${r.urls} linked pages of ${r.records} bilingual records: ${r.fetched} fetched, ${r.failed} failed; ${r.pairs} sentence pairs extracted`);
+    const best = [...r.pages].sort((a, b) => b.pairs - a.pairs).slice(0, 3);
+    for (const page of best) ctx.say(`  ${page.pairs} pairs  ${page.url}`);
   },
 };
 
@@ -174,20 +165,15 @@ const exportTheCorpus: DemoStep = {
   id: "corpus",
   title: "Export the corpus (deduplicated, every source URL kept)",
   async run(ctx) {
-    const store = openStore(ctx.db);
-    try {
-      const prefix = join(ctx.options.dir, "corpus");
-      const r = exportCorpus(store, { format: "tsv", out: prefix });
-      const file = r.files[0]?.path ?? `${prefix}.tsv`;
-      ctx.results[this.id] = { pairs: r.pairs, multiSource: r.multiSource, file };
-      ctx.say(`  ${r.pairs} distinct sentence pairs (${r.multiSource} found on several pages) → ${file}`);
-      const lines = (r.files[0]?.content ?? "").split("\n").slice(1, 4).filter(Boolean);
-      for (const line of lines) {
-        const [source, en, zh] = line.split("\t");
-        ctx.say(`  ${en}  ⇄  ${zh}   (${source?.split(" ")[0]})`);
-      }
-    } finally {
-      store.close();
+    const prefix = join(ctx.options.dir, "corpus");
+    const r = await withStore(ctx.db, (store) => exportCorpus(store, { format: "tsv", out: prefix }));
+    const file = r.files[0]?.path ?? `${prefix}.tsv`;
+    ctx.results[this.id] = { pairs: r.pairs, multiSource: r.multiSource, file };
+    ctx.say(`  ${r.pairs} distinct sentence pairs (${r.multiSource} found on several pages) → ${file}`);
+    const lines = (r.files[0]?.content ?? "").split("\n").slice(1, 4).filter(Boolean);
+    for (const line of lines) {
+      const [source, en, zh] = line.split("\t");
+      ctx.say(`  ${en}  ⇄  ${zh}   (${source?.split(" ")[0]})`);
     }
   },
 };

@@ -81,3 +81,13 @@ function migrate(db: Database.Database, path: string, readonly: boolean): void {
 export function nowIso(): string {
   return new Date().toISOString();
 }
+
+/** Run `fn` with the store at `path` open, and close it afterwards whatever happens. */
+export async function withStore<T>(path: string, fn: (store: Store) => T | Promise<T>, options: { readonly?: boolean } = {}): Promise<T> {
+  const store = openStore(path, options);
+  try {
+    return await fn(store);
+  } finally {
+    store.close();
+  }
+}

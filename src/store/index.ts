@@ -4,7 +4,7 @@
  * Other modules use these typed accessors, never raw SQL.
  */
 export { compressHtml, decompressHtml } from "./blob.js";
-export { DEFAULT_STORE_PATH, nowIso, openStore, type Store, schemaVersion } from "./db.js";
+export { DEFAULT_STORE_PATH, nowIso, openStore, type Store, schemaVersion, withStore } from "./db.js";
 export {
   countFetchesByStatus,
   type FetchFilter,
