@@ -5,7 +5,7 @@ import { isMojibake, readBilingualPage, readHeldOutPairs, readSerpRecords } from
 import { EN_ZH, langShares } from "../../src/text/index.js";
 
 const serps = new URL("../fixtures/classify/serps", import.meta.url).pathname;
-const page = new URL("../fixtures/classify/animal_farm_bilingual__index_split_002.html", import.meta.url).pathname;
+const page = new URL("../fixtures/extract/animal-farm-bilingual.html", import.meta.url).pathname;
 const tatoeba = new URL("../fixtures/text/tatoeba-sample.tsv", import.meta.url).pathname;
 
 describe("building the bootstrap annotation set from real data", () => {

@@ -25,3 +25,6 @@ export function runCli(args: string[], options: { cwd?: string; input?: string; 
   });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
+
+/** The read-only shared material, beside the project (`../shared`), wherever the clone is. */
+export const SHARED = join(ROOT, "..", "shared");

@@ -7,6 +7,7 @@ import { hardBlockReason, type PageObservation, saysNoResults, softBlockReason }
 import { pageText } from "../../src/serp/driver.js";
 import { defaultWrappersDir, loadEngine } from "../../src/serp/engine-files.js";
 import { parseEngineDefinition } from "../../src/serp/engines.js";
+import { SHARED } from "../helpers/cli.js";
 
 const baidu = loadEngine(defaultWrappersDir(), "baidu").definition;
 const google = loadEngine(defaultWrappersDir(), "google").definition;
@@ -61,7 +62,7 @@ describe("telling a block from results", () => {
   });
 
   it("finds no block signal on 81 real result pages, except block words quoted inside result snippets", () => {
-    const root = "/work/shared/data/serps";
+    const root = `${SHARED}/data/serps`;
     const files: string[] = [];
     const walk = (d: string) => {
       for (const f of readdirSync(d, { withFileTypes: true })) {

@@ -20,8 +20,9 @@ import {
 } from "../../src/site/index.js";
 import { EN_ZH, loadLexicon } from "../../src/text/index.js";
 import { type Handler, type LocalServer, startStaticServer } from "../net/local-server.js";
+import { SHARED } from "../helpers/cli.js";
 
-const SITE = "/work/shared/data/sites/nacos-astro/site";
+const SITE = `${SHARED}/data/sites/nacos-astro/site`;
 const FIXTURES = new URL("../fixtures/sites/nacos-astro/", import.meta.url).pathname;
 const declared = readGoldPairs(join(FIXTURES, "pairs.json"), EN_ZH);
 const translated = readGoldPairs(join(FIXTURES, "pairs.translated.json"), EN_ZH);

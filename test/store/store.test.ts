@@ -157,7 +157,7 @@ describe("storing fetches and records", () => {
 
   it("keeps the page HTML compressed when asked and gives it back byte for byte", () => {
     const s = tempStore();
-    const html = readFileSync("/work/shared/data/bilingual-pages/animal_farm_bilingual__index_split_002.html");
+    const html = readFileSync(new URL("../fixtures/extract/animal-farm-bilingual.html", import.meta.url));
     const { fetchId } = recordFetch(s, fetchOf({ html }), BING);
     expect(getFetchHtml(s, fetchId)!.equals(html)).toBe(true);
     const stored = s.db.prepare("SELECT length(html) AS n FROM fetches WHERE id = ?").get(fetchId) as { n: number };
@@ -222,7 +222,7 @@ describe("runs", () => {
 describe("pages and sentence pairs (for the extract step)", () => {
   it("upserts a page per URL, keeping its id, and returns the stored bytes", () => {
     const s = tempStore();
-    const html = readFileSync("/work/shared/data/bilingual-pages/animal_farm_bilingual__index_split_002.html");
+    const html = readFileSync(new URL("../fixtures/extract/animal-farm-bilingual.html", import.meta.url));
     const id = upsertPage(s, { url: "http://example.org/a", httpStatus: 500, error: "HTTP 500" });
     const again = upsertPage(s, { url: "http://example.org/a", httpStatus: 200, contentType: "text/html", charset: "utf-8", html });
     expect(again).toBe(id);
