@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { UserError } from "../errors.js";
 import { collapsedView, indexTagPaths, type TagPathIndex, type TagPathSequence } from "../html/tagpaths.js";
-import { affinityPropagation, withTieBreakNoise } from "./ap.js";
+import { graphWithTieBreakNoise, sparseAffinityPropagation } from "./ap.js";
 import { layoutFingerprint } from "./layout.js";
 import { textContext, type TextContext } from "./record-text.js";
 import { buildRecord, findTitleLink, recordRegions, relativePath } from "./records.js";
-import { DEFAULT_EPSILON, similarityMatrix } from "./similarity.js";
+import { DEFAULT_EPSILON, similarityGraph } from "./similarity.js";
 import type { RecordCluster, Wrapper, WrapperParams } from "./types.js";
 
 /** A record root must explain at least this share of what the best root explains, with records at least this complete. */
@@ -120,8 +120,8 @@ export function clusterPaths(
   if (candidates.length === 0) return [];
   if (candidates.length === 1) return [candidates];
   const occ = candidates.map((id) => index.occurrences[id]!);
-  const s = withTieBreakNoise(similarityMatrix(occ, epsilon));
-  const { labels } = affinityPropagation(s, candidates.length, { preference });
+  const graph = graphWithTieBreakNoise(similarityGraph(occ, epsilon));
+  const { labels } = sparseAffinityPropagation(graph, { preference });
   const groups = new Map<number, number[]>();
   labels.forEach((label, i) => {
     const g = groups.get(label);

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { closeness, interleaving, interleavingSegments, pathSimilarity, similarityMatrix } from "../../src/wrapper/similarity.js";
+import { indexTagPaths } from "../../src/html/tagpaths.js";
+import {
+  closeness,
+  interleaving,
+  interleavingSegments,
+  pathSimilarity,
+  similarityGraph,
+  similarityMatrix,
+} from "../../src/wrapper/similarity.js";
+import { fixturePage } from "../helpers/serps.js";
 
 // feng2010 Figure 3: P1 and P3 as positions; merged they read 3 1 3 3 1 3 1.
 const P1 = [1, 4, 6];
@@ -49,5 +58,25 @@ describe("closeness and interleaving (feng2010 Equations 1–2)", () => {
     expect(Array.from(m.subarray(0, 3))).toEqual([1, pathSimilarity(P1, P3), pathSimilarity(P1, [7, 8])]);
     expect(m[1 * 3 + 0]).toBe(m[0 * 3 + 1]);
     expect(m[4]).toBe(1);
+  });
+
+  it("keeps exactly the pairs with σ > 0 in the sparse graph, with the same values to the bit", () => {
+    for (const prefix of ["bing-kumolife", "google-conflict", "yahoo-bc-gov"]) {
+      const index = indexTagPaths(fixturePage(prefix).seq);
+      const occ = index.occurrences.filter((o) => o.length >= 2);
+      const n = occ.length;
+      const dense = similarityMatrix(occ);
+      const graph = similarityGraph(occ);
+      const fromGraph = new Float64Array(n * n);
+      for (let i = 0; i < n; i++) {
+        const cols = Array.from(graph.cols.subarray(graph.rowStart[i]!, graph.rowStart[i + 1]!));
+        expect(cols).toEqual([...cols].sort((x, y) => x - y)); // rows sorted, diagonal included
+        expect(cols).toContain(i);
+        for (let e = graph.rowStart[i]!; e < graph.rowStart[i + 1]!; e++) fromGraph[i * n + graph.cols[e]!] = graph.values[e]!;
+      }
+      expect(fromGraph).toEqual(dense);
+      // sparse indeed: most pairs of paths on a result page never interleave
+      expect(graph.cols.length).toBeLessThan(0.4 * n * n);
+    }
   });
 });
