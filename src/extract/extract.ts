@@ -7,8 +7,9 @@
  *   when the length model accepts it, no wrappers, no ranker.
  */
 import { EN_ZH, type LanguagePair } from "../text/index.js";
-import { parseDocument } from "../html/dom.js";
 import { analysePage } from "./analyse.js";
+import { DEFAULT_STRUCTURE_OPTIONS, type StructureOptions, structuralPairs } from "./structure.js";
+import { parseTree, type TreeDocument } from "./tree.js";
 import { randomWalkWithRestart, type WeightedEdge } from "./rank.js";
 import { isSeed, type PairEvidence, PairScorer, type SeedThresholds } from "./seeds.js";
 import type { SentencePair, SnippetPair } from "./types.js";
@@ -28,6 +29,8 @@ export interface ExtractOptions {
   minSeedRelevance: number;
   /** RWR restart probability. */
   restart: number;
+  /** The structural pairing (full system). */
+  structure: StructureOptions;
 }
 
 /**
@@ -42,6 +45,7 @@ export const DEFAULT_EXTRACT_OPTIONS: ExtractOptions = {
   minRelevance: 0.25,
   minSeedRelevance: 0.05,
   restart: 0.15,
+  structure: DEFAULT_STRUCTURE_OPTIONS,
 };
 
 /** What happened on a page, for `--json` diagnostics and the evaluation. */
@@ -61,15 +65,22 @@ export interface PageExtraction {
 
 /** Extract the sentence pairs of an HTML page. */
 export function extractFromHtml(html: string, sourceUrl: string, options: Partial<ExtractOptions> = {}): PageExtraction {
-  return extractFromDocument(parseDocument(html), sourceUrl, options);
+  return extractFromDocument(parseTree(html), sourceUrl, options);
 }
 
 export function extractFromDocument(
-  doc: Document,
+  doc: TreeDocument,
   sourceUrl: string,
   options: Partial<ExtractOptions> = {},
 ): PageExtraction {
   const opts: ExtractOptions = { ...DEFAULT_EXTRACT_OPTIONS, ...options };
+  if (opts.system === "full") {
+    const found = structuralPairs(doc, opts.pair, opts.structure);
+    if (found.length > 0) {
+      const pairs = found.map((p): SentencePair => ({ langs: opts.pair, a: p.a, b: p.b, score: round3(p.score), method: "template", sourceUrl }));
+      return { pairs, stats: { snippets: 0, adjacentPairs: 0, seeds: 0, wrappers: 0, candidates: 0, pairs: pairs.length } };
+    }
+  }
   const useHtml = opts.system === "full";
   const { snippets, trailingGap } = analysePage(doc, {
     pair: opts.pair,

@@ -1,0 +1,377 @@
+/**
+ * Structure first: the page's own parallel units, found from its repeating bilingual template.
+ *
+ * 1. Every element gets its letter counts per language (one iterative pass over the parse5 tree) and from
+ *    them a dominant language (the other language's letters ≤ 10 %: English-dominant; CJK letters > 30 %:
+ *    CJK-dominant) and whether it is *pure*: one language, and so are all its structural children.
+ * 2. A pure element is a unit (a paragraph, a table cell, a list item, a heading, a span of a figure caption);
+ *    an element that is not pure is opened, and its structural children form a *run* in page order.
+ * 3. Runs are paired by their template: adjacent units of the same tag in the two languages, in one
+ *    direction (English → CJK or CJK → English) chosen per template (the runs under the same tag path)
+ *    by the total length fit, so a page that alternates `zh en zh en` pairs `(zh, en)` and a three-way
+ *    `en zh-hans zh-hant` group pairs English with the first Chinese sibling. A pair is rejected only when
+ *    the length model says it cannot be a translation, or when the CJK side quotes the whole English
+ *    side (a note about a word, not its translation).
+ * 4. Inside one element: "中文 / English", `中文<br>English`, "English，中文，gloss" (a comma-separated term
+ *    list counts once it repeats on the page); dialogue lines alternating inside `<pre>`.
+ *
+ * Navigation stays out: `nav`, `footer`, ARIA navigation, and units whose text is all link text (menus,
+ * tables of contents, "主頁/home"). Code blocks (`<pre>` whose lines do not alternate languages) stay out.
+ * No rule here knows a site or a class name.
+ */
+import { charLang, type LanguagePair } from "../text/index.js";
+import { lengthModelFor, textLengthDelta } from "./length-model.js";
+import {
+  attribute,
+  bodyOf,
+  childrenOf,
+  INLINE_TAGS,
+  INVISIBLE_TAGS,
+  isElement,
+  isText,
+  type TreeDocument,
+  type TreeElement,
+  visibleText,
+} from "./tree.js";
+
+/** Parameters of the structural pairing (chosen on the development pages; see the README's eval table). */
+export interface StructureOptions {
+  /** Largest |δ| of the length model for a pair of a template (beyond it: not a translation). */
+  maxDelta: number;
+  /** A dialogue `<pre>` must have at least this share of its lines paired (else it is code). */
+  minPreCoverage: number;
+}
+
+export const DEFAULT_STRUCTURE_OPTIONS: StructureOptions = { maxDelta: 4, minPreCoverage: 0.6 };
+
+/** A pair found by structure; `a` in pair.a (English), `b` in pair.b. */
+export interface StructurePair {
+  a: string;
+  b: string;
+  /** Length fit in (0, 1]. */
+  score: number;
+  /** Which template produced it. */
+  kind: "siblings" | "inline" | "lines";
+  /** Document position of its first unit (for page order). */
+  order: number;
+}
+
+type Side = "a" | "b";
+
+interface Info {
+  el: TreeElement;
+  parent: number;
+  order: number;
+  letters: [number, number];
+  link: number;
+  direct: boolean;
+  path: string;
+}
+
+interface Unit {
+  side: Side;
+  text: string;
+  tag: string;
+  order: number;
+}
+
+const EXCLUDED_TAGS = new Set(["nav", "footer"]);
+const EXCLUDED_ROLES = new Set(["navigation", "contentinfo", "menu", "menubar"]);
+
+/** The structural pairs of a parsed page. */
+export function structuralPairs(doc: TreeDocument, pair: LanguagePair, options: Partial<StructureOptions> = {}): StructurePair[] {
+  const opts = { ...DEFAULT_STRUCTURE_OPTIONS, ...options };
+  const body = bodyOf(doc);
+  if (!body) return [];
+  const scorer = new LengthFit(pair);
+  const infos = measure(body, pair);
+  const index = new Map<TreeElement, number>();
+  for (const [i, inf] of infos.entries()) index.set(inf.el, i);
+  const kids = structuralChildren(infos);
+  const pure = purity(infos, kids);
+
+  const runs = new Map<string, Array<Array<Unit | null>>>();
+  const inline: Array<StructurePair & { key: string }> = [];
+  const out: StructurePair[] = [];
+  const stack = [0];
+  while (stack.length > 0) {
+    const i = stack.pop()!;
+    const inf = infos[i]!;
+    const run: Array<Unit | null> = [];
+    for (const k of kids[i]!) {
+      const child = infos[k]!;
+      const lang = dominant(child.letters);
+      if (child.link >= child.letters[0] + child.letters[1]) {
+        run.push(null); // a menu item, a table-of-contents entry: navigation
+        continue;
+      }
+      if (child.el.tagName === "pre") {
+        const lines = dialogueLines(child, pair, scorer, opts);
+        out.push(...lines);
+        if (lines.length > 0) run.push(null);
+        continue; // a code block is not text; it does not break the alternation around it
+      }
+      if (kids[k]!.length === 0 || pure[k]) {
+        const found = inlinePair(child, pair, scorer, opts);
+        if (found) {
+          inline.push(found);
+          run.push(null);
+        } else if (lang === "a" || lang === "b") {
+          run.push({ side: lang, text: visibleText(child.el), tag: child.el.tagName, order: child.order });
+        } else run.push(null);
+        continue;
+      }
+      run.push(null);
+      stack.push(k);
+    }
+    if (run.some((u) => u !== null)) {
+      const key = inf.path;
+      const list = runs.get(key) ?? [];
+      list.push(run);
+      runs.set(key, list);
+    }
+  }
+  for (const list of runs.values()) out.push(...pairRuns(list, scorer, opts));
+  // A comma-separated term list ("English，中文，gloss") is a template only where it repeats.
+  const commaCount = new Map<string, number>();
+  for (const p of inline) commaCount.set(p.key, (commaCount.get(p.key) ?? 0) + 1);
+  for (const p of inline) if (!p.key.startsWith("comma:") || commaCount.get(p.key)! >= 2) out.push(p);
+  return out.sort((x, y) => x.order - y.order);
+}
+
+/** Pre-order list of the visible elements under `root` with their letter counts (subtree totals). */
+function measure(root: TreeElement, pair: LanguagePair): Info[] {
+  const infos: Info[] = [];
+  const stack: Array<{ el: TreeElement; parent: number; inLink: boolean; path: string }> = [
+    { el: root, parent: -1, inLink: false, path: root.tagName },
+  ];
+  while (stack.length > 0) {
+    const { el, parent, inLink, path } = stack.pop()!;
+    const i = infos.length;
+    const info: Info = { el, parent, order: i, letters: [0, 0], link: 0, direct: false, path };
+    infos.push(info);
+    const link = inLink || el.tagName === "a";
+    const kids = childrenOf(el);
+    for (let k = kids.length - 1; k >= 0; k--) {
+      const c = kids[k]!;
+      if (isText(c)) {
+        const [na, nb] = countLetters(c.value, pair);
+        info.letters[0] += na;
+        info.letters[1] += nb;
+        if (link) info.link += na + nb;
+        if (na + nb > 0 || /\S/u.test(c.value)) info.direct ||= /[\p{L}\p{N}]/u.test(c.value);
+      } else if (isElement(c) && !hidden(c)) {
+        stack.push({ el: c, parent: i, inLink: link, path: `${path}>${c.tagName}` });
+      }
+    }
+  }
+  for (let i = infos.length - 1; i > 0; i--) {
+    const inf = infos[i]!;
+    const p = infos[inf.parent]!;
+    p.letters[0] += inf.letters[0];
+    p.letters[1] += inf.letters[1];
+    p.link += inf.link;
+  }
+  return infos;
+}
+
+function hidden(el: TreeElement): boolean {
+  if (INVISIBLE_TAGS.has(el.tagName) || EXCLUDED_TAGS.has(el.tagName)) return true;
+  const role = attribute(el, "role");
+  return (role !== null && EXCLUDED_ROLES.has(role)) || attribute(el, "hidden") !== null || attribute(el, "aria-hidden") === "true";
+}
+
+/**
+ * The children that structure an element: all children with letters when the element has no text of its
+ * own (`<figcaption><span>Song</span><span>宋体</span></figcaption>`), only its block children when it has
+ * (the `<a>` and `<code>` inside a sentence are part of the sentence).
+ */
+function structuralChildren(infos: readonly Info[]): number[][] {
+  const kids: number[][] = infos.map(() => []);
+  for (let i = 1; i < infos.length; i++) {
+    const inf = infos[i]!;
+    if (inf.letters[0] + inf.letters[1] === 0) continue;
+    const parent = infos[inf.parent]!;
+    if (parent.direct && INLINE_TAGS.has(inf.el.tagName)) continue;
+    kids[inf.parent]!.push(i);
+  }
+  return kids;
+}
+
+/** Pure: one dominant language, and so are all structural children (bottom-up, so children come first). */
+function purity(infos: readonly Info[], kids: readonly number[][]): boolean[] {
+  const pure = infos.map(() => false);
+  for (let i = infos.length - 1; i >= 0; i--) {
+    const lang = dominant(infos[i]!.letters);
+    if (lang !== "a" && lang !== "b") continue;
+    pure[i] = kids[i]!.every((k) => pure[k] && dominant(infos[k]!.letters) === lang);
+  }
+  return pure;
+}
+
+/** English-dominant: letters of pair.a and ≤ 10 % of pair.b; CJK-dominant: > 30 % pair.b letters. */
+export function dominant([na, nb]: readonly [number, number]): Side | "mixed" | null {
+  const total = na + nb;
+  if (total === 0) return null;
+  if (nb / total > 0.3) return "b";
+  if (na > 0 && nb / total <= 0.1) return "a";
+  return "mixed";
+}
+
+function countLetters(text: string, pair: LanguagePair): [number, number] {
+  let na = 0;
+  let nb = 0;
+  for (const ch of text) {
+    const code = ch.codePointAt(0)!;
+    if (code < 0x80) {
+      if ((code >= 65 && code <= 90) || (code >= 97 && code <= 122)) {
+        if (pair.a === "en") na++;
+      }
+      continue;
+    }
+    const l = charLang(ch, pair);
+    if (l === pair.a) na++;
+    else if (l === pair.b) nb++;
+  }
+  return [na, nb];
+}
+
+/** Length-model fit of a (CJK, other) pair of texts. */
+class LengthFit {
+  private readonly model;
+  private readonly isCjk: (ch: string) => boolean;
+  constructor(pair: LanguagePair) {
+    this.model = lengthModelFor(pair.b);
+    this.isCjk = (ch) => charLang(ch, pair) === pair.b;
+  }
+  delta(b: string, a: string): number {
+    return textLengthDelta(b, a, this.isCjk, this.model);
+  }
+}
+
+/**
+ * A CJK text that quotes every word of its English partner ("Yes?" / "yes 的意思通常是…") is a note about
+ * the English, not its translation.
+ */
+function isNoteOn(b: string, a: string): boolean {
+  const words = a.toLowerCase().match(/\p{L}+/gu);
+  if (!words || words.length === 0) return false;
+  const inB = new Set(b.toLowerCase().match(/\p{L}+/gu) ?? []);
+  return words.every((w) => inB.has(w));
+}
+
+/** Score of a candidate pair (0 = rejected). */
+function fit(a: string, b: string, scorer: LengthFit, opts: StructureOptions): number {
+  if (isNoteOn(b, a)) return 0;
+  const d = scorer.delta(b, a);
+  if (Math.abs(d) > opts.maxDelta) return 0;
+  return Math.exp((-d * d) / 8);
+}
+
+/**
+ * Pair the runs of one template. For each direction (first side → other side), the best set of
+ * non-overlapping adjacent pairs per run (dynamic programming on the path); the direction with the larger
+ * total over all runs of the template wins.
+ */
+function pairRuns(runs: ReadonlyArray<ReadonlyArray<Unit | null>>, scorer: LengthFit, opts: StructureOptions): StructurePair[] {
+  let best: StructurePair[] = [];
+  let bestTotal = 0;
+  for (const first of ["a", "b"] as const) {
+    const pairs: StructurePair[] = [];
+    let total = 0;
+    for (const run of runs) {
+      const r = matchRun(run, first, scorer, opts);
+      pairs.push(...r.pairs);
+      total += r.total;
+    }
+    if (total > bestTotal) {
+      best = pairs;
+      bestTotal = total;
+    }
+  }
+  return best;
+}
+
+function matchRun(run: ReadonlyArray<Unit | null>, first: Side, scorer: LengthFit, opts: StructureOptions): { pairs: StructurePair[]; total: number } {
+  const n = run.length;
+  const best = new Float64Array(n + 1);
+  const take: Array<StructurePair | null> = new Array(n + 1).fill(null);
+  for (let i = 2; i <= n; i++) {
+    best[i] = best[i - 1]!;
+    const x = run[i - 2];
+    const y = run[i - 1];
+    if (!x || !y || x.side !== first || y.side === first || x.tag !== y.tag) continue;
+    const [a, b] = x.side === "a" ? [x, y] : [y, x];
+    const s = fit(a.text, b.text, scorer, opts);
+    if (s > 0 && best[i - 2]! + s > best[i]!) {
+      best[i] = best[i - 2]! + s;
+      take[i] = { a: a.text, b: b.text, score: s, kind: "siblings", order: x.order };
+    }
+  }
+  const pairs: StructurePair[] = [];
+  for (let i = n; i >= 2; ) {
+    const t = take[i];
+    if (t && best[i] !== best[i - 1]) {
+      pairs.push(t);
+      i -= 2;
+    } else i--;
+  }
+  return { pairs: pairs.reverse(), total: best[n]! };
+}
+
+/** Dialogue lines inside `<pre>`: kept when the lines alternate languages (most of them paired); else code. */
+function dialogueLines(info: Info, pair: LanguagePair, scorer: LengthFit, opts: StructureOptions): StructurePair[] {
+  const units: Array<Unit | null> = [];
+  for (const line of visibleText(info.el, true).split("\n")) {
+    const side = dominant(countLetters(line, pair));
+    if (side === null) continue;
+    units.push(side === "mixed" ? null : { side, text: line, tag: "line", order: info.order });
+  }
+  if (units.length < 2) return [];
+  const pairs = pairRuns([units], scorer, opts);
+  return pairs.length >= 2 && (pairs.length * 2) / units.length >= opts.minPreCoverage
+    ? pairs.map((p) => ({ ...p, kind: "lines" as const }))
+    : [];
+}
+
+/** Separators between the two halves of an inline pair. */
+const FIELD_SEPARATORS: ReadonlyArray<{ name: string; split: RegExp }> = [
+  { name: "slash", split: /\s+[/|]\s+|[／｜]/u },
+  { name: "comma", split: /，/u },
+];
+
+/**
+ * An inline pair inside one element: two lines (`中文<br>English`, or an item written on two lines), or
+ * fields separated by " / ", " | " or a full-width comma, the first two fields in the two languages.
+ */
+function inlinePair(info: Info, pair: LanguagePair, scorer: LengthFit, opts: StructureOptions): (StructurePair & { key: string }) | null {
+  if (info.letters[0] === 0 || info.letters[1] === 0) return null;
+  const lines = visibleText(info.el, true).split("\n");
+  if (lines.length === 2) {
+    const p = halves(lines[0]!, lines[1]!, pair, scorer, opts);
+    if (p) return { ...p, kind: "inline", order: info.order, key: `lines:${info.path}` };
+  }
+  const text = visibleText(info.el);
+  for (const sep of FIELD_SEPARATORS) {
+    const fields = text.split(sep.split).map((f) => f.trim());
+    if (fields.length < 2) continue;
+    // Terms of a comma-separated list carry no sentence punctuation of their own.
+    const clean = sep.name === "comma" ? fields.map((f) => f.replace(/[。；;.]+$/u, "")) : fields;
+    if (sep.name === "slash" && fields.length !== 2) continue;
+    const p = halves(clean[0]!, clean[1]!, pair, scorer, opts);
+    if (p) return { ...p, kind: "inline", order: info.order, key: `${sep.name}:${info.path}` };
+  }
+  return null;
+}
+
+function halves(x: string, y: string, pair: LanguagePair, scorer: LengthFit, opts: StructureOptions): { a: string; b: string; score: number } | null {
+  const [xa, xb] = countLetters(x, pair);
+  const [ya, yb] = countLetters(y, pair);
+  let a: string;
+  let b: string;
+  if (xb === 0 && xa > 0 && dominant([ya, yb]) === "b") [a, b] = [x, y];
+  else if (yb === 0 && ya > 0 && dominant([xa, xb]) === "b") [a, b] = [y, x];
+  else return null;
+  const score = fit(a, b, scorer, opts);
+  return score > 0 ? { a, b, score } : null;
+}
