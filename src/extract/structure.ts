@@ -40,9 +40,13 @@ export interface StructureOptions {
   maxDelta: number;
   /** A dialogue `<pre>` must have at least this share of its lines paired (else it is code). */
   minPreCoverage: number;
+  /** A template is regular (all its pairs kept) with at least this many pairs that fit the length model… */
+  minTemplatePairs: number;
+  /** … making at least this share of its pairs. */
+  minFitShare: number;
 }
 
-export const DEFAULT_STRUCTURE_OPTIONS: StructureOptions = { maxDelta: 4, minPreCoverage: 0.6 };
+export const DEFAULT_STRUCTURE_OPTIONS: StructureOptions = { maxDelta: 4, minPreCoverage: 0.6, minTemplatePairs: 3, minFitShare: 0.5 };
 
 /** A pair found by structure; `a` in pair.a (English), `b` in pair.b. */
 export interface StructurePair {
@@ -100,7 +104,6 @@ export function structuralPairs(doc: TreeDocument, pair: LanguagePair, options: 
     const run: Array<Unit | null> = [];
     for (const k of kids[i]!) {
       const child = infos[k]!;
-      const lang = dominant(child.letters);
       if (child.link >= child.letters[0] + child.letters[1]) {
         run.push(null); // a menu item, a table-of-contents entry: navigation
         continue;
@@ -116,9 +119,11 @@ export function structuralPairs(doc: TreeDocument, pair: LanguagePair, options: 
         if (found) {
           inline.push(found);
           run.push(null);
-        } else if (lang === "a" || lang === "b") {
-          run.push({ side: lang, text: visibleText(child.el), tag: child.el.tagName, order: child.order });
-        } else run.push(null);
+        } else {
+          const text = visibleText(child.el);
+          const side = unitSide(child.letters, text);
+          run.push(side ? { side, text, tag: child.el.tagName, order: child.order } : null);
+        }
         continue;
       }
       run.push(null);
@@ -209,6 +214,34 @@ function purity(infos: readonly Info[], kids: readonly number[][]): boolean[] {
   return pure;
 }
 
+/**
+ * The side of a unit in a run: CJK when more than a tenth of its letters are CJK (a table header
+ * "Unicode名称", a sentence full of code names), the other language when it has (almost) none and reads as
+ * text: more letters than digits ("42 pt" is a measure), not a code point ("FF0C"), not romanised Chinese
+ * ("biāodiǎn fúhào": pinyin is Latin script but not English).
+ */
+function unitSide(letters: readonly [number, number], text: string): Side | null {
+  const [na, nb] = letters;
+  if (na + nb === 0) return null;
+  if (nb / (na + nb) > 0.1) return "b";
+  const digits = text.match(/\p{N}/gu)?.length ?? 0;
+  if (na <= digits) return null;
+  const words = text.match(/[\p{L}\p{N}+]+/gu) ?? [];
+  if (words.every((w) => CODE_POINT.test(w))) return null;
+  if (isPinyin(words)) return null;
+  return "a";
+}
+
+const CODE_POINT = /^(?:U\+)?[0-9A-F]{4,6}$/u;
+const TONE_MARK = /[āáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜ]/iu;
+const PINYIN_ONLY_MARK = /[āǎēěīǐōǒūǔǖǘǚǜ]/iu;
+
+/** Romanised Chinese: most words carry a tone mark, one of them a mark English and French do not use. */
+function isPinyin(words: readonly string[]): boolean {
+  const marked = words.filter((w) => TONE_MARK.test(w));
+  return marked.length * 2 >= words.length && marked.some((w) => PINYIN_ONLY_MARK.test(w));
+}
+
 /** English-dominant: letters of pair.a and ≤ 10 % of pair.b; CJK-dominant: > 30 % pair.b letters. */
 export function dominant([na, nb]: readonly [number, number]): Side | "mixed" | null {
   const total = na + nb;
@@ -260,27 +293,33 @@ function isNoteOn(b: string, a: string): boolean {
   return words.every((w) => inB.has(w));
 }
 
-/** Score of a candidate pair (0 = rejected). */
-function fit(a: string, b: string, scorer: LengthFit, opts: StructureOptions): number {
-  if (isNoteOn(b, a)) return 0;
-  const d = scorer.delta(b, a);
-  if (Math.abs(d) > opts.maxDelta) return 0;
-  return Math.exp((-d * d) / 8);
+/** Length fit of a pair in (0, 1] (1: the expected length ratio), or 0 when the CJK side is a note on the English. */
+function fit(a: string, b: string, scorer: LengthFit): { score: number; delta: number } {
+  if (isNoteOn(b, a)) return { score: 0, delta: Number.POSITIVE_INFINITY };
+  const delta = scorer.delta(b, a);
+  return { score: Math.exp((-delta * delta) / 8), delta };
+}
+
+interface Candidate extends StructurePair {
+  delta: number;
 }
 
 /**
- * Pair the runs of one template. For each direction (first side → other side), the best set of
- * non-overlapping adjacent pairs per run (dynamic programming on the path); the direction with the larger
- * total over all runs of the template wins.
+ * Pair the runs of one template (the runs under one tag path). For each direction (first side → other
+ * side), the best set of non-overlapping adjacent pairs per run (dynamic programming on the path, every pair
+ * worth a little plus its length fit); the direction with the larger total wins. A template is *regular*
+ * when most of its pairs fit the length model: then all its pairs are kept (free translations, short
+ * headings with long translations and words the lexicon does not know included); otherwise only the pairs
+ * that fit are.
  */
 function pairRuns(runs: ReadonlyArray<ReadonlyArray<Unit | null>>, scorer: LengthFit, opts: StructureOptions): StructurePair[] {
-  let best: StructurePair[] = [];
+  let best: Candidate[] = [];
   let bestTotal = 0;
   for (const first of ["a", "b"] as const) {
-    const pairs: StructurePair[] = [];
+    const pairs: Candidate[] = [];
     let total = 0;
     for (const run of runs) {
-      const r = matchRun(run, first, scorer, opts);
+      const r = matchRun(run, first, scorer);
       pairs.push(...r.pairs);
       total += r.total;
     }
@@ -289,26 +328,30 @@ function pairRuns(runs: ReadonlyArray<ReadonlyArray<Unit | null>>, scorer: Lengt
       bestTotal = total;
     }
   }
-  return best;
+  const fitting = best.filter((c) => Math.abs(c.delta) <= opts.maxDelta);
+  const regular = fitting.length >= opts.minTemplatePairs && fitting.length >= opts.minFitShare * best.length;
+  return (regular ? best : fitting).map(({ delta: _, ...p }) => p);
 }
 
-function matchRun(run: ReadonlyArray<Unit | null>, first: Side, scorer: LengthFit, opts: StructureOptions): { pairs: StructurePair[]; total: number } {
+function matchRun(run: ReadonlyArray<Unit | null>, first: Side, scorer: LengthFit): { pairs: Candidate[]; total: number } {
   const n = run.length;
   const best = new Float64Array(n + 1);
-  const take: Array<StructurePair | null> = new Array(n + 1).fill(null);
+  const take: Array<Candidate | null> = new Array(n + 1).fill(null);
   for (let i = 2; i <= n; i++) {
     best[i] = best[i - 1]!;
     const x = run[i - 2];
     const y = run[i - 1];
     if (!x || !y || x.side !== first || y.side === first || x.tag !== y.tag) continue;
     const [a, b] = x.side === "a" ? [x, y] : [y, x];
-    const s = fit(a.text, b.text, scorer, opts);
-    if (s > 0 && best[i - 2]! + s > best[i]!) {
-      best[i] = best[i - 2]! + s;
-      take[i] = { a: a.text, b: b.text, score: s, kind: "siblings", order: x.order };
+    const f = fit(a.text, b.text, scorer);
+    if (!Number.isFinite(f.delta)) continue;
+    const w = 0.1 + f.score;
+    if (best[i - 2]! + w > best[i]!) {
+      best[i] = best[i - 2]! + w;
+      take[i] = { a: a.text, b: b.text, score: f.score, kind: "siblings", order: x.order, delta: f.delta };
     }
   }
-  const pairs: StructurePair[] = [];
+  const pairs: Candidate[] = [];
   for (let i = n; i >= 2; ) {
     const t = take[i];
     if (t && best[i] !== best[i - 1]) {
@@ -372,6 +415,6 @@ function halves(x: string, y: string, pair: LanguagePair, scorer: LengthFit, opt
   if (xb === 0 && xa > 0 && dominant([ya, yb]) === "b") [a, b] = [x, y];
   else if (yb === 0 && ya > 0 && dominant([xa, xb]) === "b") [a, b] = [y, x];
   else return null;
-  const score = fit(a, b, scorer, opts);
-  return score > 0 ? { a, b, score } : null;
+  const f = fit(a, b, scorer);
+  return Math.abs(f.delta) <= opts.maxDelta ? { a, b, score: f.score } : null;
 }
