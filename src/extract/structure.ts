@@ -94,54 +94,96 @@ export function structuralPairs(doc: TreeDocument, pair: LanguagePair, options: 
   const kids = structuralChildren(infos);
   const pure = purity(infos, kids);
 
-  const runs = new Map<string, Array<Array<Unit | null>>>();
-  const inline: Array<StructurePair & { key: string }> = [];
+  const templates = new Map<string, Run[]>();
+  const inline: InlineCandidate[] = [];
   const out: StructurePair[] = [];
   const stack = [0];
+  let runCount = 0;
   while (stack.length > 0) {
     const i = stack.pop()!;
-    const inf = infos[i]!;
-    const run: Array<Unit | null> = [];
+    const run: Run = { id: runCount++, units: [] };
     for (const k of kids[i]!) {
       const child = infos[k]!;
       if (child.link >= child.letters[0] + child.letters[1]) {
-        run.push(null); // a menu item, a table-of-contents entry: navigation
+        run.units.push(null); // a menu item, a table-of-contents entry: navigation
         continue;
       }
       if (child.el.tagName === "pre") {
         const lines = dialogueLines(child, pair, scorer, opts);
         out.push(...lines);
-        if (lines.length > 0) run.push(null);
+        if (lines.length > 0) run.units.push(null);
         continue; // a code block is not text; it does not break the alternation around it
       }
-      if (kids[k]!.length === 0 || pure[k]) {
-        const found = inlinePair(child, pair, scorer, opts);
+      // A unit: no structural children, or one language wrapping a single child (`<td><p>…</p></td>`). A
+      // one-language block of several children is opened: its items may hold inline pairs of their own.
+      if (kids[k]!.length === 0 || (pure[k] && kids[k]!.length === 1)) {
+        const found = inlinePair(child, pair, scorer);
         if (found) {
-          inline.push(found);
-          run.push(null);
+          inline.push({ ...found, run: run.id });
+          run.units.push(null);
         } else {
           const text = visibleText(child.el);
           const side = unitSide(child.letters, text);
-          run.push(side ? { side, text, tag: child.el.tagName, order: child.order } : null);
+          run.units.push(side ? { side, text, tag: child.el.tagName, order: child.order } : null);
         }
         continue;
       }
-      run.push(null);
+      run.units.push(null);
       stack.push(k);
     }
-    if (run.some((u) => u !== null)) {
-      const key = inf.path;
-      const list = runs.get(key) ?? [];
+    if (run.units.some((u) => u !== null)) {
+      const key = infos[i]!.path;
+      const list = templates.get(key) ?? [];
       list.push(run);
-      runs.set(key, list);
+      templates.set(key, list);
     }
   }
-  for (const list of runs.values()) out.push(...pairRuns(list, scorer, opts));
-  // A comma-separated term list ("English，中文，gloss") is a template only where it repeats.
-  const commaCount = new Map<string, number>();
-  for (const p of inline) commaCount.set(p.key, (commaCount.get(p.key) ?? 0) + 1);
-  for (const p of inline) if (!p.key.startsWith("comma:") || commaCount.get(p.key)! >= 2) out.push(p);
-  return out.sort((x, y) => x.order - y.order);
+  const rowRuns = new Set<number>();
+  for (const list of templates.values()) {
+    const { pairs, rows } = pairRuns(list, scorer);
+    for (const r of rows) rowRuns.add(r);
+    out.push(...keepTemplate(pairs, opts));
+  }
+  // Inline pairs, grouped by template (how they are written, where): a cell of a row whose columns are already
+  // paired is a notes column; a comma-separated term list ("English，中文，gloss") counts only where it repeats.
+  const inlineTemplates = new Map<string, Candidate[]>();
+  for (const c of inline) {
+    if (rowRuns.has(c.run)) continue;
+    const list = inlineTemplates.get(c.key) ?? [];
+    list.push(c);
+    inlineTemplates.set(c.key, list);
+  }
+  for (const [key, list] of inlineTemplates) {
+    if (key.startsWith("comma:") && list.length < 2) continue;
+    out.push(...keepTemplate(list, opts));
+  }
+  return out.sort((x, y) => x.order - y.order).map(({ order, a, b, score, kind }) => ({ a, b, score: score, kind, order }));
+}
+
+interface Run {
+  id: number;
+  units: Array<Unit | null>;
+}
+
+interface Candidate extends StructurePair {
+  delta: number;
+  /** The run it was found in and the position of its first unit there. */
+  run: number;
+  position: number;
+  /** The inline template (how it is written and where). */
+  key?: string;
+}
+
+type InlineCandidate = Candidate & { key: string };
+
+/**
+ * A template is *regular* when most of its pairs fit the length model: then all its pairs are kept (free
+ * translations, short headings with long translations, words no lexicon knows); otherwise only those that fit.
+ */
+function keepTemplate(pairs: readonly Candidate[], opts: StructureOptions): Candidate[] {
+  const fitting = pairs.filter((c) => Math.abs(c.delta) <= opts.maxDelta);
+  const regular = fitting.length >= opts.minTemplatePairs && fitting.length >= opts.minFitShare * pairs.length;
+  return regular ? [...pairs] : fitting;
 }
 
 /** Pre-order list of the visible elements under `root` with their letter counts (subtree totals). */
@@ -217,7 +259,7 @@ function purity(infos: readonly Info[], kids: readonly number[][]): boolean[] {
 /**
  * The side of a unit in a run: CJK when more than a tenth of its letters are CJK (a table header
  * "Unicode名称", a sentence full of code names), the other language when it has (almost) none and reads as
- * text: more letters than digits ("42 pt" is a measure), not a code point ("FF0C"), not romanised Chinese
+ * text: more letters than twice its digits ("42 pt", "9 pt" are measures), not a code point ("FF0C"), not romanised Chinese
  * ("biāodiǎn fúhào": pinyin is Latin script but not English).
  */
 function unitSide(letters: readonly [number, number], text: string): Side | null {
@@ -225,7 +267,7 @@ function unitSide(letters: readonly [number, number], text: string): Side | null
   if (na + nb === 0) return null;
   if (nb / (na + nb) > 0.1) return "b";
   const digits = text.match(/\p{N}/gu)?.length ?? 0;
-  if (na <= digits) return null;
+  if (na <= 2 * digits) return null;
   const words = text.match(/[\p{L}\p{N}+]+/gu) ?? [];
   if (words.every((w) => CODE_POINT.test(w))) return null;
   if (isPinyin(words)) return null;
@@ -239,7 +281,7 @@ const PINYIN_ONLY_MARK = /[āǎēěīǐōǒūǔǖǘǚǜ]/iu;
 /** Romanised Chinese: most words carry a tone mark, one of them a mark English and French do not use. */
 function isPinyin(words: readonly string[]): boolean {
   const marked = words.filter((w) => TONE_MARK.test(w));
-  return marked.length * 2 >= words.length && marked.some((w) => PINYIN_ONLY_MARK.test(w));
+  return marked.length === words.length || (marked.length * 2 >= words.length && marked.some((w) => PINYIN_ONLY_MARK.test(w)));
 }
 
 /** English-dominant: letters of pair.a and ≤ 10 % of pair.b; CJK-dominant: > 30 % pair.b letters. */
@@ -300,19 +342,14 @@ function fit(a: string, b: string, scorer: LengthFit): { score: number; delta: n
   return { score: Math.exp((-delta * delta) / 8), delta };
 }
 
-interface Candidate extends StructurePair {
-  delta: number;
-}
-
 /**
  * Pair the runs of one template (the runs under one tag path). For each direction (first side → other
  * side), the best set of non-overlapping adjacent pairs per run (dynamic programming on the path, every pair
- * worth a little plus its length fit); the direction with the larger total wins. A template is *regular*
- * when most of its pairs fit the length model: then all its pairs are kept (free translations, short
- * headings with long translations and words the lexicon does not know included); otherwise only the pairs
- * that fit are.
+ * worth a little plus its length fit); the direction with the larger total wins. Where every run gives one
+ * pair (table rows), the columns are the template: a pair in another column must fit the length model, and
+ * the runs are `rows` (their other cells are notes).
  */
-function pairRuns(runs: ReadonlyArray<ReadonlyArray<Unit | null>>, scorer: LengthFit, opts: StructureOptions): StructurePair[] {
+function pairRuns(runs: readonly Run[], scorer: LengthFit): { pairs: Candidate[]; rows: number[] } {
   let best: Candidate[] = [];
   let bestTotal = 0;
   for (const first of ["a", "b"] as const) {
@@ -328,19 +365,24 @@ function pairRuns(runs: ReadonlyArray<ReadonlyArray<Unit | null>>, scorer: Lengt
       bestTotal = total;
     }
   }
-  const fitting = best.filter((c) => Math.abs(c.delta) <= opts.maxDelta);
-  const regular = fitting.length >= opts.minTemplatePairs && fitting.length >= opts.minFitShare * best.length;
-  return (regular ? best : fitting).map(({ delta: _, ...p }) => p);
+  const perRun = new Map<number, number>();
+  for (const c of best) perRun.set(c.run, (perRun.get(c.run) ?? 0) + 1);
+  if (perRun.size < 3 || [...perRun.values()].some((n) => n > 1)) return { pairs: best, rows: [] };
+  const byPosition = new Map<number, number>();
+  for (const c of best) byPosition.set(c.position, (byPosition.get(c.position) ?? 0) + 1);
+  const column = [...byPosition.entries()].sort((x, y) => y[1] - x[1])[0]![0];
+  return { pairs: best.filter((c) => c.position === column || Math.abs(c.delta) <= 2), rows: [...perRun.keys()] };
 }
 
-function matchRun(run: ReadonlyArray<Unit | null>, first: Side, scorer: LengthFit): { pairs: Candidate[]; total: number } {
-  const n = run.length;
+function matchRun(run: Run, first: Side, scorer: LengthFit): { pairs: Candidate[]; total: number } {
+  const units = run.units;
+  const n = units.length;
   const best = new Float64Array(n + 1);
   const take: Array<Candidate | null> = new Array(n + 1).fill(null);
   for (let i = 2; i <= n; i++) {
     best[i] = best[i - 1]!;
-    const x = run[i - 2];
-    const y = run[i - 1];
+    const x = units[i - 2];
+    const y = units[i - 1];
     if (!x || !y || x.side !== first || y.side === first || x.tag !== y.tag) continue;
     const [a, b] = x.side === "a" ? [x, y] : [y, x];
     const f = fit(a.text, b.text, scorer);
@@ -348,7 +390,7 @@ function matchRun(run: ReadonlyArray<Unit | null>, first: Side, scorer: LengthFi
     const w = 0.1 + f.score;
     if (best[i - 2]! + w > best[i]!) {
       best[i] = best[i - 2]! + w;
-      take[i] = { a: a.text, b: b.text, score: f.score, kind: "siblings", order: x.order, delta: f.delta };
+      take[i] = { a: a.text, b: b.text, score: f.score, kind: "siblings", order: x.order, delta: f.delta, run: run.id, position: i - 2 };
     }
   }
   const pairs: Candidate[] = [];
@@ -371,9 +413,9 @@ function dialogueLines(info: Info, pair: LanguagePair, scorer: LengthFit, opts: 
     units.push(side === "mixed" ? null : { side, text: line, tag: "line", order: info.order });
   }
   if (units.length < 2) return [];
-  const pairs = pairRuns([units], scorer, opts);
+  const pairs = keepTemplate(pairRuns([{ id: -1, units }], scorer).pairs, opts);
   return pairs.length >= 2 && (pairs.length * 2) / units.length >= opts.minPreCoverage
-    ? pairs.map((p) => ({ ...p, kind: "lines" as const }))
+    ? pairs.map((p) => ({ a: p.a, b: p.b, score: p.score, kind: "lines" as const, order: p.order }))
     : [];
 }
 
@@ -387,12 +429,12 @@ const FIELD_SEPARATORS: ReadonlyArray<{ name: string; split: RegExp }> = [
  * An inline pair inside one element: two lines (`中文<br>English`, or an item written on two lines), or
  * fields separated by " / ", " | " or a full-width comma, the first two fields in the two languages.
  */
-function inlinePair(info: Info, pair: LanguagePair, scorer: LengthFit, opts: StructureOptions): (StructurePair & { key: string }) | null {
+function inlinePair(info: Info, pair: LanguagePair, scorer: LengthFit): Omit<InlineCandidate, "run"> | null {
   if (info.letters[0] === 0 || info.letters[1] === 0) return null;
   const lines = visibleText(info.el, true).split("\n");
   if (lines.length === 2) {
-    const p = halves(lines[0]!, lines[1]!, pair, scorer, opts);
-    if (p) return { ...p, kind: "inline", order: info.order, key: `lines:${info.path}` };
+    const p = halves(lines[0]!, lines[1]!, pair, scorer);
+    if (p) return { ...p, kind: "inline", order: info.order, position: 0, key: `lines:${info.path}` };
   }
   const text = visibleText(info.el);
   for (const sep of FIELD_SEPARATORS) {
@@ -401,13 +443,13 @@ function inlinePair(info: Info, pair: LanguagePair, scorer: LengthFit, opts: Str
     // Terms of a comma-separated list carry no sentence punctuation of their own.
     const clean = sep.name === "comma" ? fields.map((f) => f.replace(/[。；;.]+$/u, "")) : fields;
     if (sep.name === "slash" && fields.length !== 2) continue;
-    const p = halves(clean[0]!, clean[1]!, pair, scorer, opts);
-    if (p) return { ...p, kind: "inline", order: info.order, key: `${sep.name}:${info.path}` };
+    const p = halves(clean[0]!, clean[1]!, pair, scorer);
+    if (p) return { ...p, kind: "inline", order: info.order, position: 0, key: `${sep.name}:${info.path}` };
   }
   return null;
 }
 
-function halves(x: string, y: string, pair: LanguagePair, scorer: LengthFit, opts: StructureOptions): { a: string; b: string; score: number } | null {
+function halves(x: string, y: string, pair: LanguagePair, scorer: LengthFit): { a: string; b: string; score: number; delta: number } | null {
   const [xa, xb] = countLetters(x, pair);
   const [ya, yb] = countLetters(y, pair);
   let a: string;
@@ -416,5 +458,5 @@ function halves(x: string, y: string, pair: LanguagePair, scorer: LengthFit, opt
   else if (yb === 0 && ya > 0 && dominant([xa, xb]) === "b") [a, b] = [y, x];
   else return null;
   const f = fit(a, b, scorer);
-  return Math.abs(f.delta) <= opts.maxDelta ? { a, b, score: f.score } : null;
+  return Number.isFinite(f.delta) ? { a, b, score: f.score, delta: f.delta } : null;
 }
