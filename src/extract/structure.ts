@@ -101,7 +101,7 @@ export function structuralPairs(doc: TreeDocument, pair: LanguagePair, options: 
   let runCount = 0;
   while (stack.length > 0) {
     const i = stack.pop()!;
-    const run: Run = { id: runCount++, units: [] };
+    const run: Run = { id: runCount++, group: infos[i]!.parent, units: [] };
     for (const k of kids[i]!) {
       const child = infos[k]!;
       if (child.link >= child.letters[0] + child.letters[1]) {
@@ -162,6 +162,8 @@ export function structuralPairs(doc: TreeDocument, pair: LanguagePair, options: 
 
 interface Run {
   id: number;
+  /** The element holding the run's parent (the table of a row, the list of an item). */
+  group: number;
   units: Array<Unit | null>;
 }
 
@@ -259,15 +261,14 @@ function purity(infos: readonly Info[], kids: readonly number[][]): boolean[] {
 /**
  * The side of a unit in a run: CJK when more than a tenth of its letters are CJK (a table header
  * "Unicode名称", a sentence full of code names), the other language when it has (almost) none and reads as
- * text: more letters than twice its digits ("42 pt", "9 pt" are measures), not a code point ("FF0C"), not romanised Chinese
+ * text: a word of three letters at least when it has digits ("42 pt" is a measure), not a code point ("FF0C"), not romanised Chinese
  * ("biāodiǎn fúhào": pinyin is Latin script but not English).
  */
 function unitSide(letters: readonly [number, number], text: string): Side | null {
   const [na, nb] = letters;
   if (na + nb === 0) return null;
   if (nb / (na + nb) > 0.1) return "b";
-  const digits = text.match(/\p{N}/gu)?.length ?? 0;
-  if (na <= 2 * digits) return null;
+  if (!/\p{L}{3}/u.test(text) && /\p{N}/u.test(text)) return null;
   const words = text.match(/[\p{L}\p{N}+]+/gu) ?? [];
   if (words.every((w) => CODE_POINT.test(w))) return null;
   if (isPinyin(words)) return null;
@@ -368,10 +369,54 @@ function pairRuns(runs: readonly Run[], scorer: LengthFit): { pairs: Candidate[]
   const perRun = new Map<number, number>();
   for (const c of best) perRun.set(c.run, (perRun.get(c.run) ?? 0) + 1);
   if (perRun.size < 3 || [...perRun.values()].some((n) => n > 1)) return { pairs: best, rows: [] };
+  // Rows of tables: the columns are the template.
+  const ambiguous = ambiguousPairs(best);
+  const groupOf = new Map(runs.map((r) => [r.id, r.group]));
+  const groups = new Map<number, Candidate[]>();
+  for (const c of best) {
+    const g = groupOf.get(c.run)!;
+    groups.set(g, [...(groups.get(g) ?? []), c]);
+  }
+  const pairs: Candidate[] = [];
+  for (const list of groups.values()) pairs.push(...tableColumns(list, ambiguous));
+  return { pairs, rows: [...perRun.keys()] };
+}
+
+/**
+ * Pairs whose English or CJK text has another partner elsewhere in the template: a column whose values
+ * repeat with different partners ("String" beside 是 here and 否 there: a type column beside a yes/no
+ * column) is data, not a translation.
+ */
+function ambiguousPairs(pairs: readonly Candidate[]): Set<Candidate> {
+  const partners = new Map<string, Set<string>>();
+  const count = new Map<string, number>();
+  const note = (k: string, v: string) => {
+    const set = partners.get(k) ?? new Set<string>();
+    set.add(v);
+    partners.set(k, set);
+    count.set(k, (count.get(k) ?? 0) + 1);
+  };
+  for (const c of pairs) {
+    note(`a\u0000${c.a}`, c.b);
+    note(`b\u0000${c.b}`, c.a);
+  }
+  // A value seen three times or more with more than one partner: a term with two translations is not that.
+  const repeats = (k: string) => partners.get(k)!.size > 1 && count.get(k)! >= 3;
+  return new Set(pairs.filter((c) => repeats(`a\u0000${c.a}`) || repeats(`b\u0000${c.b}`)));
+}
+
+/**
+ * The rows of one table: a table where many pairs are ambiguous is a data table (nothing kept); otherwise
+ * the pairs of its modal column are kept (a pair in another column only if it fits the length model well),
+ * ambiguous pairs left out.
+ */
+function tableColumns(rows: readonly Candidate[], ambiguous: ReadonlySet<Candidate>): Candidate[] {
+  const unclear = rows.filter((c) => ambiguous.has(c)).length;
+  if (unclear > 0.3 * rows.length) return [];
   const byPosition = new Map<number, number>();
-  for (const c of best) byPosition.set(c.position, (byPosition.get(c.position) ?? 0) + 1);
+  for (const c of rows) byPosition.set(c.position, (byPosition.get(c.position) ?? 0) + 1);
   const column = [...byPosition.entries()].sort((x, y) => y[1] - x[1])[0]![0];
-  return { pairs: best.filter((c) => c.position === column || Math.abs(c.delta) <= 2), rows: [...perRun.keys()] };
+  return rows.filter((c) => !ambiguous.has(c) && (c.position === column || Math.abs(c.delta) <= 2));
 }
 
 function matchRun(run: Run, first: Side, scorer: LengthFit): { pairs: Candidate[]; total: number } {
@@ -413,7 +458,7 @@ function dialogueLines(info: Info, pair: LanguagePair, scorer: LengthFit, opts: 
     units.push(side === "mixed" ? null : { side, text: line, tag: "line", order: info.order });
   }
   if (units.length < 2) return [];
-  const pairs = keepTemplate(pairRuns([{ id: -1, units }], scorer).pairs, opts);
+  const pairs = keepTemplate(pairRuns([{ id: -1, group: -1, units }], scorer).pairs, opts);
   return pairs.length >= 2 && (pairs.length * 2) / units.length >= opts.minPreCoverage
     ? pairs.map((p) => ({ a: p.a, b: p.b, score: p.score, kind: "lines" as const, order: p.order }))
     : [];
