@@ -1,10 +1,12 @@
 /**
  * feng2011 end to end on one page: page analyser → seed extractor → wrapper constructor → candidate
  * ranker. Three systems, as in the paper's Table IV:
- * - "full": HTML + language segmentation, wrappers with HTML styles, RWR ranking (the proposed method);
+ * - "feng2011": HTML + language segmentation, wrappers with HTML styles, RWR ranking (the proposed method);
  * - "ranker": language-only segmentation, surface-only wrappers, RWR ranking ("Ranker-based");
  * - "baseline": language-only segmentation, each snippet paired with the next one in the other language
  *   when the length model accepts it, no wrappers, no ranker.
+ * And the project's default, "full": structure first (`structure.ts`: the page's own template of parallel
+ * units), with feng2011 for pages that have no regular template.
  */
 import { EN_ZH, type LanguagePair } from "../text/index.js";
 import { analysePage } from "./analyse.js";
@@ -15,8 +17,8 @@ import { isSeed, type PairEvidence, PairScorer, type SeedThresholds } from "./se
 import type { SentencePair, SnippetPair } from "./types.js";
 import { adjacentPairs, wrappersOf } from "./wrappers.js";
 
-export type ExtractSystem = "baseline" | "ranker" | "full";
-export const EXTRACT_SYSTEMS: readonly ExtractSystem[] = ["baseline", "ranker", "full"];
+export type ExtractSystem = "baseline" | "ranker" | "feng2011" | "full";
+export const EXTRACT_SYSTEMS: readonly ExtractSystem[] = ["baseline", "ranker", "feng2011", "full"];
 
 export interface ExtractOptions {
   /** The page's two languages (default en–zh). */
@@ -55,6 +57,8 @@ export interface PageStats {
   seeds: number;
   wrappers: number;
   candidates: number;
+  /** Pairs found by the page's template (structure.ts). */
+  templatePairs: number;
   pairs: number;
 }
 
@@ -76,12 +80,18 @@ export function extractFromDocument(
   const opts: ExtractOptions = { ...DEFAULT_EXTRACT_OPTIONS, ...options };
   if (opts.system === "full") {
     const found = structuralPairs(doc, opts.pair, opts.structure);
-    if (found.length > 0) {
-      const pairs = found.map((p): SentencePair => ({ langs: opts.pair, a: p.a, b: p.b, score: round3(p.score), method: "template", sourceUrl }));
-      return { pairs, stats: { snippets: 0, adjacentPairs: 0, seeds: 0, wrappers: 0, candidates: 0, pairs: pairs.length } };
-    }
+    const templ = found.pairs.map((p): SentencePair => ({ langs: opts.pair, a: p.a, b: p.b, score: round3(p.score), method: "template", sourceUrl }));
+    const stats: PageStats = { snippets: 0, adjacentPairs: 0, seeds: 0, wrappers: 0, candidates: 0, templatePairs: templ.length, pairs: templ.length };
+    // A page with a regular template is its own evidence; one without (pairs inside running text, menus of
+    // terms) gets feng2011's seeds and wrappers for the text the templates did not take.
+    if (found.regular) return { pairs: templ, stats };
+    const rest = extractFromDocument(doc, sourceUrl, { ...opts, system: "feng2011" });
+    const used = templ.flatMap((p) => [p.a, p.b]).join("\u0000");
+    const extra = rest.pairs.filter((p) => !used.includes(p.a) && !used.includes(p.b));
+    const pairs = [...templ, ...extra];
+    return { pairs, stats: { ...rest.stats, templatePairs: templ.length, pairs: pairs.length } };
   }
-  const useHtml = opts.system === "full";
+  const useHtml = opts.system !== "ranker";
   const { snippets, trailingGap } = analysePage(doc, {
     pair: opts.pair,
     segmentation: useHtml ? "html" : "language",
@@ -94,6 +104,7 @@ export function extractFromDocument(
     seeds: 0,
     wrappers: 0,
     candidates: 0,
+    templatePairs: 0,
     pairs: 0,
   };
   const toSentencePair = (p: SnippetPair, score: number, method: SentencePair["method"]): SentencePair => {

@@ -60,6 +60,12 @@ export interface StructurePair {
   order: number;
 }
 
+/** The pairs, and whether the page has a regular template (a dialogue, or a template with enough pairs that fit). */
+export interface StructureResult {
+  pairs: StructurePair[];
+  regular: boolean;
+}
+
 type Side = "a" | "b";
 
 interface Info {
@@ -83,10 +89,10 @@ const EXCLUDED_TAGS = new Set(["nav", "footer"]);
 const EXCLUDED_ROLES = new Set(["navigation", "contentinfo", "menu", "menubar"]);
 
 /** The structural pairs of a parsed page. */
-export function structuralPairs(doc: TreeDocument, pair: LanguagePair, options: Partial<StructureOptions> = {}): StructurePair[] {
+export function structuralPairs(doc: TreeDocument, pair: LanguagePair, options: Partial<StructureOptions> = {}): StructureResult {
   const opts = { ...DEFAULT_STRUCTURE_OPTIONS, ...options };
   const body = bodyOf(doc);
-  if (!body) return [];
+  if (!body) return { pairs: [], regular: false };
   const scorer = new LengthFit(pair);
   const infos = measure(body, pair);
   const index = new Map<TreeElement, number>();
@@ -139,10 +145,13 @@ export function structuralPairs(doc: TreeDocument, pair: LanguagePair, options: 
     }
   }
   const rowRuns = new Set<number>();
+  let regular = out.length > 0;
   for (const list of templates.values()) {
     const { pairs, rows } = pairRuns(list, scorer);
     for (const r of rows) rowRuns.add(r);
-    out.push(...keepTemplate(pairs, opts));
+    const kept = keepTemplate(pairs, opts);
+    regular ||= kept.regular;
+    out.push(...kept.pairs);
   }
   // Inline pairs, grouped by template (how they are written, where): a cell of a row whose columns are already
   // paired is a notes column; a comma-separated term list ("English，中文，gloss") counts only where it repeats.
@@ -155,9 +164,12 @@ export function structuralPairs(doc: TreeDocument, pair: LanguagePair, options: 
   }
   for (const [key, list] of inlineTemplates) {
     if (key.startsWith("comma:") && list.length < 2) continue;
-    out.push(...keepTemplate(list, opts));
+    const kept = keepTemplate(list, opts);
+    regular ||= kept.regular;
+    out.push(...kept.pairs);
   }
-  return out.sort((x, y) => x.order - y.order).map(({ order, a, b, score, kind }) => ({ a, b, score: score, kind, order }));
+  const pairs = out.sort((x, y) => x.order - y.order).map(({ order, a, b, score, kind }) => ({ a, b, score, kind, order }));
+  return { pairs, regular };
 }
 
 interface Run {
@@ -182,10 +194,10 @@ type InlineCandidate = Candidate & { key: string };
  * A template is *regular* when most of its pairs fit the length model: then all its pairs are kept (free
  * translations, short headings with long translations, words no lexicon knows); otherwise only those that fit.
  */
-function keepTemplate(pairs: readonly Candidate[], opts: StructureOptions): Candidate[] {
+function keepTemplate(pairs: readonly Candidate[], opts: StructureOptions): { pairs: Candidate[]; regular: boolean } {
   const fitting = pairs.filter((c) => Math.abs(c.delta) <= opts.maxDelta);
   const regular = fitting.length >= opts.minTemplatePairs && fitting.length >= opts.minFitShare * pairs.length;
-  return regular ? [...pairs] : fitting;
+  return { pairs: regular ? [...pairs] : fitting, regular };
 }
 
 /** Pre-order list of the visible elements under `root` with their letter counts (subtree totals). */
@@ -407,8 +419,7 @@ function ambiguousPairs(pairs: readonly Candidate[]): Set<Candidate> {
 
 /**
  * The rows of one table: a table where many pairs are ambiguous is a data table (nothing kept); otherwise
- * the pairs of its modal column are kept (a pair in another column only if it fits the length model well),
- * ambiguous pairs left out.
+ * the pairs of its modal column are kept (a pair in another column only if it fits the length model well).
  */
 function tableColumns(rows: readonly Candidate[], ambiguous: ReadonlySet<Candidate>): Candidate[] {
   const unclear = rows.filter((c) => ambiguous.has(c)).length;
@@ -416,7 +427,9 @@ function tableColumns(rows: readonly Candidate[], ambiguous: ReadonlySet<Candida
   const byPosition = new Map<number, number>();
   for (const c of rows) byPosition.set(c.position, (byPosition.get(c.position) ?? 0) + 1);
   const column = [...byPosition.entries()].sort((x, y) => y[1] - x[1])[0]![0];
-  return rows.filter((c) => !ambiguous.has(c) && (c.position === column || Math.abs(c.delta) <= 2));
+  // A table of one or two rows has no columns to speak for it: its ambiguous pairs go.
+  const small = rows.length < 3;
+  return rows.filter((c) => !(small && ambiguous.has(c)) && (c.position === column || Math.abs(c.delta) <= 2));
 }
 
 function matchRun(run: Run, first: Side, scorer: LengthFit): { pairs: Candidate[]; total: number } {
@@ -429,13 +442,13 @@ function matchRun(run: Run, first: Side, scorer: LengthFit): { pairs: Candidate[
     const x = units[i - 2];
     const y = units[i - 1];
     if (!x || !y || x.side !== first || y.side === first || x.tag !== y.tag) continue;
-    const [a, b] = x.side === "a" ? [x, y] : [y, x];
-    const f = fit(a.text, b.text, scorer);
+    const [a, b] = x.side === "a" ? withoutOneSidedNumber(x.text, y.text) : withoutOneSidedNumber(y.text, x.text);
+    const f = fit(a, b, scorer);
     if (!Number.isFinite(f.delta)) continue;
     const w = 0.1 + f.score;
     if (best[i - 2]! + w > best[i]!) {
       best[i] = best[i - 2]! + w;
-      take[i] = { a: a.text, b: b.text, score: f.score, kind: "siblings", order: x.order, delta: f.delta, run: run.id, position: i - 2 };
+      take[i] = { a, b, score: f.score, kind: "siblings", order: x.order, delta: f.delta, run: run.id, position: i - 2 };
     }
   }
   const pairs: Candidate[] = [];
@@ -449,6 +462,16 @@ function matchRun(run: Run, first: Side, scorer: LengthFit): { pairs: Candidate[
   return { pairs: pairs.reverse(), total: best[n]! };
 }
 
+const LIST_NUMBER = /^\(?\d{1,3}[.)、．]\s*/u;
+
+/** A list number on one side only ("1. Would you…" / "请你…") is the list's decoration, not text. */
+function withoutOneSidedNumber(a: string, b: string): [string, string] {
+  const na = LIST_NUMBER.test(a);
+  const nb = LIST_NUMBER.test(b);
+  if (na === nb) return [a, b];
+  return [a.replace(LIST_NUMBER, "") || a, b.replace(LIST_NUMBER, "") || b];
+}
+
 /** Dialogue lines inside `<pre>`: kept when the lines alternate languages (most of them paired); else code. */
 function dialogueLines(info: Info, pair: LanguagePair, scorer: LengthFit, opts: StructureOptions): StructurePair[] {
   const units: Array<Unit | null> = [];
@@ -458,7 +481,7 @@ function dialogueLines(info: Info, pair: LanguagePair, scorer: LengthFit, opts: 
     units.push(side === "mixed" ? null : { side, text: line, tag: "line", order: info.order });
   }
   if (units.length < 2) return [];
-  const pairs = keepTemplate(pairRuns([{ id: -1, group: -1, units }], scorer).pairs, opts);
+  const { pairs } = keepTemplate(pairRuns([{ id: -1, group: -1, units }], scorer).pairs, opts);
   return pairs.length >= 2 && (pairs.length * 2) / units.length >= opts.minPreCoverage
     ? pairs.map((p) => ({ a: p.a, b: p.b, score: p.score, kind: "lines" as const, order: p.order }))
     : [];
