@@ -9,19 +9,20 @@
  */
 import { isUnspacedLang, type LanguagePair, langShares, segmentByLanguage } from "../text/index.js";
 import { cleanSnippet } from "./surface.js";
+import { attribute, bodyOf, childrenOf, isElement, isText, type TreeDocument, type TreeElement, type TreeNode } from "./tree.js";
 import type { Segmentation, Snippet } from "./types.js";
 
 /** Tags that only change how text looks: unwrapped, their children joined to the parent. */
 export const VISUAL_TAGS: ReadonlySet<string> = new Set([
-  "a", "abbr", "acronym", "b", "bdi", "bdo", "big", "blink", "cite", "code", "data", "del", "dfn", "em", "font",
-  "i", "ins", "kbd", "label", "mark", "nobr", "q", "rb", "ruby", "s", "samp", "small", "span", "strike", "strong", "sub",
+  "a", "abbr", "acronym", "b", "bdi", "bdo", "big", "blink", "cite", "code", "data", "dfn", "em", "font",
+  "i", "ins", "kbd", "label", "mark", "nobr", "q", "rb", "ruby", "samp", "small", "span", "strong", "sub",
   "sup", "time", "tt", "u", "var", "wbr",
 ]);
 
 /** Elements whose content is never page text (or is ruby annotation, which would double the reading). */
 export const SKIPPED_TAGS: ReadonlySet<string> = new Set([
   "head", "script", "style", "noscript", "template", "title", "iframe", "object", "embed", "svg", "math",
-  "select", "option", "optgroup", "textarea", "button", "rt", "rp", "canvas", "audio", "video", "map",
+  "select", "option", "optgroup", "textarea", "button", "rt", "rp", "canvas", "audio", "video", "map", "del", "s", "strike",
 ]);
 
 export interface AnalyseOptions {
@@ -38,45 +39,56 @@ export interface PageSnippets {
   trailingGap: string[];
 }
 
-/** The snippets of a page in reading order. */
-export function analysePage(doc: Document, options: AnalyseOptions): PageSnippets {
-  const root = doc.body ?? doc.documentElement;
+/** The snippets of a page in reading order (a parse5 tree, see `tree.ts`). */
+export function analysePage(doc: TreeDocument, options: AnalyseOptions): PageSnippets {
+  const root = bodyOf(doc);
   if (!root) return { snippets: [], trailingGap: [] };
-  const items: Item[] = [];
-  flatten(root, items, options.segmentation === "html");
-  return snippetsFromItems(items, options.pair);
+  return snippetsFromItems(flatten(root, options.segmentation === "html"), options.pair);
 }
 
-function flatten(node: Node, out: Item[], keepTags: boolean): void {
-  for (let child = node.firstChild; child; child = child.nextSibling) {
-    if (child.nodeType === 3) {
-      out.push({ text: child.nodeValue ?? "" });
+/** The page as a flat list of tag tokens and text, in reading order (an explicit stack: no recursion). */
+function flatten(root: TreeElement, keepTags: boolean): Item[] {
+  const out: Item[] = [];
+  const stack: Array<TreeNode | Item> = [];
+  const pushChildren = (node: TreeNode) => {
+    const kids = childrenOf(node);
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!);
+  };
+  pushChildren(root);
+  while (stack.length > 0) {
+    const child = stack.pop()!;
+    if ("tag" in child || "text" in child) {
+      out.push(child);
       continue;
     }
-    if (child.nodeType !== 1) continue;
-    const el = child as Element;
-    const name = el.localName.toLowerCase();
+    if (isText(child)) {
+      out.push({ text: child.value });
+      continue;
+    }
+    if (!isElement(child)) continue;
+    const name = child.tagName;
     if (SKIPPED_TAGS.has(name)) continue;
-    if (VISUAL_TAGS.has(name) && !(name === "a" && isStandaloneLink(el))) {
-      flatten(el, out, keepTags);
+    if (VISUAL_TAGS.has(name) && !(name === "a" && isStandaloneLink(child))) {
+      pushChildren(child);
       continue;
     }
-    const token = tagToken(el);
+    const token = tagToken(child);
     if (!keepTags) {
       // Language-only segmentation: a block boundary is just a space.
       out.push({ text: " " });
-      flatten(el, out, keepTags);
-      out.push({ text: " " });
+      stack.push({ text: " " });
+      pushChildren(child);
       continue;
     }
-    if (el.firstChild === null && VOID_TAGS.has(name)) {
+    if (child.childNodes.length === 0 && VOID_TAGS.has(name)) {
       out.push({ tag: `<${token}>` });
       continue;
     }
     out.push({ tag: `<${token}>` });
-    flatten(el, out, keepTags);
-    out.push({ tag: `</${name}>` });
+    stack.push({ tag: `</${name}>` });
+    pushChildren(child);
   }
+  return out;
 }
 
 /**
@@ -84,20 +96,22 @@ function flatten(node: Node, out: Item[], keepTags: boolean): void {
  * its own, not part of a sentence: treated as a block so that menu items do not run together. A link
  * inside running text (`said <a>the ministry</a> on Monday`) stays transparent.
  */
-function isStandaloneLink(el: Element): boolean {
-  return !hasLetters(el.previousSibling) && !hasLetters(el.nextSibling);
+function isStandaloneLink(el: TreeElement): boolean {
+  const siblings = childrenOf(el.parentNode as TreeNode);
+  const i = siblings.indexOf(el);
+  return !hasLetters(siblings[i - 1]) && !hasLetters(siblings[i + 1]);
 }
 
-function hasLetters(node: Node | null): boolean {
-  return node !== null && node.nodeType === 3 && /\p{L}/u.test(node.nodeValue ?? "");
+function hasLetters(node: TreeNode | undefined): boolean {
+  return node !== undefined && isText(node) && /\p{L}/u.test(node.value);
 }
 
 const VOID_TAGS = new Set(["br", "hr", "img", "input", "area", "col", "meta", "link", "source", "track", "param"]);
 
 /** `div.langs_en`: the tag name and its classes (ids and other attributes differ between repeats, so they are left out). */
-function tagToken(el: Element): string {
-  const name = el.localName.toLowerCase();
-  const cls = (el.getAttribute("class") ?? "").trim();
+function tagToken(el: TreeElement): string {
+  const name = el.tagName;
+  const cls = (attribute(el, "class") ?? "").trim();
   return cls ? `${name}.${cls.split(/\s+/u).join(".")}` : name;
 }
 

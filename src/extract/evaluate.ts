@@ -104,3 +104,82 @@ export function evaluateExtraction(
     }),
   };
 }
+
+/** One source (folder) of real bilingual pages, scored as `../shared/tools/score_dev.py extract` does. */
+export interface SourceResult {
+  source: string;
+  pages: number;
+  /** Distinct predicted pairs (normalised). */
+  predicted: number;
+  /** Gold lines of the pages' `pairs.tsv`. */
+  gold: number;
+  tp: number;
+  precision: number;
+  recall: number;
+  f1: number;
+}
+
+/** A page with gold: the page, its `pairs.tsv` and, optionally, an alternative gold (a second script). */
+export interface RealPage {
+  source: string;
+  html: string;
+  gold: string;
+  alt: string | null;
+}
+
+/**
+ * Pages of a folder of sources (`real/<source>/<page>.html` beside `<page>.pairs.tsv`, maybe
+ * `<page>.pairs.alt.tsv`). `exclude` holds paths (or path endings) of held-out pages.
+ */
+export function findRealPages(base: string, exclude: readonly string[] = []): RealPage[] {
+  let sources: string[];
+  try {
+    sources = readdirSync(base, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .sort();
+  } catch (err) {
+    throw new UserError(`${base}: cannot read directory (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+  const out: RealPage[] = [];
+  for (const source of sources) {
+    for (const { html, gold } of findGoldPages(join(base, source))) {
+      if (exclude.some((x) => html === x || html.endsWith(`/${x}`) || html.endsWith(x))) continue;
+      const alt = gold.replace(/\.pairs\.tsv$/u, ".pairs.alt.tsv");
+      out.push({ source, html, gold, alt: existsSync(alt) ? alt : null });
+    }
+  }
+  return out;
+}
+
+/** score_dev's normalisation: NFKC, whitespace removed, case folded. */
+export function devKey(text: string): string {
+  return text.normalize("NFKC").replace(/\s+/gu, "").toLowerCase();
+}
+
+/** Per source: distinct predicted pairs against pairs.tsv ∪ pairs.alt.tsv; recall against pairs.tsv's lines. */
+export function evaluateRealPages(pages: readonly RealPage[], options: Partial<ExtractOptions> = {}, onPage?: () => void): SourceResult[] {
+  const bySource = new Map<string, { pages: number; predicted: number; gold: number; tp: number }>();
+  for (const p of pages) {
+    const main = readGoldPairs(p.gold);
+    const goldKeys = new Set<string>();
+    for (const g of [...main.pairs, ...(p.alt ? readGoldPairs(p.alt).pairs : [])]) goldKeys.add(`${devKey(g.a)}\u0000${devKey(g.b)}`);
+    const { pairs } = extractFromHtml(readSavedPage(p.html).text, p.html, { ...options, pair: main.pair });
+    const predicted = new Set(pairs.map((x) => `${devKey(x.a)}\u0000${devKey(x.b)}`));
+    let tp = 0;
+    for (const k of predicted) if (goldKeys.has(k)) tp++;
+    const t = bySource.get(p.source) ?? { pages: 0, predicted: 0, gold: 0, tp: 0 };
+    t.pages++;
+    t.predicted += predicted.size;
+    t.gold += main.pairs.length;
+    t.tp += tp;
+    bySource.set(p.source, t);
+    onPage?.();
+  }
+  return [...bySource.entries()].map(([source, t]) => {
+    const precision = t.predicted ? t.tp / t.predicted : 0;
+    const recall = t.gold ? Math.min(1, t.tp / t.gold) : 0;
+    const f1 = precision + recall ? (2 * precision * recall) / (precision + recall) : 0;
+    return { source, ...t, precision, recall, f1 };
+  });
+}

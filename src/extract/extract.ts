@@ -1,21 +1,24 @@
 /**
  * feng2011 end to end on one page: page analyser → seed extractor → wrapper constructor → candidate
  * ranker. Three systems, as in the paper's Table IV:
- * - "full": HTML + language segmentation, wrappers with HTML styles, RWR ranking (the proposed method);
+ * - "feng2011": HTML + language segmentation, wrappers with HTML styles, RWR ranking (the proposed method);
  * - "ranker": language-only segmentation, surface-only wrappers, RWR ranking ("Ranker-based");
  * - "baseline": language-only segmentation, each snippet paired with the next one in the other language
  *   when the length model accepts it, no wrappers, no ranker.
+ * And the project's default, "full": structure first (`structure.ts`: the page's own template of parallel
+ * units), with feng2011 for pages that have no regular template.
  */
 import { EN_ZH, type LanguagePair } from "../text/index.js";
-import { parseDocument } from "../html/dom.js";
 import { analysePage } from "./analyse.js";
+import { DEFAULT_STRUCTURE_OPTIONS, type StructureOptions, structuralPairs } from "./structure.js";
+import { parseTree, type TreeDocument } from "./tree.js";
 import { randomWalkWithRestart, type WeightedEdge } from "./rank.js";
 import { isSeed, type PairEvidence, PairScorer, type SeedThresholds } from "./seeds.js";
 import type { SentencePair, SnippetPair } from "./types.js";
 import { adjacentPairs, wrappersOf } from "./wrappers.js";
 
-export type ExtractSystem = "baseline" | "ranker" | "full";
-export const EXTRACT_SYSTEMS: readonly ExtractSystem[] = ["baseline", "ranker", "full"];
+export type ExtractSystem = "baseline" | "ranker" | "feng2011" | "full";
+export const EXTRACT_SYSTEMS: readonly ExtractSystem[] = ["baseline", "ranker", "feng2011", "full"];
 
 export interface ExtractOptions {
   /** The page's two languages (default en–zh). */
@@ -28,6 +31,8 @@ export interface ExtractOptions {
   minSeedRelevance: number;
   /** RWR restart probability. */
   restart: number;
+  /** The structural pairing (full system). */
+  structure: StructureOptions;
 }
 
 /**
@@ -42,6 +47,7 @@ export const DEFAULT_EXTRACT_OPTIONS: ExtractOptions = {
   minRelevance: 0.25,
   minSeedRelevance: 0.05,
   restart: 0.15,
+  structure: DEFAULT_STRUCTURE_OPTIONS,
 };
 
 /** What happened on a page, for `--json` diagnostics and the evaluation. */
@@ -51,6 +57,8 @@ export interface PageStats {
   seeds: number;
   wrappers: number;
   candidates: number;
+  /** Pairs found by the page's template (structure.ts). */
+  templatePairs: number;
   pairs: number;
 }
 
@@ -61,16 +69,29 @@ export interface PageExtraction {
 
 /** Extract the sentence pairs of an HTML page. */
 export function extractFromHtml(html: string, sourceUrl: string, options: Partial<ExtractOptions> = {}): PageExtraction {
-  return extractFromDocument(parseDocument(html), sourceUrl, options);
+  return extractFromDocument(parseTree(html), sourceUrl, options);
 }
 
 export function extractFromDocument(
-  doc: Document,
+  doc: TreeDocument,
   sourceUrl: string,
   options: Partial<ExtractOptions> = {},
 ): PageExtraction {
   const opts: ExtractOptions = { ...DEFAULT_EXTRACT_OPTIONS, ...options };
-  const useHtml = opts.system === "full";
+  if (opts.system === "full") {
+    const found = structuralPairs(doc, opts.pair, opts.structure);
+    const templ = found.pairs.map((p): SentencePair => ({ langs: opts.pair, a: p.a, b: p.b, score: round3(p.score), method: "template", sourceUrl }));
+    const stats: PageStats = { snippets: 0, adjacentPairs: 0, seeds: 0, wrappers: 0, candidates: 0, templatePairs: templ.length, pairs: templ.length };
+    // A page with a regular template is its own evidence; one without (pairs inside running text, menus of
+    // terms) gets feng2011's seeds and wrappers for the text the templates did not take.
+    if (found.regular) return { pairs: templ, stats };
+    const rest = extractFromDocument(doc, sourceUrl, { ...opts, system: "feng2011" });
+    const used = templ.flatMap((p) => [p.a, p.b]).join("\u0000");
+    const extra = rest.pairs.filter((p) => !used.includes(p.a) && !used.includes(p.b));
+    const pairs = [...templ, ...extra];
+    return { pairs, stats: { ...rest.stats, templatePairs: templ.length, pairs: pairs.length } };
+  }
+  const useHtml = opts.system !== "ranker";
   const { snippets, trailingGap } = analysePage(doc, {
     pair: opts.pair,
     segmentation: useHtml ? "html" : "language",
@@ -83,6 +104,7 @@ export function extractFromDocument(
     seeds: 0,
     wrappers: 0,
     candidates: 0,
+    templatePairs: 0,
     pairs: 0,
   };
   const toSentencePair = (p: SnippetPair, score: number, method: SentencePair["method"]): SentencePair => {

@@ -40,7 +40,7 @@ export interface SentencePair {
   /** Confidence in [0, 1]: relevance to the seeds (full system) or the length-model probability (baseline). */
   score: number;
   /** Which step produced it. */
-  method: "seed" | "wrapper" | "adjacent";
+  method: "template" | "seed" | "wrapper" | "adjacent";
   /** The page it came from (file path or URL). */
   sourceUrl: string;
 }

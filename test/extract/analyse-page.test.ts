@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { analysePage, isAbbreviation, languageRuns } from "../../src/extract/analyse.js";
 import { cleanSnippet } from "../../src/extract/surface.js";
-import { parseDocument } from "../../src/html/dom.js";
+import { parseTree as parseDocument } from "../../src/extract/tree.js";
 import { EN_JA, EN_ZH } from "../../src/text/index.js";
 import { fixture } from "./helpers.js";
 

@@ -5,7 +5,7 @@ import { isSeed, kanjiOverlapScore, PairScorer } from "../../src/extract/seeds.j
 import type { Snippet, SnippetPair } from "../../src/extract/types.js";
 import { adjacentPairs, wrappersOf } from "../../src/extract/wrappers.js";
 import { bestMatching, DEFAULT_EXTRACT_OPTIONS } from "../../src/extract/extract.js";
-import { parseDocument } from "../../src/html/dom.js";
+import { parseTree as parseDocument } from "../../src/extract/tree.js";
 import { contentTokens, EN_JA, EN_ZH } from "../../src/text/index.js";
 import { fixture } from "./helpers.js";
 

@@ -1,0 +1,530 @@
+/**
+ * Structure first: the page's own parallel units, found from its repeating bilingual template.
+ *
+ * 1. Every element gets its letter counts per language (one iterative pass over the parse5 tree) and from
+ *    them a dominant language (the other language's letters ≤ 10 %: English-dominant; CJK letters > 30 %:
+ *    CJK-dominant) and whether it is *pure*: one language, and so are all its structural children.
+ * 2. A pure element is a unit (a paragraph, a table cell, a list item, a heading, a span of a figure caption);
+ *    an element that is not pure is opened, and its structural children form a *run* in page order.
+ * 3. Runs are paired by their template: adjacent units of the same tag in the two languages, in one
+ *    direction (English → CJK or CJK → English) chosen per template (the runs under the same tag path)
+ *    by the total length fit, so a page that alternates `zh en zh en` pairs `(zh, en)` and a three-way
+ *    `en zh-hans zh-hant` group pairs English with the first Chinese sibling. A pair is rejected only when
+ *    the length model says it cannot be a translation, or when the CJK side quotes the whole English
+ *    side (a note about a word, not its translation).
+ * 4. Inside one element: "中文 / English", `中文<br>English`, "English，中文，gloss" (a comma-separated term
+ *    list counts once it repeats on the page); dialogue lines alternating inside `<pre>`.
+ *
+ * Navigation stays out: `nav`, `footer`, ARIA navigation, and units whose text is all link text (menus,
+ * tables of contents, "主頁/home"). Code blocks (`<pre>` whose lines do not alternate languages) stay out.
+ * No rule here knows a site or a class name.
+ */
+import { charLang, type LanguagePair } from "../text/index.js";
+import { lengthModelFor, textLengthDelta } from "./length-model.js";
+import {
+  attribute,
+  bodyOf,
+  childrenOf,
+  INLINE_TAGS,
+  INVISIBLE_TAGS,
+  isElement,
+  isText,
+  type TreeDocument,
+  type TreeElement,
+  visibleText,
+} from "./tree.js";
+
+/** Parameters of the structural pairing (chosen on the development pages; see the README's eval table). */
+export interface StructureOptions {
+  /** Largest |δ| of the length model for a pair of a template (beyond it: not a translation). */
+  maxDelta: number;
+  /** A dialogue `<pre>` must have at least this share of its lines paired (else it is code). */
+  minPreCoverage: number;
+  /** A template is regular (all its pairs kept) with at least this many pairs that fit the length model… */
+  minTemplatePairs: number;
+  /** … making at least this share of its pairs. */
+  minFitShare: number;
+}
+
+export const DEFAULT_STRUCTURE_OPTIONS: StructureOptions = { maxDelta: 4, minPreCoverage: 0.6, minTemplatePairs: 3, minFitShare: 0.5 };
+
+/** A pair found by structure; `a` in pair.a (English), `b` in pair.b. */
+export interface StructurePair {
+  a: string;
+  b: string;
+  /** Length fit in (0, 1]. */
+  score: number;
+  /** Which template produced it. */
+  kind: "siblings" | "inline" | "lines";
+  /** Document position of its first unit (for page order). */
+  order: number;
+}
+
+/** The pairs, and whether the page has a regular template (a dialogue, or a template with enough pairs that fit). */
+export interface StructureResult {
+  pairs: StructurePair[];
+  regular: boolean;
+}
+
+type Side = "a" | "b";
+
+interface Info {
+  el: TreeElement;
+  parent: number;
+  order: number;
+  letters: [number, number];
+  link: number;
+  direct: boolean;
+  path: string;
+}
+
+interface Unit {
+  side: Side;
+  text: string;
+  tag: string;
+  order: number;
+}
+
+const EXCLUDED_TAGS = new Set(["nav", "footer"]);
+const EXCLUDED_ROLES = new Set(["navigation", "contentinfo", "menu", "menubar"]);
+
+/** The structural pairs of a parsed page. */
+export function structuralPairs(doc: TreeDocument, pair: LanguagePair, options: Partial<StructureOptions> = {}): StructureResult {
+  const opts = { ...DEFAULT_STRUCTURE_OPTIONS, ...options };
+  const body = bodyOf(doc);
+  if (!body) return { pairs: [], regular: false };
+  const scorer = new LengthFit(pair);
+  const infos = measure(body, pair);
+  const index = new Map<TreeElement, number>();
+  for (const [i, inf] of infos.entries()) index.set(inf.el, i);
+  const kids = structuralChildren(infos);
+  const pure = purity(infos, kids);
+
+  const templates = new Map<string, Run[]>();
+  const inline: InlineCandidate[] = [];
+  const out: StructurePair[] = [];
+  const stack = [0];
+  let runCount = 0;
+  while (stack.length > 0) {
+    const i = stack.pop()!;
+    const run: Run = { id: runCount++, group: infos[i]!.parent, units: [] };
+    for (const k of kids[i]!) {
+      const child = infos[k]!;
+      if (child.link >= child.letters[0] + child.letters[1]) {
+        run.units.push(null); // a menu item, a table-of-contents entry: navigation
+        continue;
+      }
+      if (child.el.tagName === "pre") {
+        const lines = dialogueLines(child, pair, scorer, opts);
+        out.push(...lines);
+        if (lines.length > 0) run.units.push(null);
+        continue; // a code block is not text; it does not break the alternation around it
+      }
+      // A unit: no structural children, or one language wrapping a single child (`<td><p>…</p></td>`). A
+      // one-language block of several children is opened: its items may hold inline pairs of their own.
+      if (kids[k]!.length === 0 || (pure[k] && kids[k]!.length === 1)) {
+        const found = inlinePair(child, pair, scorer);
+        if (found) {
+          inline.push({ ...found, run: run.id });
+          run.units.push(null);
+        } else {
+          const text = visibleText(child.el);
+          const side = unitSide(child.letters, text);
+          run.units.push(side ? { side, text, tag: child.el.tagName, order: child.order } : null);
+        }
+        continue;
+      }
+      run.units.push(null);
+      stack.push(k);
+    }
+    if (run.units.some((u) => u !== null)) {
+      const key = infos[i]!.path;
+      const list = templates.get(key) ?? [];
+      list.push(run);
+      templates.set(key, list);
+    }
+  }
+  const rowRuns = new Set<number>();
+  let regular = out.length > 0;
+  for (const list of templates.values()) {
+    const { pairs, rows } = pairRuns(list, scorer);
+    for (const r of rows) rowRuns.add(r);
+    const kept = keepTemplate(pairs, opts);
+    regular ||= kept.regular;
+    out.push(...kept.pairs);
+  }
+  // Inline pairs, grouped by template (how they are written, where): a cell of a row whose columns are already
+  // paired is a notes column; a comma-separated term list ("English，中文，gloss") counts only where it repeats.
+  const inlineTemplates = new Map<string, Candidate[]>();
+  for (const c of inline) {
+    if (rowRuns.has(c.run)) continue;
+    const list = inlineTemplates.get(c.key) ?? [];
+    list.push(c);
+    inlineTemplates.set(c.key, list);
+  }
+  for (const [key, list] of inlineTemplates) {
+    if (key.startsWith("comma:") && list.length < 2) continue;
+    const kept = keepTemplate(list, opts);
+    regular ||= kept.regular;
+    out.push(...kept.pairs);
+  }
+  const pairs = out.sort((x, y) => x.order - y.order).map(({ order, a, b, score, kind }) => ({ a, b, score, kind, order }));
+  return { pairs, regular };
+}
+
+interface Run {
+  id: number;
+  /** The element holding the run's parent (the table of a row, the list of an item). */
+  group: number;
+  units: Array<Unit | null>;
+}
+
+interface Candidate extends StructurePair {
+  delta: number;
+  /** The run it was found in and the position of its first unit there. */
+  run: number;
+  position: number;
+  /** The inline template (how it is written and where). */
+  key?: string;
+}
+
+type InlineCandidate = Candidate & { key: string };
+
+/**
+ * A template is *regular* when most of its pairs fit the length model: then all its pairs are kept (free
+ * translations, short headings with long translations, words no lexicon knows); otherwise only those that fit.
+ */
+function keepTemplate(pairs: readonly Candidate[], opts: StructureOptions): { pairs: Candidate[]; regular: boolean } {
+  const fitting = pairs.filter((c) => Math.abs(c.delta) <= opts.maxDelta);
+  const regular = fitting.length >= opts.minTemplatePairs && fitting.length >= opts.minFitShare * pairs.length;
+  return { pairs: regular ? [...pairs] : fitting, regular };
+}
+
+/** Pre-order list of the visible elements under `root` with their letter counts (subtree totals). */
+function measure(root: TreeElement, pair: LanguagePair): Info[] {
+  const infos: Info[] = [];
+  const stack: Array<{ el: TreeElement; parent: number; inLink: boolean; path: string }> = [
+    { el: root, parent: -1, inLink: false, path: root.tagName },
+  ];
+  while (stack.length > 0) {
+    const { el, parent, inLink, path } = stack.pop()!;
+    const i = infos.length;
+    const info: Info = { el, parent, order: i, letters: [0, 0], link: 0, direct: false, path };
+    infos.push(info);
+    const link = inLink || el.tagName === "a";
+    const kids = childrenOf(el);
+    for (let k = kids.length - 1; k >= 0; k--) {
+      const c = kids[k]!;
+      if (isText(c)) {
+        const [na, nb] = countLetters(c.value, pair);
+        info.letters[0] += na;
+        info.letters[1] += nb;
+        if (link) info.link += na + nb;
+        if (na + nb > 0 || /\S/u.test(c.value)) info.direct ||= /[\p{L}\p{N}]/u.test(c.value);
+      } else if (isElement(c) && !hidden(c)) {
+        stack.push({ el: c, parent: i, inLink: link, path: `${path}>${c.tagName}` });
+      }
+    }
+  }
+  for (let i = infos.length - 1; i > 0; i--) {
+    const inf = infos[i]!;
+    const p = infos[inf.parent]!;
+    p.letters[0] += inf.letters[0];
+    p.letters[1] += inf.letters[1];
+    p.link += inf.link;
+  }
+  return infos;
+}
+
+function hidden(el: TreeElement): boolean {
+  if (INVISIBLE_TAGS.has(el.tagName) || EXCLUDED_TAGS.has(el.tagName)) return true;
+  const role = attribute(el, "role");
+  return (role !== null && EXCLUDED_ROLES.has(role)) || attribute(el, "hidden") !== null || attribute(el, "aria-hidden") === "true";
+}
+
+/**
+ * The children that structure an element: all children with letters when the element has no text of its
+ * own (`<figcaption><span>Song</span><span>宋体</span></figcaption>`), only its block children when it has
+ * (the `<a>` and `<code>` inside a sentence are part of the sentence).
+ */
+function structuralChildren(infos: readonly Info[]): number[][] {
+  const kids: number[][] = infos.map(() => []);
+  for (let i = 1; i < infos.length; i++) {
+    const inf = infos[i]!;
+    if (inf.letters[0] + inf.letters[1] === 0) continue;
+    const parent = infos[inf.parent]!;
+    if (parent.direct && INLINE_TAGS.has(inf.el.tagName)) continue;
+    kids[inf.parent]!.push(i);
+  }
+  return kids;
+}
+
+/** Pure: one dominant language, and so are all structural children (bottom-up, so children come first). */
+function purity(infos: readonly Info[], kids: readonly number[][]): boolean[] {
+  const pure = infos.map(() => false);
+  for (let i = infos.length - 1; i >= 0; i--) {
+    const lang = dominant(infos[i]!.letters);
+    if (lang !== "a" && lang !== "b") continue;
+    pure[i] = kids[i]!.every((k) => pure[k] && dominant(infos[k]!.letters) === lang);
+  }
+  return pure;
+}
+
+/**
+ * The side of a unit in a run: CJK when more than a tenth of its letters are CJK (a table header
+ * "Unicode名称", a sentence full of code names), the other language when it has (almost) none and reads as
+ * text: a word of three letters at least when it has digits ("42 pt" is a measure), not a code point ("FF0C"), not romanised Chinese
+ * ("biāodiǎn fúhào": pinyin is Latin script but not English).
+ */
+function unitSide(letters: readonly [number, number], text: string): Side | null {
+  const [na, nb] = letters;
+  if (na + nb === 0) return null;
+  if (nb / (na + nb) > 0.1) return "b";
+  if (!/\p{L}{3}/u.test(text) && /\p{N}/u.test(text)) return null;
+  const words = text.match(/[\p{L}\p{N}+]+/gu) ?? [];
+  if (words.every((w) => CODE_POINT.test(w))) return null;
+  if (isPinyin(words)) return null;
+  return "a";
+}
+
+const CODE_POINT = /^(?:U\+)?[0-9A-F]{4,6}$/u;
+const TONE_MARK = /[āáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜ]/iu;
+const PINYIN_ONLY_MARK = /[āǎēěīǐōǒūǔǖǘǚǜ]/iu;
+
+/** Romanised Chinese: most words carry a tone mark, one of them a mark English and French do not use. */
+function isPinyin(words: readonly string[]): boolean {
+  const marked = words.filter((w) => TONE_MARK.test(w));
+  return marked.length === words.length || (marked.length * 2 >= words.length && marked.some((w) => PINYIN_ONLY_MARK.test(w)));
+}
+
+/** English-dominant: letters of pair.a and ≤ 10 % of pair.b; CJK-dominant: > 30 % pair.b letters. */
+export function dominant([na, nb]: readonly [number, number]): Side | "mixed" | null {
+  const total = na + nb;
+  if (total === 0) return null;
+  if (nb / total > 0.3) return "b";
+  if (na > 0 && nb / total <= 0.1) return "a";
+  return "mixed";
+}
+
+function countLetters(text: string, pair: LanguagePair): [number, number] {
+  let na = 0;
+  let nb = 0;
+  for (const ch of text) {
+    const code = ch.codePointAt(0)!;
+    if (code < 0x80) {
+      if ((code >= 65 && code <= 90) || (code >= 97 && code <= 122)) {
+        if (pair.a === "en") na++;
+      }
+      continue;
+    }
+    const l = charLang(ch, pair);
+    if (l === pair.a) na++;
+    else if (l === pair.b) nb++;
+  }
+  return [na, nb];
+}
+
+/** Length-model fit of a (CJK, other) pair of texts. */
+class LengthFit {
+  private readonly model;
+  private readonly isCjk: (ch: string) => boolean;
+  constructor(pair: LanguagePair) {
+    this.model = lengthModelFor(pair.b);
+    this.isCjk = (ch) => charLang(ch, pair) === pair.b;
+  }
+  delta(b: string, a: string): number {
+    return textLengthDelta(b, a, this.isCjk, this.model);
+  }
+}
+
+/**
+ * A CJK text that quotes every word of its English partner ("Yes?" / "yes 的意思通常是…") is a note about
+ * the English, not its translation.
+ */
+function isNoteOn(b: string, a: string): boolean {
+  const words = a.toLowerCase().match(/\p{L}+/gu);
+  if (!words || words.length === 0) return false;
+  const inB = new Set(b.toLowerCase().match(/\p{L}+/gu) ?? []);
+  return words.every((w) => inB.has(w));
+}
+
+/** Length fit of a pair in (0, 1] (1: the expected length ratio), or 0 when the CJK side is a note on the English. */
+function fit(a: string, b: string, scorer: LengthFit): { score: number; delta: number } {
+  if (isNoteOn(b, a)) return { score: 0, delta: Number.POSITIVE_INFINITY };
+  const delta = scorer.delta(b, a);
+  return { score: Math.exp((-delta * delta) / 8), delta };
+}
+
+/**
+ * Pair the runs of one template (the runs under one tag path). For each direction (first side → other
+ * side), the best set of non-overlapping adjacent pairs per run (dynamic programming on the path, every pair
+ * worth a little plus its length fit); the direction with the larger total wins. Where every run gives one
+ * pair (table rows), the columns are the template: a pair in another column must fit the length model, and
+ * the runs are `rows` (their other cells are notes).
+ */
+function pairRuns(runs: readonly Run[], scorer: LengthFit): { pairs: Candidate[]; rows: number[] } {
+  let best: Candidate[] = [];
+  let bestTotal = 0;
+  for (const first of ["a", "b"] as const) {
+    const pairs: Candidate[] = [];
+    let total = 0;
+    for (const run of runs) {
+      const r = matchRun(run, first, scorer);
+      pairs.push(...r.pairs);
+      total += r.total;
+    }
+    if (total > bestTotal) {
+      best = pairs;
+      bestTotal = total;
+    }
+  }
+  const perRun = new Map<number, number>();
+  for (const c of best) perRun.set(c.run, (perRun.get(c.run) ?? 0) + 1);
+  if (perRun.size < 3 || [...perRun.values()].some((n) => n > 1)) return { pairs: best, rows: [] };
+  // Rows of tables: the columns are the template.
+  const ambiguous = ambiguousPairs(best);
+  const groupOf = new Map(runs.map((r) => [r.id, r.group]));
+  const groups = new Map<number, Candidate[]>();
+  for (const c of best) {
+    const g = groupOf.get(c.run)!;
+    groups.set(g, [...(groups.get(g) ?? []), c]);
+  }
+  const pairs: Candidate[] = [];
+  for (const list of groups.values()) pairs.push(...tableColumns(list, ambiguous));
+  return { pairs, rows: [...perRun.keys()] };
+}
+
+/**
+ * Pairs whose English or CJK text has another partner elsewhere in the template: a column whose values
+ * repeat with different partners ("String" beside 是 here and 否 there: a type column beside a yes/no
+ * column) is data, not a translation.
+ */
+function ambiguousPairs(pairs: readonly Candidate[]): Set<Candidate> {
+  const partners = new Map<string, Set<string>>();
+  const count = new Map<string, number>();
+  const note = (k: string, v: string) => {
+    const set = partners.get(k) ?? new Set<string>();
+    set.add(v);
+    partners.set(k, set);
+    count.set(k, (count.get(k) ?? 0) + 1);
+  };
+  for (const c of pairs) {
+    note(`a\u0000${c.a}`, c.b);
+    note(`b\u0000${c.b}`, c.a);
+  }
+  // A value seen three times or more with more than one partner: a term with two translations is not that.
+  const repeats = (k: string) => partners.get(k)!.size > 1 && count.get(k)! >= 3;
+  return new Set(pairs.filter((c) => repeats(`a\u0000${c.a}`) || repeats(`b\u0000${c.b}`)));
+}
+
+/**
+ * The rows of one table: a table where many pairs are ambiguous is a data table (nothing kept); otherwise
+ * the pairs of its modal column are kept (a pair in another column only if it fits the length model well).
+ */
+function tableColumns(rows: readonly Candidate[], ambiguous: ReadonlySet<Candidate>): Candidate[] {
+  const unclear = rows.filter((c) => ambiguous.has(c)).length;
+  if (unclear > 0.3 * rows.length) return [];
+  const byPosition = new Map<number, number>();
+  for (const c of rows) byPosition.set(c.position, (byPosition.get(c.position) ?? 0) + 1);
+  const column = [...byPosition.entries()].sort((x, y) => y[1] - x[1])[0]![0];
+  // A table of one or two rows has no columns to speak for it: its ambiguous pairs go.
+  const small = rows.length < 3;
+  return rows.filter((c) => !(small && ambiguous.has(c)) && (c.position === column || Math.abs(c.delta) <= 2));
+}
+
+function matchRun(run: Run, first: Side, scorer: LengthFit): { pairs: Candidate[]; total: number } {
+  const units = run.units;
+  const n = units.length;
+  const best = new Float64Array(n + 1);
+  const take: Array<Candidate | null> = new Array(n + 1).fill(null);
+  for (let i = 2; i <= n; i++) {
+    best[i] = best[i - 1]!;
+    const x = units[i - 2];
+    const y = units[i - 1];
+    if (!x || !y || x.side !== first || y.side === first || x.tag !== y.tag) continue;
+    const [a, b] = x.side === "a" ? withoutOneSidedNumber(x.text, y.text) : withoutOneSidedNumber(y.text, x.text);
+    const f = fit(a, b, scorer);
+    if (!Number.isFinite(f.delta)) continue;
+    const w = 0.1 + f.score;
+    if (best[i - 2]! + w > best[i]!) {
+      best[i] = best[i - 2]! + w;
+      take[i] = { a, b, score: f.score, kind: "siblings", order: x.order, delta: f.delta, run: run.id, position: i - 2 };
+    }
+  }
+  const pairs: Candidate[] = [];
+  for (let i = n; i >= 2; ) {
+    const t = take[i];
+    if (t && best[i] !== best[i - 1]) {
+      pairs.push(t);
+      i -= 2;
+    } else i--;
+  }
+  return { pairs: pairs.reverse(), total: best[n]! };
+}
+
+const LIST_NUMBER = /^\(?\d{1,3}[.)、．]\s*/u;
+
+/** A list number on one side only ("1. Would you…" / "请你…") is the list's decoration, not text. */
+function withoutOneSidedNumber(a: string, b: string): [string, string] {
+  const na = LIST_NUMBER.test(a);
+  const nb = LIST_NUMBER.test(b);
+  if (na === nb) return [a, b];
+  return [a.replace(LIST_NUMBER, "") || a, b.replace(LIST_NUMBER, "") || b];
+}
+
+/** Dialogue lines inside `<pre>`: kept when the lines alternate languages (most of them paired); else code. */
+function dialogueLines(info: Info, pair: LanguagePair, scorer: LengthFit, opts: StructureOptions): StructurePair[] {
+  const units: Array<Unit | null> = [];
+  for (const line of visibleText(info.el, true).split("\n")) {
+    const side = dominant(countLetters(line, pair));
+    if (side === null) continue;
+    units.push(side === "mixed" ? null : { side, text: line, tag: "line", order: info.order });
+  }
+  if (units.length < 2) return [];
+  const { pairs } = keepTemplate(pairRuns([{ id: -1, group: -1, units }], scorer).pairs, opts);
+  return pairs.length >= 2 && (pairs.length * 2) / units.length >= opts.minPreCoverage
+    ? pairs.map((p) => ({ a: p.a, b: p.b, score: p.score, kind: "lines" as const, order: p.order }))
+    : [];
+}
+
+/** Separators between the two halves of an inline pair. */
+const FIELD_SEPARATORS: ReadonlyArray<{ name: string; split: RegExp }> = [
+  { name: "slash", split: /\s+[/|]\s+|[／｜]/u },
+  { name: "comma", split: /，/u },
+];
+
+/**
+ * An inline pair inside one element: two lines (`中文<br>English`, or an item written on two lines), or
+ * fields separated by " / ", " | " or a full-width comma, the first two fields in the two languages.
+ */
+function inlinePair(info: Info, pair: LanguagePair, scorer: LengthFit): Omit<InlineCandidate, "run"> | null {
+  if (info.letters[0] === 0 || info.letters[1] === 0) return null;
+  const lines = visibleText(info.el, true).split("\n");
+  if (lines.length === 2) {
+    const p = halves(lines[0]!, lines[1]!, pair, scorer);
+    if (p) return { ...p, kind: "inline", order: info.order, position: 0, key: `lines:${info.path}` };
+  }
+  const text = visibleText(info.el);
+  for (const sep of FIELD_SEPARATORS) {
+    const fields = text.split(sep.split).map((f) => f.trim());
+    if (fields.length < 2) continue;
+    // Terms of a comma-separated list carry no sentence punctuation of their own.
+    const clean = sep.name === "comma" ? fields.map((f) => f.replace(/[。；;.]+$/u, "")) : fields;
+    if (sep.name === "slash" && fields.length !== 2) continue;
+    const p = halves(clean[0]!, clean[1]!, pair, scorer);
+    if (p) return { ...p, kind: "inline", order: info.order, position: 0, key: `${sep.name}:${info.path}` };
+  }
+  return null;
+}
+
+function halves(x: string, y: string, pair: LanguagePair, scorer: LengthFit): { a: string; b: string; score: number; delta: number } | null {
+  const [xa, xb] = countLetters(x, pair);
+  const [ya, yb] = countLetters(y, pair);
+  let a: string;
+  let b: string;
+  if (xb === 0 && xa > 0 && dominant([ya, yb]) === "b") [a, b] = [x, y];
+  else if (yb === 0 && ya > 0 && dominant([xa, xb]) === "b") [a, b] = [y, x];
+  else return null;
+  const f = fit(a, b, scorer);
+  return Number.isFinite(f.delta) ? { a, b, score: f.score, delta: f.delta } : null;
+}
