@@ -30,7 +30,7 @@ describe("features and probabilities as recorded before the speed rewrite", () =
     const lex = loadLexicon();
     const diffs = recorded.flatMap((r) => {
       const f = recordFeatures(r, lex).slice(0, 6);
-      return f.some((v, j) => Math.abs(v - r.features[j]!) > 1e-9) ? [{ source: r.source, now: f, then: r.features }] : [];
+      return f.some((v, j) => Math.abs(v - r.features[j]!) > 1e-9) ? [{ source: r.source, now: f, recorded: r.features }] : [];
     });
     expect(diffs).toEqual([]);
   });
@@ -39,7 +39,7 @@ describe("features and probabilities as recorded before the speed rewrite", () =
     const predictions = loadClassifier(modelPath).classify(recorded);
     const diffs = recorded.flatMap((r, i) => {
       const p = predictions[i]!.probability;
-      return Math.abs(p - r.probability) > 1e-9 ? [{ source: r.source, now: p, then: r.probability }] : [];
+      return Math.abs(p - r.probability) > 1e-9 ? [{ source: r.source, now: p, recorded: r.probability }] : [];
     });
     expect(diffs).toEqual([]);
   });
