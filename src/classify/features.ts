@@ -20,9 +20,9 @@ import {
   type LanguagePair,
   type LangSegment,
   type Lexicon,
-  overlapScore,
   segmentByLanguage,
   tokenize,
+  wordSim,
 } from "../text/index.js";
 import { cleanText, prepareRecordText } from "./preprocess.js";
 import type { ClassifierInput } from "./types.js";
@@ -78,12 +78,113 @@ export function featureVector(f: SnippetFeatures): number[] {
   return FEATURE_NAMES.map((n) => f[n]);
 }
 
-function eq3(x: AnalysedSegment, y: AnalysedSegment, pair: LanguagePair, lex: Lexicon): number {
-  // Equation 3 sums over the words of the non-English (Chinese) side.
-  const [c, e] = x.lang === pair.a ? [y, x] : [x, y];
-  // All words count, function words included: 我 next to "I" is evidence of translation too, and
-  // p and q are the segments' lengths as the paper defines them.
-  return overlapScore(c.tokens, c.lang, e.tokens, e.lang, lex);
+/**
+ * Sim on interned tokens, per lexicon and pair: every token gets an integer id, and Sim(c, e) is memoised
+ * in one integer-keyed row per token of the `b` (non-English) side. `wordSim` computes each value once;
+ * afterwards a pair of words costs one small-integer Map lookup instead of building and hashing a string key.
+ */
+class SimTable {
+  private readonly ids = new Map<string, number>();
+  private readonly tokens: string[] = [];
+  private rows: Array<Map<number, number> | undefined> = [];
+  private memoised = 0;
+
+  constructor(
+    private readonly lex: Lexicon,
+    private readonly pair: LanguagePair,
+  ) {}
+
+  /** The id of a token, the same for equal strings whatever their language. */
+  id(token: string): number {
+    let id = this.ids.get(token);
+    if (id === undefined) {
+      if (this.tokens.length >= TABLE_LIMIT) this.reset();
+      id = this.tokens.length;
+      this.ids.set(token, id);
+      this.tokens.push(token);
+    }
+    return id;
+  }
+
+  idsOf(tokens: readonly string[]): Int32Array {
+    const out = new Int32Array(tokens.length);
+    for (let i = 0; i < tokens.length; i++) out[i] = this.id(tokens[i]!);
+    return out;
+  }
+
+  /** Sim(c, e), c a token of `pair.b`, e of `pair.a`. */
+  sim(c: number, e: number): number {
+    if (c === e) return 1;
+    let row = this.rows[c];
+    if (!row) {
+      row = new Map();
+      this.rows[c] = row;
+    }
+    let v = row.get(e);
+    if (v === undefined) {
+      v = wordSim(this.tokens[c]!, this.pair.b, this.tokens[e]!, this.pair.a, this.lex);
+      if (this.memoised >= TABLE_LIMIT * 8) this.clearRows();
+      row.set(e, v);
+      this.memoised++;
+    }
+    return v;
+  }
+
+  /**
+   * feng2010 Equation 3 on ids: Σ over the `b` tokens of max_j Sim(c_i, e_j), over (p + q); the same sums in
+   * the same order as `overlapScore`, so the same doubles.
+   */
+  overlap(c: Int32Array, e: Int32Array): number {
+    const p = c.length;
+    const q = e.length;
+    if (p === 0 || q === 0) return 0;
+    let sum = 0;
+    for (let i = 0; i < p; i++) {
+      const ci = c[i]!;
+      let best = 0;
+      for (let j = 0; j < q; j++) {
+        const s = this.sim(ci, e[j]!);
+        if (s > best) {
+          best = s;
+          if (best >= 1) break;
+        }
+      }
+      sum += best;
+    }
+    return sum / (p + q);
+  }
+
+  private clearRows(): void {
+    this.rows = [];
+    this.memoised = 0;
+  }
+
+  /** Bounded memory over a long harvest: start again when the vocabulary grows past the limit. */
+  private reset(): void {
+    this.ids.clear();
+    this.tokens.length = 0;
+    this.clearRows();
+  }
+}
+
+/** Distinct tokens kept per table (ids and memo rows are dropped together beyond it). */
+const TABLE_LIMIT = 500_000;
+
+const simTables = new WeakMap<Lexicon, Map<string, SimTable>>();
+
+function simTable(lex: Lexicon, pair: LanguagePair): SimTable {
+  let byPair = simTables.get(lex);
+  if (!byPair) {
+    byPair = new Map();
+    simTables.set(lex, byPair);
+  }
+  const key = `${pair.a}\u0000${pair.b}`;
+  let t = byPair.get(key);
+  if (!t) {
+    t = new SimTable(lex, pair);
+    byPair.set(key, t);
+  }
+  return t;
 }
 
 function countOccurrences(haystack: string, needle: string): number {
@@ -97,16 +198,43 @@ const EDGE_PUNCTUATION = /^[\p{P}\s]+|[\p{P}\s]+$/gu;
 
 /** A query side as it is matched against the text: cleaned like the text, lower-cased, edge punctuation off. */
 export function queryNeedle(query: string): string {
-  return cleanText(query).toLowerCase().replace(EDGE_PUNCTUATION, "");
+  let needle = needles.get(query);
+  if (needle === undefined) {
+    needle = cleanText(query).toLowerCase().replace(EDGE_PUNCTUATION, "");
+    if (needles.size >= 10_000) needles.clear();
+    needles.set(query, needle);
+  }
+  return needle;
 }
 
-/** Analyse a record: clean, segment by language, tokenise, and compute the six features. */
-export function analyseRecord(input: ClassifierInput, lex: Lexicon, pair: LanguagePair = EN_ZH): SnippetAnalysis {
+/** The query side is the same for every record a query returned: cleaned once per query. */
+const needles = new Map<string, string>();
+
+/** A segment as the features need it: language, tokens and their ids. */
+interface TokenisedSegment {
+  seg: LangSegment;
+  tokens: string[];
+  ids: Int32Array;
+}
+
+/** Clean, segment and tokenise a record, and compute the six features from that. */
+function computeFeatures(
+  input: ClassifierInput,
+  lex: Lexicon,
+  pair: LanguagePair,
+): { text: string; segments: TokenisedSegment[]; pairs: SnippetAnalysis["pairs"]; features: SnippetFeatures } {
+  const table = simTable(lex, pair);
   const { text } = prepareRecordText(input);
-  const segments: AnalysedSegment[] = segmentByLanguage(text, pair).map((s) => {
-    const tokens = tokenize(s.text, s.lang);
-    return { ...s, letter: langLetter(s.lang), tokens, content: tokens.filter((t) => !isStopWord(t, s.lang)) };
+  const segments: TokenisedSegment[] = segmentByLanguage(text, pair).map((seg) => {
+    const tokens = tokenize(seg.text, seg.lang);
+    return { seg, tokens, ids: table.idsOf(tokens) };
   });
+  // Equation 3 sums over the words of the non-English (pair.b) side. All words count, function words
+  // included: 我 next to "I" is evidence of translation too, and p and q are the segments' lengths.
+  const eq3 = (x: TokenisedSegment, y: TokenisedSegment) => {
+    const [c, e] = x.seg.lang === pair.a ? [y, x] : [x, y];
+    return c.seg.lang === e.seg.lang ? 0 : table.overlap(c.ids, e.ids);
+  };
   const L = segments.length;
   const n = Math.floor(L / 2);
   const pairs: SnippetAnalysis["pairs"] = [];
@@ -115,8 +243,8 @@ export function analyseRecord(input: ClassifierInput, lex: Lexicon, pair: Langua
   let pairedTokens = 0;
   for (let k = 0; k < n; k++) {
     const t = 2 * k + 1; // 0-based index of the (k+1)-th even position
-    const left = eq3(segments[t]!, segments[t - 1]!, pair, lex);
-    const right = t + 1 < L ? eq3(segments[t]!, segments[t + 1]!, pair, lex) : 0;
+    const left = eq3(segments[t]!, segments[t - 1]!);
+    const right = t + 1 < L ? eq3(segments[t]!, segments[t + 1]!) : 0;
     const score = Math.max(left, right);
     const partner = score === 0 ? null : left >= right ? t - 1 : t + 1;
     pairs.push({ segment: t, partner, score });
@@ -140,10 +268,22 @@ export function analyseRecord(input: ClassifierInput, lex: Lexicon, pair: Langua
     queryFrequency:
       countOccurrences(haystack, queryNeedle(input.query.en)) + countOccurrences(haystack, queryNeedle(input.query.zh)),
   };
-  return { text, segments, languageString: segments.map((s) => s.letter).join(""), pairs, features };
+  return { text, segments, pairs, features };
+}
+
+/** Analyse a record: clean, segment by language, tokenise, and compute the six features. */
+export function analyseRecord(input: ClassifierInput, lex: Lexicon, pair: LanguagePair = EN_ZH): SnippetAnalysis {
+  const { text, segments, pairs, features } = computeFeatures(input, lex, pair);
+  const analysed: AnalysedSegment[] = segments.map(({ seg, tokens }) => ({
+    ...seg,
+    letter: langLetter(seg.lang),
+    tokens,
+    content: tokens.filter((t) => !isStopWord(t, seg.lang)),
+  }));
+  return { text, segments: analysed, languageString: analysed.map((s) => s.letter).join(""), pairs, features };
 }
 
 /** The feature vector of a record (FEATURE_NAMES order). */
 export function recordFeatures(input: ClassifierInput, lex: Lexicon, pair: LanguagePair = EN_ZH): number[] {
-  return featureVector(analyseRecord(input, lex, pair).features);
+  return featureVector(computeFeatures(input, lex, pair).features);
 }

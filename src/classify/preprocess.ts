@@ -19,7 +19,8 @@ export function stripHighlights(text: string): string {
 
 /** For features: remove every HTML tag (`<em>` highlights, `<b>`, `<br>`) and decode entities. */
 export function stripMarkup(text: string): string {
-  return decodeHTML(text.replace(TAG, ""));
+  const untagged = text.includes("<") ? text.replace(TAG, "") : text;
+  return untagged.includes("&") ? decodeHTML(untagged) : untagged;
 }
 
 const MONTH = "(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?";
@@ -53,8 +54,18 @@ function dropDates(text: string): string {
 
 /** Remove the noise that says nothing about bilinguality: ellipses, dates, URLs and domain names. */
 export function removeNoise(text: string): string {
-  return dropDates(text.replace(URL, " ").replace(DOMAIN, " ")).replace(ELLIPSIS, " ");
+  // Each pattern needs a character most snippets lack (a dot, a digit, …): test for it before scanning.
+  let out = text;
+  if (MAY_HAVE_URL.test(out)) out = out.replace(URL, " ");
+  if (out.includes(".")) out = out.replace(DOMAIN, " ");
+  if (HAS_DIGIT.test(out)) out = dropDates(out);
+  if (MAY_HAVE_ELLIPSIS.test(out)) out = out.replace(ELLIPSIS, " ");
+  return out;
 }
+
+const MAY_HAVE_URL = /https?:\/\/|www\./i;
+const HAS_DIGIT = /\d/;
+const MAY_HAVE_ELLIPSIS = new RegExp(ELLIPSIS.source);
 
 /** The language of most letters of a text, en–zh. */
 function mainLang(text: string): "en" | "zh" | null {

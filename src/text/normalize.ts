@@ -12,12 +12,15 @@ const WIDTH_VARIANTS = /[\uff01-\uff5e\uff61-\uffdc\uffe0-\uffe6\uffe8-\uffee]/g
  * CJK punctuation without an ASCII twin (。、「」《》) is kept as is.
  */
 export function normalizeText(text: string): string {
-  return text
-    .replace(ZERO_WIDTH, "")
-    .replace(WIDTH_VARIANTS, (ch) => ch.normalize("NFKC"))
-    .replace(WHITESPACE, " ")
-    .trim();
+  let out = text;
+  if (HAS_ZERO_WIDTH.test(out)) out = out.replace(ZERO_WIDTH, "");
+  if (HAS_WIDTH_VARIANT.test(out)) out = out.replace(WIDTH_VARIANTS, (ch) => ch.normalize("NFKC"));
+  return out.replace(WHITESPACE, " ").trim();
 }
+
+// Non-global twins of the patterns above for a cheap "anything to do?" test (most text has none).
+const HAS_ZERO_WIDTH = new RegExp(ZERO_WIDTH.source);
+const HAS_WIDTH_VARIANT = new RegExp(WIDTH_VARIANTS.source);
 
 let t2s: ((s: string) => string) | undefined;
 
@@ -28,9 +31,33 @@ function traditionalToSimplified(): (s: string) => string {
   return convert;
 }
 
-/** Traditional → Simplified Chinese (opencc-js, Taiwan standard → mainland), leaving other text unchanged. */
+/**
+ * Runs OpenCC can change: its dictionaries' keys are Han characters only (checked in the tests), so
+ * converting each run apart gives the conversion of the whole text. Ideographic description characters
+ * (U+2FF0–2FFF) are kept inside runs because OpenCC reads them together with the characters they describe.
+ */
+const HAN_RUN = /[\p{Script=Han}\u2ff0-\u2fff]+/gu;
+const HAS_HAN = /[\p{Script=Han}\u2ff0-\u2fff]/u;
+const RUN_CACHE_LIMIT = 100_000;
+const converted = new Map<string, string>();
+
+function simplifyRun(run: string): string {
+  let out = converted.get(run);
+  if (out === undefined) {
+    out = traditionalToSimplified()(run);
+    if (converted.size >= RUN_CACHE_LIMIT) converted.clear();
+    converted.set(run, out);
+  }
+  return out;
+}
+
+/**
+ * Traditional → Simplified Chinese (opencc-js, Taiwan standard → mainland), leaving other text unchanged.
+ * Only the Han runs go through OpenCC, each converted once per process (cached).
+ */
 export function toSimplified(text: string): string {
-  return traditionalToSimplified()(text);
+  if (!HAS_HAN.test(text)) return text;
+  return text.replace(HAN_RUN, simplifyRun);
 }
 
 /** English contractions, longest first; `'s` is left alone (possessive or "is" cannot be told apart). */
@@ -49,8 +76,11 @@ const CONTRACTIONS: ReadonlyArray<[RegExp, string]> = [
   [/\b(i)['’]m\b/gi, "$1 am"],
 ];
 
+const HAS_APOSTROPHE = /['’]/;
+
 /** Expand English contractions ("I'm" → "I am", "don't" → "do not", "it's" → "it is"). */
 export function expandContractions(text: string): string {
+  if (!HAS_APOSTROPHE.test(text)) return text;
   let out = text;
   for (const [re, rep] of CONTRACTIONS) out = out.replace(re, rep);
   return out;

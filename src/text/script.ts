@@ -63,12 +63,49 @@ export function isUnspacedLang(lang: Lang): boolean {
  * punctuation, symbols) and letters of a script belonging to neither language.
  */
 export function charLang(ch: string, pair: LanguagePair): Lang | null {
+  const code = ch.charCodeAt(0);
+  if (ch.length !== 1) return scriptLang(ch, pair);
+  const table = bmpTable(pair);
+  let v = table[code]!;
+  if (v === UNKNOWN) {
+    const l = scriptLang(ch, pair);
+    v = l === null ? NEUTRAL : l === pair.a ? SIDE_A : SIDE_B;
+    table[code] = v;
+  }
+  return v === NEUTRAL ? null : v === SIDE_A ? pair.a : pair.b;
+}
+
+function scriptLang(ch: string, pair: LanguagePair): Lang | null {
   if (!LETTER.test(ch)) return null;
   const ra = LANG_SCRIPTS[pair.a];
   if (ra?.test(ch)) return pair.a;
   const rb = LANG_SCRIPTS[pair.b];
   if (rb?.test(ch)) return pair.b;
   return null;
+}
+
+// The language of each BMP character, per pair, filled on first sight: the script regexes run once per
+// character instead of once per occurrence (segmentation reads every character of every snippet).
+const UNKNOWN = 0;
+const NEUTRAL = 1;
+const SIDE_A = 2;
+const SIDE_B = 3;
+const bmpTables = new Map<string, Uint8Array>();
+
+let lastPair: LanguagePair | undefined;
+let lastTable: Uint8Array | undefined;
+
+function bmpTable(pair: LanguagePair): Uint8Array {
+  if (pair === lastPair && lastTable) return lastTable;
+  const key = `${pair.a}\u0000${pair.b}`;
+  let t = bmpTables.get(key);
+  if (!t) {
+    t = new Uint8Array(0x10000);
+    bmpTables.set(key, t);
+  }
+  lastPair = pair;
+  lastTable = t;
+  return t;
 }
 
 /**

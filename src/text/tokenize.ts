@@ -56,6 +56,20 @@ function englishLemmas(): ReadonlyMap<string, string> {
  * then Porter-stemmed ("studies" → "studi"); abbreviations keep their dots ("U.S." → "u.s.").
  */
 export function englishToken(word: string): string {
+  let token = englishTokens.get(word);
+  if (token === undefined) {
+    token = computeEnglishToken(word);
+    if (englishTokens.size >= TOKEN_CACHE_LIMIT) englishTokens.clear();
+    englishTokens.set(word, token);
+  }
+  return token;
+}
+
+/** Words seen → their tokens: stemming and lemma lookups run once per distinct word. */
+const englishTokens = new Map<string, string>();
+const TOKEN_CACHE_LIMIT = 200_000;
+
+function computeEnglishToken(word: string): string {
   const lower = word.toLowerCase();
   if (ABBREVIATION.test(lower)) return lower.endsWith(".") ? lower : `${lower}.`;
   const bare = lower.replace(POSSESSIVE, "");
@@ -88,11 +102,24 @@ function tokenizeChinese(text: string): string[] {
     const piece = m[0];
     if (HAN.test(piece)) {
       if (piece.length === 1) out.push(piece);
-      else for (const w of getJieba().cut(piece)) out.push(w);
+      else for (const w of jiebaWords(piece)) out.push(w);
     } else if (LATIN.test(piece)) out.push(englishToken(piece));
     else out.push(piece.toLowerCase());
   }
   return out;
+}
+
+/** Han runs seen → jieba's words (short runs recur: names, set phrases, the query itself). */
+const jiebaCache = new Map<string, readonly string[]>();
+
+function jiebaWords(run: string): readonly string[] {
+  let words = jiebaCache.get(run);
+  if (!words) {
+    words = getJieba().cut(run);
+    if (jiebaCache.size >= TOKEN_CACHE_LIMIT) jiebaCache.clear();
+    jiebaCache.set(run, words);
+  }
+  return words;
 }
 
 const segmenters = new Map<Lang, Intl.Segmenter>();

@@ -202,3 +202,24 @@ describe("learned lexicon files", () => {
     expect(() => readLexiconFile("/nonexistent/lexicon.tsv")).toThrow(/\/nonexistent\/lexicon\.tsv: cannot read lexicon \(ENOENT\)/);
   });
 });
+
+describe("Traditional → Simplified by Han runs", () => {
+  it("relies on OpenCC's tw→cn dictionaries having Han-only keys", async () => {
+    const { Locale } = (await import("opencc-js")) as unknown as {
+      Locale: { configs: { tw2s: { normalizationChain: unknown[]; segmentation: unknown[]; conversionChain: unknown[] } } };
+    };
+    const c = Locale.configs.tw2s;
+    const dicts = [c.normalizationChain, c.segmentation, c.conversionChain].flat(2) as Array<string | Array<[string, string]>>;
+    const keys = dicts.flatMap((d) => (typeof d === "string" ? d.split("|").map((e) => e.split(" ")[0]!) : d.map(([k]) => k)));
+    expect(keys.length).toBeGreaterThan(5000);
+    expect(keys.filter((k) => !/^[\p{Script=Han}\u2ff0-\u2fff]+$/u.test(k))).toEqual([]);
+  });
+
+  it("converts mixed text as a whole-text conversion would", async () => {
+    const { Converter } = (await import("opencc-js")) as unknown as { Converter: (o: object) => (s: string) => string };
+    const whole = Converter({ from: "tw", to: "cn" });
+    const text = "I said 「我們在這裡」 in 2024年: 乾淨 and 乾隆 (天干地支), 頭髮 hair, 後來 later";
+    expect(toSimplified(text)).toBe("I said 「我们在这里」 in 2024年: 干净 and 乾隆 (天干地支), 头发 hair, 后来 later");
+    expect(toSimplified(text)).toBe(whole(text));
+  });
+});
