@@ -31,6 +31,11 @@ export const commands: readonly CommandEntry[] = [
     load: async () => (await import("./daemon.js")).registerDaemonCommand,
   },
   {
+    name: "runs",
+    summary: "list harvest runs, and find or clear runs left running by a process that died",
+    load: async () => (await import("./runs.js")).registerRunsCommand,
+  },
+  {
     name: "wrapper",
     summary: "learn and inspect record wrappers for search engines",
     load: async () => (await import("./wrapper.js")).registerWrapperCommands,

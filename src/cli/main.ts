@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command } from "commander";
 import { UserError } from "../errors.js";
+import { environmentError } from "../store/errors.js";
 import { registerCommands } from "./commands.js";
 
 const program = new Command()
@@ -19,7 +20,8 @@ process.stdout.on("error", (err: NodeJS.ErrnoException) => {
 try {
   await registerCommands(program, process.argv.slice(2));
   await program.parseAsync(process.argv);
-} catch (err) {
+} catch (caught) {
+  const err = environmentError(caught) ?? caught; // disk full, read-only, locked, no permission: not bugs
   if (err instanceof UserError) {
     process.stderr.write(`bitext: ${err.message}\n`);
     process.exitCode = err.exitCode;

@@ -3,13 +3,12 @@ import {
   type FetchStatus,
   finishRun,
   lastCompletedFetch,
-  markCrashedRuns,
   type NewRecord,
   nowIso,
   type QueryPair,
   recordFetch,
   type Store,
-  startRun,
+  startExclusiveRun,
 } from "../store/index.js";
 import type { Wrapper } from "../wrapper/types.js";
 import type { SerpDriver } from "./driver.js";
@@ -140,8 +139,7 @@ export async function harvest(store: Store, o: HarvestOptions): Promise<HarvestS
   const interpretOptions = o.interpret ?? DEFAULT_INTERPRET;
   const since = new Date(Date.now() - maxAgeMs).toISOString();
 
-  markCrashedRuns(store);
-  const runId = startRun(store, o.runOptions ?? {});
+  const runId = startExclusiveRun(store, o.runOptions ?? {}); // refuses while another harvest runs on this store
   const engines: EngineState[] = o.engines.map((setup) => ({
     setup,
     wrapper: setup.wrapper,

@@ -1,7 +1,9 @@
-import { existsSync, mkdirSync } from "node:fs";
-import { dirname } from "node:path";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { UserError } from "../errors.js";
+import { environmentError, noteStoreClosed, noteStoreOpened } from "./errors.js";
 import { MIGRATIONS } from "./migrations.js";
 
 /** Where commands keep the store unless `--db` says otherwise (relative to the working directory). */
@@ -20,39 +22,84 @@ export interface Store {
  * WAL mode lets a reader (`bitext export records`) run beside a writer (`bitext harvest`), and
  * `synchronous = NORMAL` in WAL keeps every committed transaction across a process crash
  * (`kill -9`); only an operating-system crash could lose the last commits, never corrupt the file.
+ * A busy timeout makes a second process (`classify --db` beside a harvest) wait for the writer's
+ * short transactions instead of failing with SQLITE_BUSY; every write transaction is IMMEDIATE, so
+ * none can fail half-way on a lock.
+ *
+ * `readonly` opens for reading only. A WAL store on read-only media cannot be read in place (SQLite needs
+ * to create its `-shm` file beside it): it is then read from a private temporary copy, removed on close.
  */
 export function openStore(path: string = DEFAULT_STORE_PATH, options: { readonly?: boolean } = {}): Store {
-  if (path !== ":memory:") {
+  const readonly = options.readonly ?? false;
+  if (path !== ":memory:" && !readonly) {
     try {
       mkdirSync(dirname(path), { recursive: true });
     } catch (err) {
-      throw new UserError(`${path}: cannot create the store's folder (${(err as NodeJS.ErrnoException).code})`);
+      throw environmentError(err, dirname(path)) ?? new UserError(`${path}: cannot create the store's folder (${(err as NodeJS.ErrnoException).code})`);
     }
   }
-  if (options.readonly && path !== ":memory:" && !existsSync(path)) {
+  if (readonly && path !== ":memory:" && !existsSync(path)) {
     throw new UserError(`${path}: no store here yet (run bitext harvest first, or pass --db FILE)`);
   }
-  let db: Database.Database;
+  let opened: { db: Database.Database; cleanup: () => void };
   try {
-    db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
-    db.pragma("busy_timeout = 10000");
-    if (!options.readonly) {
-      db.pragma("journal_mode = WAL");
-      db.pragma("synchronous = NORMAL");
-    }
-    db.pragma("foreign_keys = ON");
-    migrate(db, path, options.readonly ?? false);
+    opened = readonly ? openReadonly(path) : { db: openDatabase(path, false), cleanup: () => {} };
   } catch (err) {
     if (err instanceof UserError) throw err;
-    throw new UserError(`${path}: cannot open the store (${(err as Error).message})`);
+    throw environmentError(err, path) ?? new UserError(`${path}: cannot open the store (${(err as Error).message})`);
   }
+  const { db, cleanup } = opened;
+  noteStoreOpened(path);
   return {
     db,
     path,
     close() {
-      if (db.open) db.close();
+      if (!db.open) return;
+      db.close();
+      cleanup();
+      noteStoreClosed(path);
     },
   };
+}
+
+function openDatabase(file: string, readonly: boolean): Database.Database {
+  const db = new Database(file, { readonly, fileMustExist: readonly });
+  try {
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    if (!readonly) {
+      db.pragma("journal_mode = WAL");
+      db.pragma("synchronous = NORMAL");
+    }
+    db.pragma("foreign_keys = ON");
+    migrate(db, file, readonly);
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+/** How long a statement waits for another process's lock before giving up (SQLITE_BUSY). */
+const BUSY_TIMEOUT_MS = 30_000;
+
+function openReadonly(path: string): { db: Database.Database; cleanup: () => void } {
+  try {
+    return { db: openDatabase(path, true), cleanup: () => {} };
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    if (err instanceof UserError || typeof code !== "string" || !/^SQLITE_(CANTOPEN|READONLY|IOERR)/u.test(code)) throw err;
+  }
+  // Read-only media: read a private copy (with its -wal, which holds the last commits).
+  const dir = mkdtempSync(join(tmpdir(), "bitext-readonly-"));
+  const copy = join(dir, basename(path));
+  try {
+    copyFileSync(path, copy);
+    if (existsSync(`${path}-wal`)) copyFileSync(`${path}-wal`, `${copy}-wal`);
+    return { db: openDatabase(copy, true), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
 }
 
 /** The schema version of an open store (the number of migrations applied). */

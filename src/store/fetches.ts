@@ -128,7 +128,7 @@ export function recordFetch(store: Store, fetch: NewFetch, records: readonly New
       }
     }
     return { fetchId, newRecords, seenAgain };
-  })();
+  }).immediate();
 }
 
 /**

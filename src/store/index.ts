@@ -55,8 +55,13 @@ export {
   finishRun,
   getRun,
   listRuns,
+  HEARTBEAT_MS,
   markCrashedRuns,
   type Run,
   type RunStatus,
+  STALE_AFTER_MS,
+  startExclusiveRun,
   startRun,
+  staleRuns,
 } from "./runs.js";
+export { EXIT_IO, EXIT_NOPERM, EXIT_TEMPFAIL, environmentError } from "./errors.js";

@@ -103,4 +103,11 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX sentence_pairs_page ON sentence_pairs (page_id);
   CREATE INDEX sentence_pairs_norm ON sentence_pairs (en_norm, zh_norm);
   `,
+  // 2: robustness — a heartbeat per run (a run whose heartbeat stopped is dead, whatever its host), and
+  // the reason a stored page or kept result page cannot be processed (later runs skip it).
+  `
+  ALTER TABLE runs ADD COLUMN heartbeat_at TEXT;
+  ALTER TABLE pages ADD COLUMN unprocessable TEXT;
+  ALTER TABLE fetches ADD COLUMN unprocessable TEXT;
+  `,
 ];

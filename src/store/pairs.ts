@@ -42,7 +42,7 @@ export function replacePairs(store: Store, pageId: number, pairs: readonly Sente
   store.db.transaction(() => {
     del.run(pageId);
     for (const p of pairs) ins.run(pageId, p.en, p.zh, p.score ?? null, p.method ?? null, p.enNorm, p.zhNorm);
-  })();
+  }).immediate();
 }
 
 export function listPagePairs(store: Store, pageId: number): StoredSentencePair[] {

@@ -124,7 +124,7 @@ export function setClassifications(store: Store, decisions: ReadonlyArray<{ id: 
   const at = nowIso();
   store.db.transaction(() => {
     for (const d of decisions) stmt.run(d.label, d.probability, d.model, at, d.id);
-  })();
+  }).immediate();
 }
 
 /** Store a person's label for a record (null clears it). */

@@ -1,5 +1,7 @@
 import { hostname } from "node:os";
+import { UserError } from "../errors.js";
 import { nowIso, type Store } from "./db.js";
+import { EXIT_TEMPFAIL } from "./errors.js";
 
 export type RunStatus = "running" | "completed" | "interrupted" | "failed" | "crashed";
 
@@ -11,6 +13,9 @@ export interface Run {
   options: unknown;
   summary: unknown;
   pid: number | null;
+  hostname: string | null;
+  /** Last sign of life of a running run (ISO time); null for runs from before heartbeats. */
+  heartbeatAt: string | null;
 }
 
 interface RunRow {
@@ -21,46 +26,124 @@ interface RunRow {
   options: string;
   summary: string | null;
   pid: number | null;
+  hostname: string | null;
+  heartbeat_at: string | null;
 }
 
-/** Record the start of a harvest run; returns its id. */
+/** A running run beats this often; one whose last beat is older than `STALE_AFTER_MS` is dead, on any host. */
+export const HEARTBEAT_MS = 15_000;
+export const STALE_AFTER_MS = 120_000;
+
+/** Heartbeat timers of the runs this process started, by store and run id. */
+const heartbeats = new Map<string, NodeJS.Timeout>();
+
+/**
+ * Record the start of a run; returns its id. While the run is open, its row's `heartbeat_at` is
+ * refreshed every `HEARTBEAT_MS` (a timer that never keeps the process alive), so other processes
+ * on any host can tell a live run from one whose process died.
+ */
 export function startRun(store: Store, options: unknown): number {
+  const now = nowIso();
   const info = store.db
-    .prepare("INSERT INTO runs (started_at, status, options, pid, hostname) VALUES (?, 'running', ?, ?, ?)")
-    .run(nowIso(), JSON.stringify(options ?? {}), process.pid, hostname());
-  return Number(info.lastInsertRowid);
+    .prepare("INSERT INTO runs (started_at, status, options, pid, hostname, heartbeat_at) VALUES (?, 'running', ?, ?, ?, ?)")
+    .run(now, JSON.stringify(options ?? {}), process.pid, hostname(), now);
+  const id = Number(info.lastInsertRowid);
+  startHeartbeat(store, id);
+  return id;
+}
+
+/**
+ * Start a harvest run unless another live run is in progress on this store: two harvests on one
+ * store would each fetch the same pages and each apply the engines' politeness limits to itself only.
+ * Runs whose process is gone (heartbeat older than `STALE_AFTER_MS`, or a dead pid on this host) are
+ * marked `crashed` first and never block. Otherwise throws a `UserError` (exit 75) naming the running one.
+ * Check and insert are one IMMEDIATE transaction: of two harvests started at once, exactly one runs.
+ */
+export function startExclusiveRun(store: Store, options: unknown): number {
+  return store.db
+    .transaction(() => {
+      markCrashedRuns(store);
+      const live = store.db.prepare("SELECT * FROM runs WHERE status = 'running' ORDER BY id").all() as RunRow[];
+      const other = live.find((r) => !(r.pid === process.pid && r.hostname === hostname()));
+      if (other) {
+        throw new UserError(
+          `${store.path}: harvest run ${other.id} is already running on this store (host ${other.hostname ?? "?"}, pid ${other.pid ?? "?"}, ` +
+            `started ${other.started_at}, last heartbeat ${ageText(other)} ago): wait for it to finish or stop it; ` +
+            `a run whose process died stops blocking ${STALE_AFTER_MS / 1000} s after its last heartbeat (see bitext runs --stale)`,
+          { exitCode: EXIT_TEMPFAIL },
+        );
+      }
+      return startRun(store, options);
+    })
+    .immediate();
 }
 
 export function finishRun(store: Store, id: number, status: Exclude<RunStatus, "running">, summary: unknown): void {
+  stopHeartbeat(store, id);
   store.db
     .prepare("UPDATE runs SET finished_at = ?, status = ?, summary = ? WHERE id = ?")
     .run(nowIso(), status, JSON.stringify(summary ?? null), id);
 }
 
-/**
- * Runs still marked `running` whose process on this host is gone were killed (kill -9, power loss):
- * mark them `crashed` so run listings tell the truth. Their fetches are all kept; a rerun resumes.
- * Returns how many runs were marked.
- */
-export function markCrashedRuns(store: Store): number {
-  const rows = store.db
-    .prepare("SELECT id, pid FROM runs WHERE status = 'running' AND hostname = ?")
-    .all(hostname()) as Array<{ id: number; pid: number | null }>;
-  let marked = 0;
-  for (const row of rows) {
-    if (row.pid !== null && row.pid !== process.pid && isAlive(row.pid)) continue;
-    if (row.pid === process.pid) continue;
-    store.db.prepare("UPDATE runs SET status = 'crashed', finished_at = ? WHERE id = ?").run(nowIso(), row.id);
-    marked++;
-  }
-  return marked;
+function startHeartbeat(store: Store, id: number): void {
+  const key = `${store.path}#${id}`;
+  const beat = store.db.prepare("UPDATE runs SET heartbeat_at = ? WHERE id = ? AND status = 'running'");
+  const timer = setInterval(() => {
+    if (!store.db.open) {
+      stopHeartbeat(store, id);
+      return;
+    }
+    try {
+      beat.run(nowIso(), id);
+    } catch {
+      // A busy store skips one beat; the age limit allows several.
+    }
+  }, HEARTBEAT_MS);
+  timer.unref();
+  heartbeats.set(key, timer);
 }
 
-/** Is a harvest run in progress in a live process (for `bitext daemon`, which never overlaps runs)? */
+function stopHeartbeat(store: Store, id: number): void {
+  const key = `${store.path}#${id}`;
+  clearInterval(heartbeats.get(key));
+  heartbeats.delete(key);
+}
+
+/**
+ * Runs still marked `running` whose process is gone — killed (kill -9, power loss), on this host or
+ * another: mark them `crashed` so run listings tell the truth and no one waits behind them. Their
+ * fetches are all kept; a rerun resumes. Returns how many runs were marked.
+ */
+export function markCrashedRuns(store: Store): number {
+  const stale = staleRuns(store);
+  const mark = store.db.prepare("UPDATE runs SET status = 'crashed', finished_at = ? WHERE id = ? AND status = 'running'");
+  for (const run of stale) mark.run(nowIso(), run.id);
+  return stale.length;
+}
+
+/**
+ * Runs marked `running` whose process is gone: the last heartbeat (for runs from before heartbeats,
+ * the start) is older than `STALE_AFTER_MS` — whatever the host, so neither another host nor a reused
+ * pid keeps a dead run alive — or the run is from this host and its pid no longer exists.
+ */
+export function staleRuns(store: Store, now: number = Date.now()): Run[] {
+  const host = hostname();
+  return runningRows(store)
+    .filter((row) => {
+      if (row.pid === process.pid && row.hostname === host) return false;
+      if (now - lastBeat(row) > STALE_AFTER_MS) return true;
+      return row.hostname === host && row.pid !== null && !isAlive(row.pid);
+    })
+    .map(toRun);
+}
+
+/** Harvest runs in progress in live processes (for `bitext daemon`, which never overlaps runs). */
 export function activeRuns(store: Store): Run[] {
-  markCrashedRuns(store);
-  const rows = store.db.prepare("SELECT * FROM runs WHERE status = 'running' ORDER BY id").all() as RunRow[];
-  return rows.map(toRun);
+  if (!store.db.readonly) markCrashedRuns(store);
+  const stale = new Set(staleRuns(store).map((r) => r.id));
+  return runningRows(store)
+    .filter((r) => !stale.has(r.id))
+    .map(toRun);
 }
 
 export function getRun(store: Store, id: number): Run | null {
@@ -73,6 +156,18 @@ export function listRuns(store: Store, limit = 20): Run[] {
   return rows.map(toRun);
 }
 
+function runningRows(store: Store): RunRow[] {
+  return store.db.prepare("SELECT * FROM runs WHERE status = 'running' ORDER BY id").all() as RunRow[];
+}
+
+function lastBeat(row: RunRow): number {
+  return Date.parse(row.heartbeat_at ?? row.started_at);
+}
+
+function ageText(row: RunRow): string {
+  return `${Math.max(0, Math.round((Date.now() - lastBeat(row)) / 1000))} s`;
+}
+
 function toRun(row: RunRow): Run {
   return {
     id: row.id,
@@ -82,6 +177,8 @@ function toRun(row: RunRow): Run {
     options: JSON.parse(row.options),
     summary: row.summary === null ? null : JSON.parse(row.summary),
     pid: row.pid,
+    hostname: row.hostname,
+    heartbeatAt: row.heartbeat_at,
   };
 }
 

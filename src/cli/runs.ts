@@ -1,0 +1,70 @@
+import type { Command } from "commander";
+import { UserError } from "../errors.js";
+import { DEFAULT_STORE_PATH, listRuns, markCrashedRuns, openStore, type Run, STALE_AFTER_MS, staleRuns, withStore } from "../store/index.js";
+import { formatTable, printJson, printLine } from "./output.js";
+
+interface RunsFlags {
+  db: string;
+  limit: string;
+  stale?: boolean;
+  clearStale?: boolean;
+  json?: boolean;
+}
+
+export function registerRunsCommand(program: Command): void {
+  program
+    .command("runs")
+    .option("--db <file>", "the store", DEFAULT_STORE_PATH)
+    .option("--limit <n>", "at most this many runs, newest first", "20")
+    .option("--stale", `only runs still marked running whose process is gone (no heartbeat for ${STALE_AFTER_MS / 1000} s, or a dead pid on this host)`)
+    .option("--clear-stale", "mark those stale runs crashed (their fetches are kept; a rerun resumes)")
+    .option("--json", "print the runs as JSON")
+    .action(async (flags: RunsFlags) => {
+      const limit = Number(flags.limit);
+      if (!Number.isInteger(limit) || limit < 1) throw new UserError(`--limit: expected a positive whole number, got "${flags.limit}"`);
+      if (flags.clearStale) {
+        const cleared = await withStore(flags.db, (store) => {
+          const stale = staleRuns(store);
+          markCrashedRuns(store);
+          return stale;
+        });
+        if (flags.json) printJson({ cleared: cleared.map(toJson) });
+        else printLine(cleared.length === 0 ? "no stale runs" : `marked crashed: ${cleared.map((r) => `run ${r.id} (host ${r.hostname ?? "?"}, pid ${r.pid ?? "?"})`).join(", ")}`);
+        return;
+      }
+      // Listing only reads: it works beside a harvest and on a store on read-only media.
+      const store = openStore(flags.db, { readonly: true });
+      try {
+        const stale = new Set(staleRuns(store).map((r) => r.id));
+        const runs = flags.stale ? staleRuns(store).slice(-limit).reverse() : listRuns(store, limit);
+        if (flags.json) {
+          printJson(runs.map((r) => ({ ...toJson(r), stale: stale.has(r.id) })));
+          return;
+        }
+        if (runs.length === 0) {
+          printLine(flags.stale ? "no stale runs" : "no runs yet");
+          return;
+        }
+        printLine(
+          formatTable([
+            ["run", "status", "host", "pid", "started", "finished / last heartbeat"],
+            ...runs.map((r) => [
+              r.id,
+              stale.has(r.id) ? "running (stale)" : r.status,
+              r.hostname ?? "-",
+              r.pid ?? "-",
+              r.startedAt,
+              r.finishedAt ?? r.heartbeatAt ?? "-",
+            ]),
+          ]),
+        );
+        if (stale.size > 0 && !flags.stale) printLine(`\n${stale.size} stale run(s): clear them with bitext runs --clear-stale --db ${flags.db}`);
+      } finally {
+        store.close();
+      }
+    });
+}
+
+function toJson(r: Run) {
+  return { id: r.id, status: r.status, host: r.hostname, pid: r.pid, startedAt: r.startedAt, finishedAt: r.finishedAt, heartbeatAt: r.heartbeatAt };
+}

@@ -1,0 +1,77 @@
+import { UserError } from "../errors.js";
+
+/**
+ * Failures of the environment — a full disk, a read-only or locked store, a missing permission —
+ * are not bugs: they become one-line errors that name the file and say what to do, with the sysexits
+ * status of their kind (74 I/O, 75 try again later, 77 permission), never "internal error" (70).
+ */
+export const EXIT_IO = 74;
+export const EXIT_TEMPFAIL = 75;
+export const EXIT_NOPERM = 77;
+
+/** Stores opened by this process, newest last: SQLite's errors do not say which file they are about. */
+const openPaths: string[] = [];
+
+export function noteStoreOpened(path: string): void {
+  openPaths.push(path);
+}
+
+export function noteStoreClosed(path: string): void {
+  const i = openPaths.lastIndexOf(path);
+  if (i >= 0) openPaths.splice(i, 1);
+}
+
+/** The environment error `err` stands for, or null when it is something else (a bug, a user mistake). */
+export function environmentError(err: unknown, path?: string): UserError | null {
+  if (!(err instanceof Error) || err instanceof UserError) return null;
+  const code = (err as NodeJS.ErrnoException).code;
+  if (typeof code !== "string") return null;
+  if (err.name === "SqliteError" || code.startsWith("SQLITE_")) return sqliteError(code, path ?? openPaths.at(-1) ?? "the store");
+  return fileError(code, (err as NodeJS.ErrnoException).path ?? path ?? "a file");
+}
+
+function sqliteError(code: string, path: string): UserError | null {
+  // Extended codes (SQLITE_READONLY_DBMOVED, SQLITE_IOERR_WRITE, …) share their primary code's remedy.
+  const kind = code.split("_").slice(0, 2).join("_");
+  switch (kind) {
+    case "SQLITE_FULL":
+      return new UserError(`${path}: the disk is full (${code}): free space where the store is, or pass --db FILE on another disk; nothing was lost`, { exitCode: EXIT_IO });
+    case "SQLITE_READONLY":
+      return new UserError(`${path}: the store is read-only (${code}): make it and its folder writable, or pass --db FILE with a writable copy`, { exitCode: EXIT_IO });
+    case "SQLITE_BUSY":
+    case "SQLITE_LOCKED":
+      return new UserError(`${path}: the store stayed locked by another process (${code}): retry when it is idle (bitext runs lists runs in progress)`, { exitCode: EXIT_TEMPFAIL });
+    case "SQLITE_PERM":
+    case "SQLITE_AUTH":
+      return new UserError(`${path}: no permission to use the store (${code}): check the file's and folder's permissions`, { exitCode: EXIT_NOPERM });
+    case "SQLITE_CANTOPEN":
+      return new UserError(`${path}: cannot open the store (${code}): check that the folder exists and is readable and writable`, { exitCode: EXIT_IO });
+    case "SQLITE_IOERR":
+      return new UserError(`${path}: the disk failed to read or write the store (${code}): check the disk, then rerun`, { exitCode: EXIT_IO });
+    case "SQLITE_CORRUPT":
+    case "SQLITE_NOTADB":
+      return new UserError(`${path}: not a readable bitext store (${code}): restore it from a backup or pass --db FILE`, { exitCode: 65 });
+    default:
+      return null;
+  }
+}
+
+function fileError(code: string, path: string): UserError | null {
+  switch (code) {
+    case "ENOSPC":
+    case "EDQUOT":
+      return new UserError(`${path}: the disk is full (${code}): free space and rerun; nothing was half-written`, { exitCode: EXIT_IO });
+    case "EROFS":
+      return new UserError(`${path}: on a read-only file system (${code}): write somewhere writable`, { exitCode: EXIT_IO });
+    case "EACCES":
+    case "EPERM":
+      return new UserError(`${path}: permission denied (${code}): check the file's and folder's permissions`, { exitCode: EXIT_NOPERM });
+    case "EMFILE":
+    case "ENFILE":
+      return new UserError(`${path}: too many open files (${code}): raise the limit (ulimit -n) and rerun`, { exitCode: EXIT_TEMPFAIL });
+    case "EIO":
+      return new UserError(`${path}: the disk failed (${code}): check the disk, then rerun`, { exitCode: EXIT_IO });
+    default:
+      return null;
+  }
+}

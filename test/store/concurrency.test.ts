@@ -1,0 +1,90 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Bench, bench, DEMO } from "../serp/helpers.js";
+
+/**
+ * Two processes on one store, for real: a harvest running (Chromium against the local engine
+ * simulator, each search slowed to 400 ms), and beside it a second harvest (refused, naming the
+ * first), `classify --db` and `export records` (both work, no SQLITE_BUSY).
+ */
+function bitext(args: string[]): ChildProcess {
+  return spawn(process.execPath, ["--import", "tsx", join(import.meta.dirname, "../../src/cli/main.ts"), ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+}
+
+function exited(child: ChildProcess): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (d) => (stdout += d));
+  child.stderr!.on("data", (d) => (stderr += d));
+  return new Promise((resolve) => child.on("exit", (code) => resolve({ code, stdout, stderr })));
+}
+
+async function untilFetches(db: string, n: number): Promise<void> {
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 50));
+    try {
+      const conn = new Database(db, { readonly: true, fileMustExist: true });
+      try {
+        if ((conn.prepare("SELECT count(*) AS n FROM fetches").get() as { n: number }).n >= n) return;
+      } finally {
+        conn.close();
+      }
+    } catch {
+      // not created yet
+    }
+  }
+}
+
+let b: Bench;
+let queries: string;
+beforeAll(async () => {
+  b = await bench([], { latencyMs: 400 });
+  queries = join(b.dir, "queries.tsv");
+  writeFileSync(queries, DEMO.map((q) => `${q.en}\t${q.zh}\t${q.note}`).join("\n"));
+});
+afterAll(async () => {
+  await b.close();
+});
+
+describe("two processes on one store", () => {
+  it("a second harvest refuses, naming the running one; classify and export work beside it", async () => {
+    const db = join(b.dir, "shared.db");
+    const harvestArgs = ["harvest", queries, "--engines", "sim-list,sim-div", "--wrappers", b.dir, "--db", db, "--pages", "2", "--concurrency", "1", "--no-classify", "--json"];
+    const first = bitext(harvestArgs);
+    const firstDone = exited(first);
+    await untilFetches(db, 2);
+
+    const second = await exited(bitext(harvestArgs));
+    expect(second.code).toBe(75);
+    const line = second.stderr.trim();
+    expect(line.split("\n")).toHaveLength(1);
+    expect(line).toMatch(new RegExp(`^bitext: ${db}: harvest run 1 is already running on this store \\(host ${hostname()}, pid ${first.pid}, started \\d{4}-`));
+
+    const classified = await exited(bitext(["classify", "--db", db, "--json"]));
+    expect(classified.stderr).toBe("");
+    expect(classified.code).toBe(0);
+    expect(JSON.parse(classified.stdout).classified).toBeGreaterThan(0);
+    const exported = await exited(bitext(["export", "records", "--db", db, "--format", "jsonl"]));
+    expect(exported.stderr).toBe("");
+    expect(exported.code).toBe(0);
+
+    // The first harvest never met a lock error; Ctrl-C ends it cleanly (its fetches are kept).
+    first.kill("SIGINT");
+    const r = await firstDone;
+    expect(r.stderr).not.toMatch(/SQLITE|internal error/);
+    expect(r.code).toBe(130);
+    const conn = new Database(db, { readonly: true });
+    try {
+      expect(conn.pragma("integrity_check", { simple: true })).toBe("ok");
+      expect(conn.prepare("SELECT id, status FROM runs ORDER BY id").all()).toEqual([{ id: 1, status: "interrupted" }]);
+    } finally {
+      conn.close();
+    }
+  }, 180_000);
+});
