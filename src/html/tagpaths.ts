@@ -44,6 +44,11 @@ export interface TagPathSequence {
   classes: (string | null)[];
   /** The document's `<base href>`, if any. */
   baseHref: string | null;
+  /**
+   * True when the walk stopped early at its size budget (a hostile page with an enormous number of
+   * distinct deep paths): the sequence covers the start of the page only.
+   */
+  truncated: boolean;
 }
 
 export const TEXT_TAG = "#text";
@@ -54,6 +59,18 @@ export const PATH_SEPARATOR = "\\";
  * Blank text, comments and the contents of script/style/noscript/template are not positions:
  * they carry no visible text, and browsers and offline parsers disagree on what is inside
  * `<noscript>`, so skipping it keeps browser-learned and file-learned wrappers interchangeable.
+ *
+ * Bounded on any page (a hostile page can nest 100,000 elements in 1 MB):
+ * - no recursion: an explicit stack, held in parallel arrays;
+ * - a path is interned as (parent path id, tag) → id, so equal paths are found without building or
+ *   hashing their strings (the old walk's strings grew with depth², 3.9 GB on a 100k-deep page); each
+ *   distinct path's string is built once, from its parent's;
+ * - nesting is capped as Blink caps it (`kMaximumHTMLParserDOMTreeDepth` = 512): an element below depth
+ *   513 (`html` is 1) becomes a following sibling at depth 513 and keeps its own text (merged into one
+ *   node, as Blink appends it), which is the DOM Chromium builds from such a page; so the walk gives the
+ *   same sequence on a parse5 tree as in the browser (where the cap never fires: the DOM is capped already);
+ * - distinct paths may total at most 2^24 characters (real pages: tens of thousands); past that the walk
+ *   stops and the sequence, cut there, is marked `truncated`.
  */
 export function collectTagPaths(root: MinimalNode): TagPathSequence {
   const out: TagPathSequence = {
@@ -64,50 +81,68 @@ export function collectTagPaths(root: MinimalNode): TagPathSequence {
     hrefs: [],
     classes: [],
     baseHref: null,
+    truncated: false,
   };
-  const pathIndex = new Map<string, number>();
-  // Stack items: a node to visit (with its parent's path) or the closing of position `close`.
-  const stack: Array<{ node?: MinimalNode; parentPath?: string; close?: number }> = [{ node: root, parentPath: "" }];
-  while (stack.length > 0) {
-    const item = stack.pop()!;
-    if (item.close !== undefined) {
-      out.ends[item.close] = out.pathIds.length;
+  // Literals, not module constants: the function must stay self-contained (see the module comment).
+  const capDepth = 513;
+  const maxPathChars = 16777216;
+  let pathChars = 0;
+  // Path ids by parent path id (+1, so the root's -1 is slot 0), then by tag: no string is built to look one up.
+  const childPaths: Array<Map<string, number>> = [new Map()];
+  // The stack, as parallel arrays: a node to visit with its parent's path id (-1: none) and its depth
+  // (`html` is 1), or, when the node is null, the closing of the position in `stackArg`.
+  const stackNode: Array<MinimalNode | null> = [root];
+  const stackArg: number[] = [-1];
+  const stackDepth: number[] = [1];
+  while (stackNode.length > 0) {
+    const node = stackNode.pop()!;
+    const arg = stackArg.pop()!;
+    const depth = stackDepth.pop()!;
+    if (node === null) {
+      out.ends[arg] = out.pathIds.length;
       continue;
     }
-    const node = item.node!;
-    const parentPath = item.parentPath ?? "";
+    if (out.truncated) continue; // only the closings are left to do
     if (node.nodeType === 10 || node.nodeType === 8) continue; // doctype, comment
     const name = node.nodeName.toLowerCase();
+    const kids = node.childNodes;
     if (name === "#document" || name === "#document-fragment") {
-      const kids = node.childNodes;
-      if (kids) for (let i = kids.length - 1; i >= 0; i--) stack.push({ node: kids[i]!, parentPath: "" });
+      for (let i = (kids ? kids.length : 0) - 1; i >= 0; i--) {
+        stackNode.push(kids![i]!);
+        stackArg.push(-1);
+        stackDepth.push(1);
+      }
       continue;
     }
-    if (name === "#text") {
-      const text = node.nodeValue ?? node.value ?? "";
+    const isText = name === "#text";
+    if (!isText && (name.charAt(0) === "#" || name === "!doctype")) continue; // comments, doctype, CDATA
+    let text: string | null = null;
+    if (isText) {
+      text = node.nodeValue ?? node.value ?? "";
       if (!/\S/.test(text)) continue;
-      const path = parentPath === "" ? "#text" : `${parentPath}\\#text`;
-      let id = pathIndex.get(path);
-      if (id === undefined) {
-        id = out.paths.length;
-        out.paths.push(path);
-        pathIndex.set(path, id);
+    }
+    const siblings = childPaths[arg + 1]!;
+    let id = siblings.get(name);
+    if (id === undefined) {
+      const path = arg < 0 ? name : `${out.paths[arg]}\\${name}`;
+      pathChars += path.length;
+      if (pathChars > maxPathChars) {
+        out.truncated = true;
+        continue;
       }
-      const pos = out.pathIds.length;
-      out.pathIds.push(id);
-      out.ends.push(pos + 1);
-      out.texts.push(text);
+      id = out.paths.length;
+      out.paths.push(path);
+      childPaths.push(new Map());
+      siblings.set(name, id);
+    }
+    const pos = out.pathIds.length;
+    out.pathIds.push(id);
+    out.ends.push(pos + 1);
+    out.texts.push(text);
+    if (isText) {
       out.hrefs.push(null);
       out.classes.push(null);
       continue;
-    }
-    if (name.charAt(0) === "#" || name === "!doctype") continue; // comments, doctype, CDATA
-    const path = parentPath === "" ? name : `${parentPath}\\${name}`;
-    let id = pathIndex.get(path);
-    if (id === undefined) {
-      id = out.paths.length;
-      out.paths.push(path);
-      pathIndex.set(path, id);
     }
     let href: string | null = null;
     let cls: string | null = null;
@@ -125,16 +160,40 @@ export function collectTagPaths(root: MinimalNode): TagPathSequence {
       if (out.baseHref === null && href !== null) out.baseHref = href;
       href = null;
     }
-    const pos = out.pathIds.length;
-    out.pathIds.push(id);
-    out.ends.push(pos + 1);
-    out.texts.push(null);
     out.hrefs.push(href);
     out.classes.push(cls);
-    stack.push({ close: pos });
-    if (name === "script" || name === "style" || name === "noscript" || name === "template") continue;
-    const kids = node.childNodes;
-    if (kids) for (let i = kids.length - 1; i >= 0; i--) stack.push({ node: kids[i]!, parentPath: path });
+    if (!kids || name === "script" || name === "style" || name === "noscript" || name === "template") continue;
+    if (depth < capDepth) {
+      stackNode.push(null);
+      stackArg.push(pos);
+      stackDepth.push(0);
+      for (let i = kids.length - 1; i >= 0; i--) {
+        stackNode.push(kids[i]!);
+        stackArg.push(id);
+        stackDepth.push(depth + 1);
+      }
+      continue;
+    }
+    // At the cap: the element's element children become its following siblings, under the same parent,
+    // and its own text, no longer split by them, is one text node inside it — Blink's tree for such markup.
+    let ownText = "";
+    for (let i = kids.length - 1; i >= 0; i--) {
+      const kid = kids[i]!;
+      if (kid.nodeName === "#text") {
+        ownText = (kid.nodeValue ?? kid.value ?? "") + ownText;
+        continue;
+      }
+      stackNode.push(kid);
+      stackArg.push(arg);
+      stackDepth.push(depth + 1);
+    }
+    stackNode.push(null);
+    stackArg.push(pos);
+    stackDepth.push(0);
+    if (ownText === "") continue;
+    stackNode.push({ nodeName: "#text", value: ownText });
+    stackArg.push(id);
+    stackDepth.push(depth + 1);
   }
   return out;
 }

@@ -7,7 +7,25 @@ import { readSavedPage } from "../../src/html/load.js";
 import { parseDocument } from "../../src/html/dom.js";
 import { tagPathsFromHtml } from "../../src/html/parse.js";
 import { collapseRepeats, collectTagPaths, indexTagPaths, type MinimalNode } from "../../src/html/tagpaths.js";
+import { UserError } from "../../src/errors.js";
+import { extractRecords } from "../../src/wrapper/extract.js";
+import { learnWrapper } from "../../src/wrapper/learn.js";
 import { AQL, MANIFEST } from "../helpers/serps.js";
+
+/** `depth` nested divs, each with a word of text, closed at the end or never. */
+function deepPage(depth: number, closed: boolean): string {
+  return `<!doctype html><html><body>${"<div>x".repeat(depth)}${closed ? "</div>".repeat(depth) : ""}</body></html>`;
+}
+
+/** Learning on a hostile page ends with records or with "no record structure", never with a crash. */
+function learnOrNone(seq: ReturnType<typeof tagPathsFromHtml>): number {
+  try {
+    return extractRecords(learnWrapper(seq, { engine: "test" }), seq).records.length;
+  } catch (err) {
+    if (err instanceof UserError) return 0;
+    throw err;
+  }
+}
 
 const SMALL = `<!doctype html><html><head><title>t</title><script>var x = "<b>";</script></head>
 <body><table><tr><td><a href="/r1">One</a> first</td></tr><tr><td><a href="/r2">Two</a></td></tr></table>
@@ -59,6 +77,41 @@ describe("tag paths (feng2010 §3.1, §4.2)", () => {
     }
   });
 
+  it("caps nesting as Blink does: below depth 513 elements become siblings and keep their text", () => {
+    for (const closed of [true, false]) {
+      const seq = tagPathsFromHtml(deepPage(20_000, closed));
+      expect(seq.truncated).toBe(false);
+      expect(seq.pathIds).toHaveLength(3 + 2 * 20_000); // html, head, body, then each div and its text
+      const depths = seq.paths.map((p) => p.split("\\").length);
+      expect(Math.max(...depths)).toBe(514); // a div at depth 513 and its #text
+      expect(seq.paths.length).toBeLessThan(1100); // one path per level, not one per element
+      // The divs past the cap are siblings: each spans only itself and its text.
+      const last = seq.pathIds.length - 2;
+      expect(seq.paths[seq.pathIds[last]!]!.split("\\")).toHaveLength(513);
+      expect(seq.ends[last]).toBe(last + 2);
+      expect(seq.ends[2]).toBe(seq.pathIds.length); // body still holds everything
+      expect(learnOrNone(seq)).toBeGreaterThanOrEqual(0);
+    }
+  });
+
+  it("walks a page of many tiny elements and learns from it or finds no records, without failing", () => {
+    const seq = tagPathsFromHtml(`<!doctype html><html><body>${"<b>x</b>".repeat(50_000)}</body></html>`);
+    expect(seq.pathIds).toHaveLength(3 + 2 * 50_000);
+    expect(seq.paths).toHaveLength(5);
+    expect(learnOrNone(seq)).toBeGreaterThanOrEqual(0);
+  });
+
+  it("stops at its budget of distinct path characters and says so, with a consistent sequence", () => {
+    // 8,200 distinct tags at the cap, each path about 2,000 characters long: more than 2^24 in all.
+    const html = `<html><body>${"<div>".repeat(520)}${Array.from({ length: 8200 }, (_, i) => `<t${i}>`).join("")}</body></html>`;
+    const seq = tagPathsFromHtml(html);
+    expect(seq.truncated).toBe(true);
+    expect(seq.paths.reduce((n, p) => n + p.length, 0)).toBeLessThanOrEqual(2 ** 24);
+    const n = seq.pathIds.length;
+    expect(n).toBeGreaterThan(1000);
+    for (let p = 0; p < n; p++) expect(seq.ends[p]! > p && seq.ends[p]! <= n).toBe(true);
+  });
+
   it("collapses tandem repeats of two or three tags, not of one", () => {
     expect(collapseRepeats("html\\body\\dl\\dd\\li\\dd\\li\\dd\\li\\a")).toBe("html\\body\\dl\\dd\\li\\a");
     expect(collapseRepeats("html\\body\\div\\div\\div\\a")).toBe("html\\body\\div\\div\\div\\a");
@@ -85,5 +138,18 @@ describe("tag paths inside a real browser", () => {
     const inBrowser = await page.evaluate(collectTagPaths, (await page.evaluateHandle(() => document)) as never);
     await context.close();
     expect(inBrowser).toEqual(tagPathsFromHtml(html));
+  });
+
+  it("gives the offline sequence of a page nested past Blink's depth cap, closed and unclosed", async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    const mixed = `<html><body>${"<div>a<!--x-->b<p>q</p>".repeat(600)}c<i>z</i>d</body></html>`; // texts merge at the cap
+    const tables = `<html><body>${"<table><tr><td>a".repeat(300)}<ul><li>x<li>y</ul></body></html>`;
+    for (const html of [deepPage(1500, true), deepPage(1500, false), mixed, tables]) {
+      await page.setContent(html);
+      const inBrowser = await page.evaluate(collectTagPaths, (await page.evaluateHandle(() => document)) as never);
+      expect(inBrowser).toEqual(tagPathsFromHtml(html));
+    }
+    await context.close();
   });
 });

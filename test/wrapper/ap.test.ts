@@ -35,7 +35,7 @@ function compare(s: Float64Array, n: number, damping?: number) {
     preference,
     maxIter: AP_DEFAULTS.maxIterations,
     convIter: AP_DEFAULTS.convergenceIterations,
-    ...(damping ? { damping } : {}),
+    damping: damping ?? AP_DEFAULTS.damping,
   });
   expect(ours.exemplars).toEqual([...new Set(theirs.exemplars)].sort((a, b) => a - b));
   expect(Array.from(ours.labels)).toEqual(theirs.clusters);
