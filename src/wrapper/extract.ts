@@ -1,6 +1,6 @@
 import { collapsedView, indexTagPaths, type TagPathSequence } from "../html/tagpaths.js";
 import { sameLayout } from "./layout.js";
-import { findQueryRewriteNotice } from "./query-rewrite.js";
+import { answersSubmittedQuery, findQueryNotices, pageQuery } from "./query-rewrite.js";
 import { textContext } from "./record-text.js";
 import { buildRecord, type RecordRegion, recordRegions } from "./records.js";
 import type { ExtractResult, ResultRecord, Wrapper } from "./types.js";
@@ -40,17 +40,28 @@ export function extractRecords(wrapper: Wrapper, page: TagPathSequence, options:
     for (const r of recordRegions(index, index.occurrences[id]!)) regions.push({ ...r, titlePath: cluster.titlePath });
   }
   regions.sort((a, b) => a.root - b.root);
-  const notice = findQueryRewriteNotice(seq, notices);
-  if (notice) return { status: "empty", records: [], detail: `the engine answered another query ("${notice}")` };
+  const found = findQueryNotices(seq, notices);
   const records: ResultRecord[] = [];
   let coveredUntil = -1;
   for (const region of regions) {
     if (region.root < coveredUntil) continue; // inside a record already taken
+    if (found.positions.some((p) => p >= region.root && p < region.end)) continue; // the engine's notice, not a record
     const r = buildRecord(ctx, region, region.titlePath, pageUrl);
     if (!r) continue;
     records.push({ rank: records.length + 1, ...r });
     coveredUntil = region.end;
   }
+  // Records under a rewrite notice answer the engine's corrected query: kept, and the rewrite flagged,
+  // unless they cannot answer the submitted one (an exact phrase the engine relaxed, or no record
+  // mentions a word of it). A "no results" notice alone: whatever repeats below it is not an answer.
+  const texts = () => records.map((r) => `${r.title} ${r.snippet}`);
+  if (found.rewrite && records.length > 0 && !answersSubmittedQuery(pageQuery(seq), texts())) {
+    return { status: "empty", records: [], detail: `the engine answered another query ("${found.rewrite.text}")`, rewrittenQuery: found.rewrite.text };
+  }
+  if (found.rewrite && records.length > 0) {
+    return { status: "ok", records, detail: `${records.length} records, for a query the engine rewrote ("${found.rewrite.text}")`, rewrittenQuery: found.rewrite.text };
+  }
+  if (found["no-results"]) return { status: "empty", records: [], detail: `the engine found nothing for the query ("${found["no-results"].text}")` };
   return records.length > 0
     ? { status: "ok", records, detail: `${records.length} records` }
     : { status: "empty", records, detail: "the page has the engine's layout but no result records" };
