@@ -8,7 +8,7 @@ import type { ResultRecord } from "./types.js";
  * Evidence that a candidate record list is the page's result list, beyond the seed's "records with a
  * title and a snippet" (feng2010 §4.3 keeps every essential cluster). Each record of a candidate list is
  * scored by what organic results share on any engine, and the list's score is the sum:
- * - a snippet of plausible length (the seed's test);
+ * - a snippet of plausible length (the seed's test) and a title of words, not a host name (both required);
  * - a heading around or inside the title link (results are headed; menus, sitelinks and filters are not);
  * - the query's words in the record, or highlighted words (`<em>`, `<b>`, `<strong>`, `<mark>`): results answer
  *   the query and engines mark its words, while navigation, "people also ask" and carousels rarely do;
@@ -16,6 +16,7 @@ import type { ResultRecord } from "./types.js";
  * The weights are fixed, not tuned per engine (the same on every page).
  */
 
+const URL_LIKE = /^(https?:\/\/)?(www\.)?([\p{L}\p{N}-]+\.)+\p{L}{2,}(\/\S*)?$/u;
 const HIGHLIGHT_TAGS = new Set(["em", "b", "strong", "mark"]);
 
 export interface PageEvidence {
@@ -29,6 +30,8 @@ export function pageEvidence(seq: TagPathSequence): PageEvidence {
 
 export interface RecordEvidence {
   snippet: boolean;
+  /** The title is words, not a bare host name or URL (the site line of a card, a displayed URL). */
+  worded: boolean;
   heading: boolean;
   query: boolean;
   absolute: boolean;
@@ -54,13 +57,25 @@ export function recordEvidence(
   const href = (seq.hrefs[link] ?? "").trim().toLowerCase();
   return {
     snippet: record.snippet.length >= 20 && record.snippet.length <= 1500,
+    worded: !URL_LIKE.test(record.title.trim()),
     heading,
     query,
     absolute: /^(https?:)?\/\//.test(href),
   };
 }
 
-export const EVIDENCE_WEIGHTS: Readonly<Record<keyof RecordEvidence, number>> = { snippet: 1, heading: 0.5, query: 0.5, absolute: 0.25 };
+export const EVIDENCE_WEIGHTS: Readonly<Record<keyof RecordEvidence, number>> = {
+  snippet: 1,
+  worded: 0,
+  heading: 0.5,
+  query: 0.5,
+  absolute: 0.25,
+};
+
+/** Whether a record can count as a result at all: a snippet and a worded title. */
+export function isResultLike(e: RecordEvidence): boolean {
+  return e.snippet && e.worded;
+}
 
 export function recordScore(e: RecordEvidence): number {
   let s = 0;

@@ -1,4 +1,5 @@
 import { collapsedView, indexTagPaths, type TagPathSequence } from "../html/tagpaths.js";
+import { hasAdLabel } from "./ads.js";
 import { sameLayout } from "./layout.js";
 import { answersSubmittedQuery, findQueryNotices, pageQuery } from "./query-rewrite.js";
 import { textContext } from "./record-text.js";
@@ -47,7 +48,7 @@ export function extractRecords(wrapper: Wrapper, page: TagPathSequence, options:
     if (region.root < coveredUntil) continue; // inside a record already taken
     if (found.positions.some((p) => p >= region.root && p < region.end)) continue; // the engine's notice, not a record
     const r = buildRecord(ctx, region, region.titlePath, pageUrl);
-    if (!r) continue;
+    if (!r || hasAdLabel(seq, region.root, region.end)) continue;
     records.push({ rank: records.length + 1, ...r });
     coveredUntil = region.end;
   }

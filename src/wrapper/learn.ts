@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { UserError } from "../errors.js";
 import { collapsedView, indexTagPaths, type TagPathIndex, type TagPathSequence } from "../html/tagpaths.js";
 import { affinityPropagation, withTieBreakNoise } from "./ap.js";
-import { type PageEvidence, pageEvidence, recordEvidence, recordScore } from "./evidence.js";
+import { isResultLike, type PageEvidence, pageEvidence, recordEvidence, recordScore } from "./evidence.js";
 import { layoutFingerprint } from "./layout.js";
 import { textContext, type TextContext } from "./record-text.js";
 import { buildRecord, findTitleLink, recordRegions, relativePath } from "./records.js";
@@ -277,7 +277,7 @@ function describeCluster(ctx: TextContext, evidence: PageEvidence, root: number,
     records++;
     const e = recordEvidence(ctx, evidence, region, link, record);
     // Without a snippet a record is not a result (the seed's test); the other evidence ranks lists of results.
-    if (e.snippet) {
+    if (isResultLike(e)) {
       score += recordScore(e);
       withSnippet++;
     }
