@@ -3,7 +3,7 @@ import { hasAdLabel } from "./ads.js";
 import { sameLayout } from "./layout.js";
 import { answersSubmittedQuery, findQueryNotices, pageQuery } from "./query-rewrite.js";
 import { textContext } from "./record-text.js";
-import { buildRecord, type RecordRegion, recordRegions } from "./records.js";
+import { buildRecord, countLinks, findTitleLink, type RecordRegion, recordRegions, relativePath } from "./records.js";
 import type { ExtractResult, ResultRecord, Wrapper } from "./types.js";
 
 export interface ExtractOptions {
@@ -42,16 +42,25 @@ export function extractRecords(wrapper: Wrapper, page: TagPathSequence, options:
   }
   regions.sort((a, b) => a.root - b.root);
   const found = findQueryNotices(seq, notices);
-  const records: ResultRecord[] = [];
+  const taken: Array<{ record: Omit<ResultRecord, "rank">; exact: boolean; links: number }> = [];
   let coveredUntil = -1;
   for (const region of regions) {
     if (region.root < coveredUntil) continue; // inside a record already taken
     if (found.positions.some((p) => p >= region.root && p < region.end)) continue; // the engine's notice, not a record
-    const r = buildRecord(ctx, region, region.titlePath, pageUrl);
+    const link = findTitleLink(ctx, region, region.titlePath);
+    const r = link < 0 ? null : buildRecord(ctx, region, region.titlePath, pageUrl);
     if (!r || hasAdLabel(seq, region.root, region.end)) continue;
-    records.push({ rank: records.length + 1, ...r });
+    const exact = region.titlePath === null || relativePath(index, region.root, link) === region.titlePath;
+    taken.push({ record: r, exact, links: countLinks(ctx, region) });
     coveredUntil = region.end;
   }
+  // A record whose title sits at another depth than learned is kept when it looks like the learned ones:
+  // no more links than they have (a news, image or video block in the list holds many).
+  let maxLinks = -1;
+  for (const t of taken) if (t.exact) maxLinks = Math.max(maxLinks, t.links);
+  const records: ResultRecord[] = taken
+    .filter((t) => t.exact || maxLinks < 0 || t.links <= maxLinks)
+    .map((t, i) => ({ rank: i + 1, ...t.record }));
   // Records under a rewrite notice answer the engine's corrected query: kept, and the rewrite flagged,
   // unless they cannot answer the submitted one (an exact phrase the engine relaxed, or no record
   // mentions a word of it). A "no results" notice alone: whatever repeats below it is not an answer.

@@ -84,7 +84,7 @@ export function findTitleLink(ctx: TextContext, region: RecordRegion, titlePath:
     if (titlePath !== null) {
       const rel = relativePath(ctx.index, region.root, p);
       if (rel === titlePath && linkTitle(ctx, p).text) return p;
-      if (tailMatch < 0 && tail !== null && rel.endsWith(tail) && linkTitle(ctx, p).text) tailMatch = p;
+      if (tailMatch < 0 && tail !== null && (rel === tail || rel.endsWith(`\\${tail}`)) && linkTitle(ctx, p).text) tailMatch = p;
       continue;
     }
     if (firstWithText < 0 || firstHeading < 0) {
@@ -97,11 +97,19 @@ export function findTitleLink(ctx: TextContext, region: RecordRegion, titlePath:
   return firstHeading >= 0 ? firstHeading : firstWithText;
 }
 
-/** The part of a relative title path from its last heading on (`div\h2\a` → `\h2\a`), or null without one. */
+/** The part of a relative title path from its last heading on (`div\h2\a` → `h2\a`), or null without one. */
 function headingTail(titlePath: string): string | null {
   const tags = titlePath.split("\\");
-  for (let i = tags.length - 1; i >= 0; i--) if (HEADING_TAGS.has(tags[i]!)) return i === 0 ? null : `\\${tags.slice(i).join("\\")}`;
+  for (let i = tags.length - 1; i >= 0; i--) if (HEADING_TAGS.has(tags[i]!)) return tags.slice(i).join("\\");
   return null;
+}
+
+/** Navigable links in a record region. */
+export function countLinks(ctx: TextContext, region: RecordRegion): number {
+  const { seq } = ctx.index;
+  let n = 0;
+  for (let p = region.root; p < region.end; p++) if (ctx.tags[seq.pathIds[p]!] === "a" && isNavigableHref(seq.hrefs[p] ?? null)) n++;
+  return n;
 }
 
 /** Resolve a link against `<base href>` and the page URL; unresolvable links are returned as written. */
