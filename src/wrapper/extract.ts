@@ -42,25 +42,25 @@ export function extractRecords(wrapper: Wrapper, page: TagPathSequence, options:
   }
   regions.sort((a, b) => a.root - b.root);
   const found = findQueryNotices(seq, notices);
-  const taken: Array<{ record: Omit<ResultRecord, "rank">; exact: boolean; links: number }> = [];
-  let coveredUntil = -1;
-  for (const region of regions) {
-    if (region.root < coveredUntil) continue; // inside a record already taken
-    if (found.positions.some((p) => p >= region.root && p < region.end)) continue; // the engine's notice, not a record
-    const link = findTitleLink(ctx, region, region.titlePath);
-    const r = link < 0 ? null : buildRecord(ctx, region, region.titlePath, pageUrl);
-    if (!r || hasAdLabel(seq, region.root, region.end)) continue;
-    const exact = region.titlePath === null || relativePath(index, region.root, link) === region.titlePath;
-    taken.push({ record: r, exact, links: countLinks(ctx, region) });
-    coveredUntil = region.end;
-  }
   // A record whose title sits at another depth than learned is kept when it looks like the learned ones:
   // no more links than they have (a news, image or video block in the list holds many).
+  const titleLinks = regions.map((region) => findTitleLink(ctx, region, region.titlePath));
+  const exact = regions.map((region, i) => titleLinks[i]! >= 0 && (region.titlePath === null || relativePath(index, region.root, titleLinks[i]!) === region.titlePath));
   let maxLinks = -1;
-  for (const t of taken) if (t.exact) maxLinks = Math.max(maxLinks, t.links);
-  const records: ResultRecord[] = taken
-    .filter((t) => t.exact || maxLinks < 0 || t.links <= maxLinks)
-    .map((t, i) => ({ rank: i + 1, ...t.record }));
+  regions.forEach((region, i) => {
+    if (exact[i]) maxLinks = Math.max(maxLinks, countLinks(ctx, region));
+  });
+  const records: ResultRecord[] = [];
+  let coveredUntil = -1;
+  regions.forEach((region, i) => {
+    if (region.root < coveredUntil || titleLinks[i]! < 0) return; // inside a record already taken, or no title
+    if (found.positions.some((p) => p >= region.root && p < region.end)) return; // the engine's notice, not a record
+    if (!exact[i] && maxLinks >= 0 && countLinks(ctx, region) > maxLinks) return;
+    const r = buildRecord(ctx, region, region.titlePath, pageUrl);
+    if (!r || hasAdLabel(seq, region.root, region.end)) return;
+    records.push({ rank: records.length + 1, ...r });
+    coveredUntil = region.end;
+  });
   // Records under a rewrite notice answer the engine's corrected query: kept, and the rewrite flagged,
   // unless they cannot answer the submitted one (an exact phrase the engine relaxed, or no record
   // mentions a word of it). A "no results" notice alone: whatever repeats below it is not an answer.
