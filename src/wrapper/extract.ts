@@ -42,20 +42,24 @@ export function extractRecords(wrapper: Wrapper, page: TagPathSequence, options:
   }
   regions.sort((a, b) => a.root - b.root);
   const found = findQueryNotices(seq, notices);
-  // A record whose title sits at another depth than learned is kept when it looks like the learned ones:
-  // no more links than they have (a news, image or video block in the list holds many).
+  // A record whose title sits at another depth than learned is kept when it sits among the learned ones
+  // (same parent element: not an ad list above them) and looks like them: no more links than they have
+  // (a news, image or video block in the list holds many). A page with none at the learned depth keeps all.
   const titleLinks = regions.map((region) => findTitleLink(ctx, region, region.titlePath));
   const exact = regions.map((region, i) => titleLinks[i]! >= 0 && (region.titlePath === null || relativePath(index, region.root, titleLinks[i]!) === region.titlePath));
   let maxLinks = -1;
+  const lists = new Set<number>();
   regions.forEach((region, i) => {
-    if (exact[i]) maxLinks = Math.max(maxLinks, countLinks(ctx, region));
+    if (!exact[i]) return;
+    maxLinks = Math.max(maxLinks, countLinks(ctx, region));
+    lists.add(index.parents[region.root]!);
   });
   const records: ResultRecord[] = [];
   let coveredUntil = -1;
   regions.forEach((region, i) => {
     if (region.root < coveredUntil || titleLinks[i]! < 0) return; // inside a record already taken, or no title
     if (found.positions.some((p) => p >= region.root && p < region.end)) return; // the engine's notice, not a record
-    if (!exact[i] && maxLinks >= 0 && countLinks(ctx, region) > maxLinks) return;
+    if (!exact[i] && maxLinks >= 0 && (!lists.has(index.parents[region.root]!) || countLinks(ctx, region) > maxLinks)) return;
     const r = buildRecord(ctx, region, region.titlePath, pageUrl);
     if (!r || hasAdLabel(seq, region.root, region.end)) return;
     records.push({ rank: records.length + 1, ...r });
