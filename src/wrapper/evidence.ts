@@ -16,7 +16,8 @@ import type { ResultRecord } from "./types.js";
  * The weights are fixed, not tuned per engine (the same on every page).
  */
 
-const URL_LIKE = /^(https?:\/\/)?(www\.)?([\p{L}\p{N}-]+\.)+\p{L}{2,}(\/\S*)?$/u;
+/** A bare host name or URL. */
+export const URL_LIKE = /^(https?:\/\/)?(www\.)?([\p{L}\p{N}-]+\.)+\p{L}{2,}(\/\S*)?$/u;
 const HIGHLIGHT_TAGS = new Set(["em", "b", "strong", "mark"]);
 
 export interface PageEvidence {

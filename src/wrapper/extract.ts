@@ -1,10 +1,19 @@
 import { collapsedView, indexTagPaths, type TagPathSequence } from "../html/tagpaths.js";
 import { hasAdLabel } from "./ads.js";
+import { URL_LIKE } from "./evidence.js";
 import { sameLayout } from "./layout.js";
 import { answersSubmittedQuery, findQueryNotices, pageQuery } from "./query-rewrite.js";
 import { textContext } from "./record-text.js";
 import { buildRecord, countLinks, findTitleLink, type RecordRegion, recordRegions, relativePath } from "./records.js";
 import type { ExtractResult, ResultRecord, Wrapper } from "./types.js";
+
+/** Records found are nonsense when at least this many of them are there and fewer than this share look like results. */
+const NONSENSE_MIN_RECORDS = 3;
+const RESULT_LIKE_SHARE = 0.25;
+
+function resultLikeShare(records: readonly ResultRecord[]): number {
+  return records.filter((r) => r.snippet.length >= 20 && r.snippet.length <= 1500 && !URL_LIKE.test(r.title.trim())).length / records.length;
+}
 
 export interface ExtractOptions {
   /** URL of the page, to resolve relative links. */
@@ -21,19 +30,20 @@ export interface ExtractOptions {
  */
 export function extractRecords(wrapper: Wrapper, page: TagPathSequence, options: ExtractOptions | string = {}): ExtractResult {
   const { pageUrl, notices } = typeof options === "string" ? { pageUrl: options, notices: undefined } : options;
-  const layout = sameLayout(wrapper.layout, page);
-  if (!layout.same) {
-    return {
-      status: "mismatch",
-      records: [],
-      detail: `page layout differs from the ${wrapper.engine} sample (${layout.similarity.toFixed(3)} of ${wrapper.layout.kind} in common)`,
-    };
-  }
   const seq = wrapper.pathMode === "collapsed" ? collapsedView(page) : page;
+  const pathIds = new Map(seq.paths.map((p, i) => [p, i]));
+  const results = wrapper.clusters.filter((c) => c.role === "results");
+  // A page unlike the sample (class names; tag paths on class-less pages) is a mismatch, and so is a page
+  // of the sample's layout where the wrapper finds nonsense: records that mostly do not look like results.
+  const layout = sameLayout(wrapper.layout, page);
+  const mismatch = (why: string): ExtractResult => ({
+    status: "mismatch",
+    records: [],
+    detail: `page layout differs from the ${wrapper.engine} sample (${layout.similarity.toFixed(3)} of ${wrapper.layout.kind} in common${why})`,
+  });
+  if (!layout.same) return mismatch("");
   const index = indexTagPaths(seq);
   const ctx = textContext(index);
-  const results = wrapper.clusters.filter((c) => c.role === "results");
-  const pathIds = new Map(seq.paths.map((p, i) => [p, i]));
   const regions: Array<RecordRegion & { titlePath: string | null }> = [];
   for (const cluster of results) {
     const id = pathIds.get(cluster.ancestorPath);
@@ -65,6 +75,9 @@ export function extractRecords(wrapper: Wrapper, page: TagPathSequence, options:
     records.push({ rank: records.length + 1, ...r });
     coveredUntil = region.end;
   });
+  if (records.length >= NONSENSE_MIN_RECORDS && resultLikeShare(records) < RESULT_LIKE_SHARE) {
+    return mismatch(`; ${records.length} records, but fewer than ${RESULT_LIKE_SHARE * 100} % of them with a worded title and a snippet`);
+  }
   // Records under a rewrite notice answer the engine's corrected query: kept, and the rewrite flagged,
   // unless they cannot answer the submitted one (an exact phrase the engine relaxed, or no record
   // mentions a word of it). A "no results" notice alone: whatever repeats below it is not an answer.

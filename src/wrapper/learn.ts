@@ -281,7 +281,6 @@ function describeCluster(ctx: TextContext, evidence: PageEvidence, root: number,
       score += recordScore(e);
       withSnippet++;
     }
-    if (process.env.WACC_DEBUG) console.error("EV", index.seq.paths[root]!.split("\\").slice(-3).join("\\"), JSON.stringify(e), record.title.slice(0, 40));
   }
   const rule: RecordCluster = {
     ancestorPath: index.seq.paths[root]!,

@@ -102,14 +102,16 @@ export function queryTerms(query: string): string[] {
 
 /**
  * Whether records under a rewrite notice still answer the submitted query: it was not an exact phrase
- * (a rewritten phrase query means the phrase was not found) and some record mentions one of its words.
+ * (a rewritten phrase query means the phrase was not found) and at least two records mention one of its words.
  */
 export function answersSubmittedQuery(query: string | null, recordTexts: readonly string[]): boolean {
   if (query === null || isPhraseQuery(query)) return false;
   const terms = queryTerms(query);
   if (terms.length === 0) return false;
-  return recordTexts.some((t) => {
+  // Two records at least: one block about the submitted words (a news box) does not make a result list.
+  const mentioning = recordTexts.filter((t) => {
     const text = t.toLowerCase();
     return terms.some((w) => text.includes(w));
   });
+  return mentioning.length >= Math.min(2, recordTexts.length);
 }
