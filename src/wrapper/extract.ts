@@ -81,7 +81,7 @@ export function extractRecords(wrapper: Wrapper, page: TagPathSequence, options:
   // Records under a rewrite notice answer the engine's corrected query: kept, and the rewrite flagged,
   // unless they cannot answer the submitted one (an exact phrase the engine relaxed, or no record
   // mentions a word of it). A "no results" notice alone: whatever repeats below it is not an answer.
-  const texts = () => records.map((r) => `${r.title} ${r.snippet}`);
+  const texts = () => records.map((r) => `${r.title} ${r.snippet} ${r.url}`);
   if (found.rewrite && records.length > 0 && !answersSubmittedQuery(pageQuery(seq), texts())) {
     return { status: "empty", records: [], detail: `the engine answered another query ("${found.rewrite.text}")`, rewrittenQuery: found.rewrite.text };
   }

@@ -120,7 +120,7 @@ export function analysePage(
     }
   }
   const recordClusters = [...byRoot.values()].filter((c) => c.score > 0).sort((a, b) => b.score - a.score);
-  assignRoles(index, recordClusters);
+  assignRoles(index, recordClusters, (c) => (snippetRecords.get(c) ?? 0) * 2 >= c.sampleRecords);
   return { index, candidates, clusters, recordClusters, snippetRecords };
 }
 
@@ -237,9 +237,10 @@ function liftRoot(index: TagPathIndex, root: number): number {
  * The best cluster carries the results. Another cluster joins it when its records sit in the same
  * list — every record's parent element is also a parent of the best cluster's records, or one of those
  * records itself — so result lists that mix several record templates (Sogou's vertical results among
- * web results) are read whole. (Extraction takes an inner record only where the outer one has no title.)
+ * web results) are read whole — when at least half its records have a worded title and a snippet, as results
+ * do (related searches in the list do not). (Extraction takes an inner record only where the outer one has no title.)
  */
-function assignRoles(index: TagPathIndex, clusters: RecordCluster[]): void {
+function assignRoles(index: TagPathIndex, clusters: RecordCluster[], resultLike: (c: RecordCluster) => boolean): void {
   const primary = clusters[0];
   if (!primary) return;
   const idOf = (path: string) => index.seq.paths.indexOf(path);
@@ -249,7 +250,7 @@ function assignRoles(index: TagPathIndex, clusters: RecordCluster[]): void {
   primary.role = "results";
   for (const c of clusters.slice(1)) {
     const parents = parentsOf(c.ancestorPath);
-    c.role = c.titlePath !== null && [...parents].every((p) => containers.has(p)) ? "results" : "other";
+    c.role = c.titlePath !== null && resultLike(c) && [...parents].every((p) => containers.has(p)) ? "results" : "other";
   }
 }
 
