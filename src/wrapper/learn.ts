@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { UserError } from "../errors.js";
 import { collapsedView, indexTagPaths, type TagPathIndex, type TagPathSequence } from "../html/tagpaths.js";
 import { graphWithTieBreakNoise, sparseAffinityPropagation } from "./ap.js";
+import { isResultLike, type PageEvidence, pageEvidence, recordEvidence, recordScore } from "./evidence.js";
 import { layoutFingerprint } from "./layout.js";
 import { textContext, type TextContext } from "./record-text.js";
 import { buildRecord, findTitleLink, recordRegions, relativePath } from "./records.js";
@@ -34,6 +35,8 @@ export interface PageAnalysis {
   clusters: number[][];
   /** Essential clusters turned into record rules, best first. */
   recordClusters: RecordCluster[];
+  /** Per record cluster, its sample records with a plausible snippet. */
+  snippetRecords: Map<RecordCluster, number>;
 }
 
 export function learnWrapper(seq: TagPathSequence, options: LearnOptions): Wrapper {
@@ -59,7 +62,7 @@ export function learnWrapper(seq: TagPathSequence, options: LearnOptions): Wrapp
       analysis = candidate;
       pathMode = v.pathMode;
     }
-    if (bestScore(analysis) > params.minRecords) break;
+    if (bestRecords(analysis) > params.minRecords) break;
   }
   if (!analysis || analysis.recordClusters.length === 0) {
     throw new UserError(
@@ -87,6 +90,12 @@ function bestScore(a: PageAnalysis): number {
   return a.recordClusters[0]?.score ?? 0;
 }
 
+/** Records with a snippet in the best cluster: a variant "finds a record list" when it has more than T. */
+function bestRecords(a: PageAnalysis): number {
+  const best = a.recordClusters[0];
+  return best ? (a.snippetRecords.get(best) ?? 0) : 0;
+}
+
 export function analysePage(
   seq: TagPathSequence,
   params: WrapperParams = DEFAULT_PARAMS,
@@ -98,19 +107,24 @@ export function analysePage(
   for (let id = 0; id < seq.paths.length; id++) if (index.occurrences[id]!.length >= 2) candidates.push(id);
   const clusters = clusterPaths(index, candidates, params.epsilon, preference);
   const ctx = textContext(index);
+  const evidence = pageEvidence(seq);
   const byRoot = new Map<number, RecordCluster>();
+  const snippetRecords = new Map<RecordCluster, number>();
   for (const members of clusters) {
     if (members.length < params.minClusterSize) continue;
     const root = recordRoot(index, members, params.minRecords);
     if (root === null) continue;
-    const rule = describeCluster(ctx, root, members, pageUrl);
+    const { rule, withSnippet } = describeCluster(ctx, evidence, root, members, pageUrl);
     const existing = byRoot.get(root);
     if (existing) existing.paths.push(...rule.paths);
-    else byRoot.set(root, rule);
+    else {
+      byRoot.set(root, rule);
+      snippetRecords.set(rule, withSnippet);
+    }
   }
   const recordClusters = [...byRoot.values()].filter((c) => c.score > 0).sort((a, b) => b.score - a.score);
-  assignRoles(index, recordClusters);
-  return { index, candidates, clusters, recordClusters };
+  assignRoles(index, recordClusters, (c) => (snippetRecords.get(c) ?? 0) * 2 >= c.sampleRecords);
+  return { index, candidates, clusters, recordClusters, snippetRecords };
 }
 
 /** AP over the σ matrix of the candidate paths; returns clusters as lists of path ids. */
@@ -226,9 +240,10 @@ function liftRoot(index: TagPathIndex, root: number): number {
  * The best cluster carries the results. Another cluster joins it when its records sit in the same
  * list — every record's parent element is also a parent of the best cluster's records, or one of those
  * records itself — so result lists that mix several record templates (Sogou's vertical results among
- * web results) are read whole. (Extraction takes an inner record only where the outer one has no title.)
+ * web results) are read whole — when at least half its records have a worded title and a snippet, as results
+ * do (related searches in the list do not). (Extraction takes an inner record only where the outer one has no title.)
  */
-function assignRoles(index: TagPathIndex, clusters: RecordCluster[]): void {
+function assignRoles(index: TagPathIndex, clusters: RecordCluster[], resultLike: (c: RecordCluster) => boolean): void {
   const primary = clusters[0];
   if (!primary) return;
   const idOf = (path: string) => index.seq.paths.indexOf(path);
@@ -238,12 +253,12 @@ function assignRoles(index: TagPathIndex, clusters: RecordCluster[]): void {
   primary.role = "results";
   for (const c of clusters.slice(1)) {
     const parents = parentsOf(c.ancestorPath);
-    c.role = c.titlePath !== null && [...parents].every((p) => containers.has(p)) ? "results" : "other";
+    c.role = c.titlePath !== null && resultLike(c) && [...parents].every((p) => containers.has(p)) ? "results" : "other";
   }
 }
 
 /** Score a record root on the sample page and learn its title path. */
-function describeCluster(ctx: TextContext, root: number, members: number[], pageUrl?: string): RecordCluster {
+function describeCluster(ctx: TextContext, evidence: PageEvidence, root: number, members: number[], pageUrl?: string): { rule: RecordCluster; withSnippet: number } {
   const { index } = ctx;
   const regions = recordRegions(index, index.occurrences[root]!);
   const titlePaths = new Map<string, number>();
@@ -258,13 +273,20 @@ function describeCluster(ctx: TextContext, root: number, members: number[], page
   for (const [p, c] of titlePaths) if (c > titleCount) [titlePath, titleCount] = [p, c];
   let score = 0;
   let records = 0;
+  let withSnippet = 0;
   for (const region of regions) {
-    const record = titlePath === null ? null : buildRecord(ctx, region, titlePath, pageUrl);
+    const link = titlePath === null ? -1 : findTitleLink(ctx, region, titlePath);
+    const record = link < 0 ? null : buildRecord(ctx, region, titlePath, pageUrl);
     if (!record) continue;
     records++;
-    if (record.snippet.length >= 20 && record.snippet.length <= 1500) score++;
+    const e = recordEvidence(ctx, evidence, region, link, record);
+    // Without a snippet a record is not a result (the seed's test); the other evidence ranks lists of results.
+    if (isResultLike(e)) {
+      score += recordScore(e);
+      withSnippet++;
+    }
   }
-  return {
+  const rule: RecordCluster = {
     ancestorPath: index.seq.paths[root]!,
     paths: members.map((m) => index.seq.paths[m]!),
     sampleRecords: records,
@@ -272,6 +294,7 @@ function describeCluster(ctx: TextContext, root: number, members: number[], page
     score,
     role: "other",
   };
+  return { rule, withSnippet };
 }
 
 /** A short, stable hash of the sample page's tag-path sequence. */

@@ -75,10 +75,16 @@ export function findTitleLink(ctx: TextContext, region: RecordRegion, titlePath:
   const { seq } = ctx.index;
   let firstWithText = -1;
   let firstHeading = -1;
+  // A result list can hold one template at two depths (`li\h2\a` and `li\div\h2\a`): a record without a
+  // link at the learned path takes one at the same heading-led tail of it (`h2\a`).
+  const tail = titlePath === null ? null : headingTail(titlePath);
+  let tailMatch = -1;
   for (let p = region.root; p < region.end; p++) {
     if (ctx.tags[seq.pathIds[p]!] !== "a" || !isNavigableHref(seq.hrefs[p] ?? null)) continue;
     if (titlePath !== null) {
-      if (relativePath(ctx.index, region.root, p) === titlePath && linkTitle(ctx, p).text) return p;
+      const rel = relativePath(ctx.index, region.root, p);
+      if (rel === titlePath && linkTitle(ctx, p).text) return p;
+      if (tailMatch < 0 && tail !== null && (rel === tail || rel.endsWith(`\\${tail}`)) && linkTitle(ctx, p).text) tailMatch = p;
       continue;
     }
     if (firstWithText < 0 || firstHeading < 0) {
@@ -87,7 +93,23 @@ export function findTitleLink(ctx: TextContext, region: RecordRegion, titlePath:
       if (firstHeading < 0 && headingRelated(ctx, region, p)) firstHeading = p;
     }
   }
+  if (titlePath !== null) return tailMatch;
   return firstHeading >= 0 ? firstHeading : firstWithText;
+}
+
+/** The part of a relative title path from its last heading on (`div\h2\a` → `h2\a`), or null without one. */
+function headingTail(titlePath: string): string | null {
+  const tags = titlePath.split("\\");
+  for (let i = tags.length - 1; i >= 0; i--) if (HEADING_TAGS.has(tags[i]!)) return tags.slice(i).join("\\");
+  return null;
+}
+
+/** Navigable links in a record region. */
+export function countLinks(ctx: TextContext, region: RecordRegion): number {
+  const { seq } = ctx.index;
+  let n = 0;
+  for (let p = region.root; p < region.end; p++) if (ctx.tags[seq.pathIds[p]!] === "a" && isNavigableHref(seq.hrefs[p] ?? null)) n++;
+  return n;
 }
 
 /** Resolve a link against `<base href>` and the page URL; unresolvable links are returned as written. */

@@ -80,4 +80,9 @@ export interface ExtractResult {
   records: ResultRecord[];
   /** Human-readable reason for "empty" / "mismatch". */
   detail: string;
+  /**
+   * Set when the page says the engine answered another query ("Showing results for …", "Did you mean"):
+   * the notice's text. The records are the engine's results for that query; the caller decides.
+   */
+  rewrittenQuery?: string;
 }

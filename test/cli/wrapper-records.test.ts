@@ -95,9 +95,9 @@ describe("bitext eval records", () => {
     expect(r.code, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout);
     expect(report.overall.pages).toBe(14);
-    expect(report.overall.self.precision).toBeGreaterThanOrEqual(0.95);
-    expect(report.overall.self.recall).toBeGreaterThanOrEqual(0.95);
-    for (const e of report.engines) expect(e.self.recall, e.engine).toBeGreaterThanOrEqual(0.9);
+    expect(report.overall.self.match.precision).toBeGreaterThanOrEqual(0.95);
+    expect(report.overall.self.match.recall).toBeGreaterThanOrEqual(0.95);
+    for (const e of report.engines) expect(e.self.match.recall, e.engine).toBeGreaterThanOrEqual(0.9);
     expect(report.overall.cross.pairs).toBeGreaterThan(0);
     const text = runCli(["eval", "records", AQL]);
     expect(text.stdout).toMatch(/^engine\s+pages\s+self P\s+self R\s+cross pairs\s+cross P\s+cross R/m);

@@ -1,0 +1,85 @@
+import type { TagPathSequence } from "../html/tagpaths.js";
+import { pageQuery, queryTerms } from "./query-rewrite.js";
+import { HEADING_TAGS, type TextContext } from "./record-text.js";
+import type { RecordRegion } from "./records.js";
+import type { ResultRecord } from "./types.js";
+
+/**
+ * Evidence that a candidate record list is the page's result list, beyond the seed's "records with a
+ * title and a snippet" (feng2010 §4.3 keeps every essential cluster). Each record of a candidate list is
+ * scored by what organic results share on any engine, and the list's score is the sum:
+ * - a snippet of plausible length (the seed's test) and a title of words, not a host name (both required);
+ * - a heading around or inside the title link (results are headed; menus, sitelinks and filters are not);
+ * - the query's words in the record, or highlighted words (`<em>`, `<b>`, `<strong>`, `<mark>`): results answer
+ *   the query and engines mark its words, while navigation, "people also ask" and carousels rarely do;
+ * - an absolute title link (results lead to other sites; in-page controls and new searches are relative).
+ * The weights are fixed, not tuned per engine (the same on every page).
+ */
+
+/** A bare host name or URL. */
+export const URL_LIKE = /^(https?:\/\/)?(www\.)?([\p{L}\p{N}-]+\.)+\p{L}{2,}(\/\S*)?$/u;
+const HIGHLIGHT_TAGS = new Set(["em", "b", "strong", "mark"]);
+
+export interface PageEvidence {
+  terms: string[];
+}
+
+export function pageEvidence(seq: TagPathSequence): PageEvidence {
+  const query = pageQuery(seq);
+  return { terms: query ? queryTerms(query) : [] };
+}
+
+export interface RecordEvidence {
+  snippet: boolean;
+  /** The title is words, not a bare host name or URL (the site line of a card, a displayed URL). */
+  worded: boolean;
+  heading: boolean;
+  query: boolean;
+  absolute: boolean;
+}
+
+export function recordEvidence(
+  ctx: TextContext,
+  page: PageEvidence,
+  region: RecordRegion,
+  link: number,
+  record: Omit<ResultRecord, "rank">,
+): RecordEvidence {
+  const { seq, parents } = ctx.index;
+  let heading = false;
+  for (let p = parents[link]!; p >= region.root && !heading; p = parents[p]!) if (HEADING_TAGS.has(ctx.tags[seq.pathIds[p]!]!)) heading = true;
+  for (let p = link + 1; p < seq.ends[link]! && !heading; p++) if (HEADING_TAGS.has(ctx.tags[seq.pathIds[p]!]!)) heading = true;
+  let highlight = false;
+  for (let p = region.root; p < region.end && !highlight; p++) {
+    if (HIGHLIGHT_TAGS.has(ctx.tags[seq.pathIds[p]!]!) && p + 1 < seq.ends[p]! && seq.texts[p + 1]) highlight = true;
+  }
+  const text = `${record.title} ${record.snippet}`.toLowerCase();
+  const query = highlight || page.terms.some((t) => text.includes(t));
+  const href = (seq.hrefs[link] ?? "").trim().toLowerCase();
+  return {
+    snippet: record.snippet.length >= 20 && record.snippet.length <= 1500,
+    worded: !URL_LIKE.test(record.title.trim()),
+    heading,
+    query,
+    absolute: /^(https?:)?\/\//.test(href),
+  };
+}
+
+export const EVIDENCE_WEIGHTS: Readonly<Record<keyof RecordEvidence, number>> = {
+  snippet: 1,
+  worded: 0,
+  heading: 0.5,
+  query: 0.5,
+  absolute: 0.25,
+};
+
+/** Whether a record can count as a result at all: a snippet and a worded title. */
+export function isResultLike(e: RecordEvidence): boolean {
+  return e.snippet && e.worded;
+}
+
+export function recordScore(e: RecordEvidence): number {
+  let s = 0;
+  for (const k of Object.keys(EVIDENCE_WEIGHTS) as Array<keyof RecordEvidence>) if (e[k]) s += EVIDENCE_WEIGHTS[k];
+  return s;
+}
