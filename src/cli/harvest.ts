@@ -1,6 +1,7 @@
 import { type Command, Option } from "commander";
 import { UserError } from "../errors.js";
 import { parseDuration } from "../serp/duration.js";
+import { formatFailureCounts } from "../serp/failures.js";
 import type { HarvestEvent, HarvestStats } from "../serp/harvest.js";
 import { defaultWrappersDir, loadEngine } from "../serp/engine-files.js";
 import { readQueryFiles } from "../serp/queries.js";
@@ -55,8 +56,10 @@ export function registerHarvestCommand(program: Command): void {
       `
 Each (engine, query, page) fetched successfully within --max-age is skipped, so rerunning after a crash or
 Ctrl-C fetches only what is missing. Blocks (HTTP 429, captchas, verification redirects) are never stored as
-empty results; an engine blocked repeatedly pauses while the others go on. Exit status: 0 done, ${EXIT_INCOMPLETE} done
-but pages left for the next run, 130 interrupted.`,
+empty results; an engine blocked repeatedly pauses while the others go on, and an engine that cannot be reached
+(DNS, refused, timeout, TLS) is given up after 3 network failures in a row. Exit status: 0 done, ${EXIT_INCOMPLETE} pages
+left for the next run (some failed after their retries, or an engine was given up; "failed" when none succeeded),
+130 interrupted.`,
     )
     .action(async (files: string[], flags: HarvestFlags) => {
       if (flags.reextract) {
@@ -164,10 +167,10 @@ export function logEvent(e: HarvestEvent, progress?: Progress): void {
       line = `${e.engine}: paused for ${formatSeconds(e.seconds)} after repeated blocks (pause ${e.trip}); other engines go on`;
       break;
     case "engine-given-up":
-      line = `${e.engine}: given up for this run after repeated blocks; ${e.left} page(s) left for the next run`;
+      line = `${e.engine}: given up for this run (${e.reason}); ${e.left} more page(s) left for the next run`;
       break;
     case "error":
-      line = `${e.engine}: ${e.detail}${e.willRetry ? " (will retry)" : " (giving up on this page)"}`;
+      line = `${e.engine}: ${e.detail}${e.willRetry ? " (will retry)" : " (page left for the next run)"}`;
       break;
   }
   progress?.done();
@@ -187,6 +190,10 @@ export function formatHarvestSummary(r: HarvestRunResult): string {
     "",
     formatTable(rows),
   ];
+  const causes = formatFailureCounts(r.causes);
+  if (causes !== "") lines.push("", `failed attempts by cause: ${causes}`);
+  for (const [name, e] of Object.entries(r.engines)) if (e.givenUpBecause) lines.push(`${name} given up: ${e.givenUpBecause}`);
+  if (r.status === "failed") lines.push("", "no page succeeded in this run.");
   if (r.left > 0) lines.push("", `${r.left} page(s) left for the next run: rerun the same command to fetch them.`);
   if (r.status === "interrupted") lines.push("", "interrupted: rerun the same command to resume.");
   return lines.join("\n");

@@ -4,6 +4,7 @@ import { launchChromium } from "../browser/launch.js";
 import { collectTagPaths, type TagPathSequence } from "../html/tagpaths.js";
 import type { PageObservation } from "./blocks.js";
 import type { EngineDefinition } from "./engines.js";
+import { describeNetError, describeTimeout, type FailureKind } from "./failures.js";
 
 /**
  * The Playwright driver: one Chromium, one browser context per engine (its locale and user agent,
@@ -27,8 +28,10 @@ export interface LoadedPage {
   /** The response body as received (for the content hash and, if asked, the stored HTML). */
   body: Buffer | null;
   contentSha256: string | null;
-  /** Navigation failure (timeout, connection reset, …); null when a response arrived. */
+  /** Navigation failure, named (`refused: connection refused: host:port (net::ERR_CONNECTION_REFUSED)`); null when a response arrived. */
   error: string | null;
+  /** The kind of that failure; null when a response arrived. */
+  errorKind: FailureKind | null;
   timings: { navigateMs: number; evaluateMs: number; bodyMs: number; totalMs: number };
 }
 
@@ -47,7 +50,8 @@ export class SerpDriver {
 
   private constructor(
     readonly browser: Browser,
-    private readonly timeoutMs: number,
+    /** The deadline of one page: load, evaluation in the page, and our interpretation of it. */
+    readonly timeoutMs: number,
   ) {}
 
   static async start(options: DriverOptions = {}): Promise<SerpDriver> {
@@ -77,6 +81,8 @@ export class SerpDriver {
     const slot = await this.slot(def);
     const page = slot.idle.pop() ?? (await slot.context.newPage());
     const t0 = performance.now();
+    // One deadline for the whole page: navigation, the evaluation in the page and reading the body.
+    const deadline = t0 + this.timeoutMs;
     let navigateMs = 0;
     let evaluateMs = 0;
     let bodyMs = 0;
@@ -88,6 +94,7 @@ export class SerpDriver {
       text: "",
       blockSelectors: [],
       noResultsSelectors: [],
+      consentSelectors: [],
     };
     let reusable = false;
     let handedOver = false;
@@ -97,25 +104,28 @@ export class SerpDriver {
       observation.finalUrl = page.url();
       observation.httpStatus = response?.status() ?? null;
       const t1 = performance.now();
-      const seen = (await page.evaluate(slot.script)) as {
+      const seen = (await beforeDeadline(page.evaluate(slot.script), deadline, "reading the page")) as {
         seq: TagPathSequence;
         title: string;
         block: string[];
         none: string[];
+        consent: string[];
       };
       evaluateMs = performance.now() - t1;
       observation.title = seen.title;
       observation.blockSelectors = seen.block;
       observation.noResultsSelectors = seen.none;
+      observation.consentSelectors = seen.consent;
       observation.text = pageText(seen.seq);
       let body: Buffer | null = null;
       let contentSha256: string | null = null;
       if (response) {
         const t2 = performance.now();
         try {
-          body = await response.body();
+          body = await beforeDeadline(response.body(), deadline, "reading the body");
           contentSha256 = createHash("sha256").update(body).digest("hex");
-        } catch {
+        } catch (err) {
+          if (err instanceof PageDeadline) throw err;
           // Some responses (e.g. after a client-side redirect) have no retrievable body; the page is still observed.
         }
         bodyMs = performance.now() - t2;
@@ -127,6 +137,7 @@ export class SerpDriver {
         body: options.keepBody ? body : null,
         contentSha256,
         error: null,
+        errorKind: null,
         timings: { navigateMs, evaluateMs, bodyMs, totalMs: performance.now() - t0 },
       };
       if (options.keepPage) {
@@ -136,12 +147,14 @@ export class SerpDriver {
       return { loaded, page: null };
     } catch (err) {
       if (this.closed) throw new Error("driver closed");
+      const failure = navigationError(err, url, this.timeoutMs);
       const loaded: LoadedPage = {
         observation,
         seq: null,
         body: null,
         contentSha256: null,
-        error: navigationError(err),
+        error: failure.message,
+        errorKind: failure.kind,
         timings: { navigateMs: performance.now() - t0, evaluateMs, bodyMs, totalMs: performance.now() - t0 },
       };
       return { loaded, page: null };
@@ -190,6 +203,7 @@ export function observerScript(def: EngineDefinition): string {
     title: document.title || "",
     block: has(${JSON.stringify(def.blocks.selectors)}),
     none: has(${JSON.stringify(def.noResults.selectors)}),
+    consent: has(${JSON.stringify(def.consent.selectors)}),
   };
 })()`;
 }
@@ -233,10 +247,33 @@ function acceptLanguage(locale: string): string {
   return lang && lang !== locale ? `${locale},${lang};q=0.9,en;q=0.5` : `${locale},en;q=0.5`;
 }
 
-function navigationError(err: unknown): string {
+/** A failed load, named: which kind of failure, at which host. */
+export function navigationError(err: unknown, url: string, timeoutMs: number): { kind: FailureKind; message: string } {
   const message = err instanceof Error ? err.message : String(err);
-  const net = /net::[A-Z_]+/.exec(message);
-  if (net) return net[0];
-  if (/Timeout \d+ms exceeded/i.test(message)) return `timeout: ${/Timeout \d+ms exceeded/i.exec(message)![0]}`;
-  return message.split("\n")[0]!.slice(0, 200);
+  const net = /net::[A-Z_0-9]+/.exec(message);
+  if (net) return describeNetError(net[0], url);
+  if (err instanceof PageDeadline) return describeTimeout(url, timeoutMs, `page not processed (${err.phase})`);
+  if (/Timeout \d+ms exceeded/i.test(message)) return describeTimeout(url, timeoutMs);
+  return { kind: "network", message: `network: ${message.split("\n")[0]!.slice(0, 200)}` };
+}
+
+/** The page's deadline passed in a phase after the navigation (evaluation in the page, reading the body). */
+export class PageDeadline extends Error {
+  constructor(readonly phase: string) {
+    super(`page deadline passed during ${phase}`);
+  }
+}
+
+/** `work`, or a PageDeadline when `deadline` (performance.now() time) comes first. */
+async function beforeDeadline<T>(work: Promise<T>, deadline: number, phase: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new PageDeadline(phase)), Math.max(0, deadline - performance.now()));
+  });
+  work.catch(() => {});
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

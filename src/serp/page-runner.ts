@@ -1,0 +1,132 @@
+import { type NewRecord, nowIso, type QueryPair, recordFetch, type Store } from "../store/index.js";
+import type { Wrapper } from "../wrapper/types.js";
+import type { LoadedPage } from "./driver.js";
+import { type EngineSetup, saveWrapper } from "./engine-files.js";
+import { type EngineDefinition, searchUrl } from "./engines.js";
+import { type InterpretOptions, interpretPage, type Verdict } from "./interpret.js";
+import { queryText } from "./queries.js";
+
+/**
+ * One result page, from end to end: fetch → interpret → store. Loads the page, reads it with the
+ * engine's wrapper (adopting an earlier or re-learned wrapper when the page asks for it, and saving a
+ * new one), classifies its records, and stores the fetch with its records in one transaction. The
+ * whole of it — load and our work — runs against one deadline. What to do next (retry, next page,
+ * give the engine up) is the caller's.
+ */
+
+/** Classifies records as they are stored (the classify module's `Classifier` satisfies this). */
+export interface RecordClassifier {
+  modelId: string;
+  classify(inputs: Array<{ query: QueryPair; title: string; url: string; snippet: string }>): Array<{
+    label: "bilingual" | "monolingual";
+    probability: number;
+  }>;
+}
+
+/** Loads result pages (the Playwright driver; a test may give another). */
+export interface PageLoader {
+  /** The deadline of one page, load and interpretation (ms). */
+  readonly timeoutMs: number;
+  load(def: EngineDefinition, url: string, options: { keepBody?: boolean }): Promise<LoadedPage>;
+}
+
+export interface PageRunContext {
+  store: Store;
+  runId: number;
+  loader: PageLoader;
+  keepHtml: boolean;
+  interpret: InterpretOptions;
+  classifier: RecordClassifier | null;
+}
+
+/** An engine's wrappers as the run goes: the current one and those it replaced, newest first. */
+export interface EngineWrappers {
+  setup: EngineSetup;
+  wrapper: Wrapper | null;
+  earlier: Wrapper[];
+}
+
+export interface PageResult {
+  url: string;
+  finalUrl: string;
+  verdict: Verdict;
+  /** Records stored for the first time / seen again. */
+  newRecords: number;
+  seenAgain: number;
+  classified: number;
+  /** A wrapper was learned from this page (and saved). */
+  learned: boolean;
+  timings: { navigateMs: number; evaluateMs: number; bodyMs: number; oursMs: number };
+}
+
+/** Run one page. Returns null when the signal aborted during the load (nothing stored: the next run fetches it). */
+export async function runPage(
+  ctx: PageRunContext,
+  w: EngineWrappers,
+  task: { query: QueryPair; page: number },
+  signal?: AbortSignal,
+): Promise<PageResult | null> {
+  const def = w.setup.definition;
+  const url = searchUrl(def, queryText(task.query), task.page);
+  const startedAt = nowIso();
+  const deadlineAt = performance.now() + ctx.loader.timeoutMs;
+  const loaded = await ctx.loader.load(def, url, { keepBody: ctx.keepHtml });
+  if (signal?.aborted) return null;
+  const t0 = performance.now();
+  const v = interpretPage(loaded, def, w.wrapper, ctx.interpret, w.earlier, {
+    passed: () => performance.now() > deadlineAt,
+    seconds: Math.round(ctx.loader.timeoutMs / 100) / 10,
+  });
+  let learnedAt: string | null = null;
+  if (v.reused) {
+    // Pages of the earlier layout still come (an A/B test, or answers overtaking each other across a switch).
+    w.earlier = [w.wrapper!, ...w.earlier.filter((x) => x !== v.reused)];
+    w.wrapper = v.reused;
+  }
+  if (v.learned) {
+    if (w.wrapper) w.earlier = [w.wrapper, ...w.earlier].slice(0, 5);
+    w.wrapper = v.learned;
+    learnedAt = v.learned.learnedAt;
+    saveWrapper(w.setup.file, v.learned);
+  }
+  const offset = (task.page - 1) * def.resultsPerPage;
+  const records: NewRecord[] = v.records.map((r) => ({ url: r.url, title: r.title, snippet: r.snippet, rank: offset + r.rank }));
+  if (ctx.classifier && records.length > 0) {
+    const c = ctx.classifier;
+    const predictions = c.classify(records.map((r) => ({ query: task.query, title: r.title, url: r.url, snippet: r.snippet })));
+    records.forEach((r, i) => {
+      const p = predictions[i]!;
+      r.classification = { label: p.label, probability: p.probability, model: c.modelId };
+    });
+  }
+  const outcome = recordFetch(
+    ctx.store,
+    {
+      runId: ctx.runId,
+      engine: def.engine,
+      query: task.query,
+      page: task.page,
+      url,
+      finalUrl: loaded.observation.finalUrl,
+      status: v.status,
+      httpStatus: loaded.observation.httpStatus,
+      detail: v.detail,
+      startedAt,
+      durationMs: loaded.timings.totalMs + (performance.now() - t0),
+      contentSha256: loaded.contentSha256,
+      html: ctx.keepHtml ? loaded.body : null,
+      wrapperLearnedAt: learnedAt,
+    },
+    records,
+  );
+  return {
+    url,
+    finalUrl: loaded.observation.finalUrl,
+    verdict: v,
+    newRecords: outcome.newRecords,
+    seenAgain: outcome.seenAgain,
+    classified: ctx.classifier ? records.length : 0,
+    learned: v.learned !== null,
+    timings: { navigateMs: loaded.timings.navigateMs, evaluateMs: loaded.timings.evaluateMs, bodyMs: loaded.timings.bodyMs, oursMs: performance.now() - t0 },
+  };
+}
