@@ -28,6 +28,8 @@ export interface PageLoader {
   /** The deadline of one page, load and interpretation (ms). */
   readonly timeoutMs: number;
   load(def: EngineDefinition, url: string, options: { keepBody?: boolean }): Promise<LoadedPage>;
+  /** A page loaded through the engine's proxy was blocked (the proxy is rested after a few). */
+  proxyBlocked?(def: EngineDefinition): void;
 }
 
 export interface PageRunContext {
@@ -71,12 +73,19 @@ export async function runPage(
   const startedAt = nowIso();
   const deadlineAt = performance.now() + ctx.loader.timeoutMs;
   const loaded = await ctx.loader.load(def, url, { keepBody: ctx.keepHtml });
-  if (signal?.aborted) return null;
+  if (signal?.aborted) {
+    await loaded.finishTrace?.(false).catch(() => null);
+    return null;
+  }
   const t0 = performance.now();
-  const v = interpretPage(loaded, def, w.wrapper, ctx.interpret, w.earlier, {
+  const interpreted = interpretPage(loaded, def, w.wrapper, ctx.interpret, w.earlier, {
     passed: () => performance.now() > deadlineAt,
     seconds: Math.round(ctx.loader.timeoutMs / 100) / 10,
   });
+  const v = loaded.consentAccepted ? { ...interpreted, detail: `consent accepted ("${loaded.consentAccepted}"); ${interpreted.detail}` } : interpreted;
+  if (v.cause === "blocked" && loaded.proxy) ctx.loader.proxyBlocked?.(def);
+  const failedPage = v.status !== "ok" && v.status !== "empty";
+  const trace = (await loaded.finishTrace?.(failedPage)) ?? null;
   let learnedAt: string | null = null;
   if (v.reused) {
     // Pages of the earlier layout still come (an A/B test, or answers overtaking each other across a switch).
@@ -110,7 +119,7 @@ export async function runPage(
       finalUrl: loaded.observation.finalUrl,
       status: v.status,
       httpStatus: loaded.observation.httpStatus,
-      detail: v.detail,
+      detail: trace ? `${v.detail} (trace: ${trace})` : v.detail,
       startedAt,
       durationMs: loaded.timings.totalMs + (performance.now() - t0),
       contentSha256: loaded.contentSha256,
