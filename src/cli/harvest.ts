@@ -6,7 +6,8 @@ import type { HarvestEvent, HarvestStats } from "../serp/harvest.js";
 import { defaultWrappersDir, loadEngine } from "../serp/engine-files.js";
 import { readQueryFiles } from "../serp/queries.js";
 import { type ReextractSummary, reextractStoredPages } from "../serp/reextract.js";
-import { type HarvestRunResult, resolveQueryFile, runHarvest } from "../serp/run.js";
+import { parseProxy, type ProxySpec, readProxyList } from "../serp/proxies.js";
+import { type HarvestRunOptions, type HarvestRunResult, resolveQueryFile, runHarvest } from "../serp/run.js";
 import { DEFAULT_STORE_PATH, openStore } from "../store/index.js";
 import { formatTable, printJson, printLine } from "./output.js";
 import { createProgress, formatSeconds, type Progress } from "./progress.js";
@@ -26,6 +27,12 @@ interface HarvestFlags {
   learn: boolean;
   reextract?: boolean;
   chromium?: string;
+  profile: string | boolean;
+  acceptConsent?: boolean;
+  headed?: boolean;
+  trace?: string;
+  proxy?: string[];
+  proxies?: string;
   json?: boolean;
 }
 
@@ -50,6 +57,13 @@ export function registerHarvestCommand(program: Command): void {
     .option("--no-learn", "never learn or re-learn wrappers from harvested pages")
     .option("--reextract", "ask no engine: re-extract records from the pages kept with --keep-html, with the current wrappers")
     .addOption(new Option("--chromium <path>", "Chromium executable").env("BITEXT_CHROMIUM"))
+    .option("--profile <dir>", "per-engine browser profiles, cookies kept between runs (default: $BITEXT_HOME/profiles or ~/.local/share/bitext/profiles)")
+    .option("--no-profile", "keep no cookies between runs")
+    .option("--accept-consent", "accept cookie-consent interstitials through the page's own button (remembered in the profile)")
+    .option("--headed", "show the browser window (needs a display)")
+    .option("--trace <dir>", "write a Playwright trace (zip; npx playwright show-trace FILE) of every failed page into DIR")
+    .option("--proxy <url>", "proxy (http, https or socks5; http://user:pass@host:port); repeat for several", collect, [])
+    .option("--proxies <file>", "proxy list file, one URL a line; proxies are rotated per engine and rested when they fail")
     .option("--json", "print the run summary as JSON")
     .addHelpText(
       "after",
@@ -99,6 +113,7 @@ left for the next run (some failed after their retries, or an engine was given u
           model: flags.classify ? flags.model : null,
           learn: flags.learn,
           ...(flags.chromium ? { chromium: flags.chromium } : {}),
+          ...browserFlags(flags),
           signal: controller.signal,
           runOptions: { files, ...flags },
           onEvent: (e) => logEvent(e, progress),
@@ -197,6 +212,32 @@ export function formatHarvestSummary(r: HarvestRunResult): string {
   if (r.left > 0) lines.push("", `${r.left} page(s) left for the next run: rerun the same command to fetch them.`);
   if (r.status === "interrupted") lines.push("", "interrupted: rerun the same command to resume.");
   return lines.join("\n");
+}
+
+/** The browser and network options of `harvest` (and `daemon`): profile, consent, headed, trace, proxies. */
+export function browserFlags(flags: {
+  profile?: string | boolean;
+  acceptConsent?: boolean;
+  headed?: boolean;
+  trace?: string;
+  proxy?: string[];
+  proxies?: string;
+}): Pick<HarvestRunOptions, "profileDir" | "acceptConsent" | "headed" | "traceDir" | "proxies"> {
+  const proxies: ProxySpec[] = [
+    ...(flags.proxy ?? []).map((u) => parseProxy(u, { file: "--proxy" })),
+    ...(flags.proxies ? readProxyList(flags.proxies) : []),
+  ];
+  return {
+    ...(flags.profile === false ? { profileDir: null } : typeof flags.profile === "string" ? { profileDir: flags.profile } : {}),
+    acceptConsent: flags.acceptConsent ?? false,
+    headed: flags.headed ?? false,
+    traceDir: flags.trace ?? null,
+    proxies,
+  };
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
 }
 
 export function splitList(s: string): string[] {

@@ -50,6 +50,8 @@ export interface LoadedPage {
   consentAccepted?: string | null;
   /** The proxy that served the page (its URL without credentials); null: direct. */
   proxy?: string | null;
+  /** The path the page took: the browser (default) or a plain HTTP client. */
+  fetchedWith?: "browser" | "http";
   /** With tracing on: keep (failed page) or drop this page's trace; returns the zip written, if any. */
   finishTrace?: (keep: boolean) => Promise<string | null>;
   timings: { navigateMs: number; evaluateMs: number; bodyMs: number; totalMs: number };

@@ -1,4 +1,4 @@
-import { type NewRecord, nowIso, type QueryPair, recordFetch, type Store } from "../store/index.js";
+import { type NewRecord, nowIso, type QueryPair, recordFetch, setFetchTransport, type Store } from "../store/index.js";
 import type { Wrapper } from "../wrapper/types.js";
 import type { LoadedPage } from "./driver.js";
 import { type EngineSetup, saveWrapper } from "./engine-files.js";
@@ -108,26 +108,31 @@ export async function runPage(
       r.classification = { label: p.label, probability: p.probability, model: c.modelId };
     });
   }
-  const outcome = recordFetch(
-    ctx.store,
-    {
-      runId: ctx.runId,
-      engine: def.engine,
-      query: task.query,
-      page: task.page,
-      url,
-      finalUrl: loaded.observation.finalUrl,
-      status: v.status,
-      httpStatus: loaded.observation.httpStatus,
-      detail: trace ? `${v.detail} (trace: ${trace})` : v.detail,
-      startedAt,
-      durationMs: loaded.timings.totalMs + (performance.now() - t0),
-      contentSha256: loaded.contentSha256,
-      html: ctx.keepHtml ? loaded.body : null,
-      wrapperLearnedAt: learnedAt,
-    },
-    records,
-  );
+  // The fetch, its records and how it was fetched: one transaction.
+  const outcome = ctx.store.db.transaction(() => {
+    const stored = recordFetch(
+      ctx.store,
+      {
+        runId: ctx.runId,
+        engine: def.engine,
+        query: task.query,
+        page: task.page,
+        url,
+        finalUrl: loaded.observation.finalUrl,
+        status: v.status,
+        httpStatus: loaded.observation.httpStatus,
+        detail: trace ? `${v.detail} (trace: ${trace})` : v.detail,
+        startedAt,
+        durationMs: loaded.timings.totalMs + (performance.now() - t0),
+        contentSha256: loaded.contentSha256,
+        html: ctx.keepHtml ? loaded.body : null,
+        wrapperLearnedAt: learnedAt,
+      },
+      records,
+    );
+    setFetchTransport(ctx.store, stored.fetchId, { proxy: loaded.proxy ?? null, fetchedWith: loaded.fetchedWith ?? "browser" });
+    return stored;
+  })();
   return {
     url,
     finalUrl: loaded.observation.finalUrl,

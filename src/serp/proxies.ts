@@ -69,7 +69,7 @@ export interface ProxyChoice {
   resting(): boolean;
 }
 
-export const PROXY_BREAKER: BreakerOptions = { threshold: 3, cooldownMs: 2 * 60_000, maxTrips: 3 };
+export const PROXY_BREAKER: BreakerOptions = { threshold: 2, cooldownMs: 2 * 60_000, maxTrips: 3 };
 
 export class ProxyPool {
   private readonly breakers: CircuitBreaker[];

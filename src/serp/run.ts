@@ -7,6 +7,8 @@ import { defaultWrappersDir, type EngineSetup, loadEngine } from "./engine-files
 import { type HarvestEvent, type HarvestStats, type HarvestSummary, harvest, type RecordClassifier } from "./harvest.js";
 import type { InterpretOptions } from "./interpret.js";
 import type { BreakerOptions } from "./politeness.js";
+import { defaultProfileDir } from "./profile.js";
+import { ProxyPool, type ProxySpec } from "./proxies.js";
 import { readQueryFiles } from "./queries.js";
 
 /**
@@ -32,6 +34,16 @@ export interface HarvestRunOptions {
   /** Learn and re-learn wrappers from pages (self-healing). */
   learn?: boolean;
   chromium?: string;
+  /** Per-engine browser profiles (cookies kept between runs): a folder, undefined for the default one, null for none. */
+  profileDir?: string | null;
+  /** Accept consent interstitials through the page's own button. */
+  acceptConsent?: boolean;
+  /** Show the browser window. */
+  headed?: boolean;
+  /** Keep a Playwright trace (zip) of every failed page in this folder. */
+  traceDir?: string | null;
+  /** Proxies rotated per engine context (none: direct). */
+  proxies?: readonly ProxySpec[];
   /** A browser already started (the caller closes it); else one is started for the run. */
   driver?: SerpDriver;
   backoff?: { baseMs: number; maxMs: number };
@@ -66,6 +78,11 @@ export async function runHarvest(o: HarvestRunOptions): Promise<HarvestRunResult
     driver ??= await SerpDriver.start({
       ...(o.chromium ? { executablePath: o.chromium } : {}),
       timeoutMs: o.timeoutMs ?? 30_000,
+      headless: !o.headed,
+      profileDir: o.profileDir === undefined ? defaultProfileDir() : o.profileDir,
+      acceptConsent: o.acceptConsent ?? false,
+      traceDir: o.traceDir ?? null,
+      proxies: o.proxies && o.proxies.length > 0 ? new ProxyPool(o.proxies) : null,
     });
     const summary = await harvest(store, {
       queries,

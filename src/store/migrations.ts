@@ -103,4 +103,9 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX sentence_pairs_page ON sentence_pairs (page_id);
   CREATE INDEX sentence_pairs_norm ON sentence_pairs (en_norm, zh_norm);
   `,
+  // 2: how each result page was fetched: the proxy that served it, and the path (browser or plain HTTP).
+  `
+  ALTER TABLE fetches ADD COLUMN proxy TEXT;
+  ALTER TABLE fetches ADD COLUMN fetched_with TEXT CHECK (fetched_with IN ('browser', 'http'));
+  `,
 ];

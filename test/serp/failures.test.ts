@@ -177,7 +177,9 @@ describe("engines that cannot be reached", () => {
       }
       const queries = join(dir, "queries.tsv");
       writeFileSync(queries, DEMO.slice(0, 6).map((q) => `${q.en}\t${q.zh}`).join("\n"));
-      const r = runCli(["harvest", queries, "--engines", "down-a,down-b", "--wrappers", dir, "--db", join(dir, "bitext.db"), "--no-classify", "--json"]);
+      const r = runCli(["harvest", queries, "--engines", "down-a,down-b", "--wrappers", dir, "--db", join(dir, "bitext.db"), "--no-classify", "--json"], {
+        env: { BITEXT_HOME: dir },
+      });
       expect(r.code, r.stderr).toBe(75);
       const summary = JSON.parse(r.stdout);
       expect(summary).toMatchObject({ status: "failed", ok: 0, left: 12, jobsDone: 12 });

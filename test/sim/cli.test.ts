@@ -43,7 +43,9 @@ describe("bitext sim", () => {
 
       const queries = join(dir, "q.tsv");
       writeFileSync(queries, readQueryFile(resourcePath("queries", "demo.tsv")).slice(0, 2).map((q) => `${q.en}\t${q.zh}`).join("\n"));
-      const h = runCli(["harvest", queries, "--engines", "sim-list", "--wrappers", wrappers, "--db", join(dir, "bitext.db"), "--no-classify", "--json"]);
+      const h = runCli(["harvest", queries, "--engines", "sim-list", "--wrappers", wrappers, "--db", join(dir, "bitext.db"), "--no-classify", "--json"], {
+        env: { BITEXT_HOME: dir },
+      });
       expect(h.code, h.stderr).toBe(0);
       expect(JSON.parse(h.stdout)).toMatchObject({ status: "completed", ok: 2, left: 0 });
 
