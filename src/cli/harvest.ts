@@ -1,6 +1,7 @@
 import { type Command, Option } from "commander";
 import { UserError } from "../errors.js";
 import { parseDuration } from "../serp/duration.js";
+import type { FetchMode } from "../serp/engines.js";
 import { formatFailureCounts } from "../serp/failures.js";
 import type { HarvestEvent, HarvestStats } from "../serp/harvest.js";
 import { defaultWrappersDir, loadEngine } from "../serp/engine-files.js";
@@ -33,6 +34,7 @@ interface HarvestFlags {
   trace?: string;
   proxy?: string[];
   proxies?: string;
+  fetch?: string;
   json?: boolean;
 }
 
@@ -64,6 +66,7 @@ export function registerHarvestCommand(program: Command): void {
     .option("--trace <dir>", "write a Playwright trace (zip; npx playwright show-trace FILE) of every failed page into DIR")
     .option("--proxy <url>", "proxy (http, https or socks5; http://user:pass@host:port); repeat for several", collect, [])
     .option("--proxies <file>", "proxy list file, one URL a line; proxies are rotated per engine and rested when they fail")
+    .addOption(new Option("--fetch <mode>", "fetch result pages with the browser, a plain HTTP client, or HTTP first (default: each engine's definition)").choices(["browser", "http", "auto"]))
     .option("--json", "print the run summary as JSON")
     .addHelpText(
       "after",
@@ -114,6 +117,7 @@ left for the next run (some failed after their retries, or an engine was given u
           learn: flags.learn,
           ...(flags.chromium ? { chromium: flags.chromium } : {}),
           ...browserFlags(flags),
+          ...(flags.fetch ? { fetchMode: flags.fetch as FetchMode } : {}),
           signal: controller.signal,
           runOptions: { files, ...flags },
           onEvent: (e) => logEvent(e, progress),

@@ -84,7 +84,8 @@ interface Seen {
 export class SerpDriver {
   private readonly slots = new Map<string, Promise<EngineSlot>>();
   private closed = false;
-  private readonly identity: BrowserIdentity;
+  /** What the browser says about itself (the HTTP fast path presents the same). */
+  readonly identity: BrowserIdentity;
 
   private constructor(
     readonly browser: Browser,

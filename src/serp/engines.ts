@@ -68,10 +68,19 @@ export interface EngineDefinition {
   /** User agent; null: a real Chrome user agent of the browser's version (never "HeadlessChrome"). */
   userAgent: string | null;
   politeness: Politeness;
+  /**
+   * How result pages are fetched: `browser` (Chromium loads the page, scripts run), `http` (a plain HTTP
+   * client + parse5, many times faster; for engines that serve their results in the HTML), `auto`
+   * (HTTP first, the browser when that page gives no records, is a block or consent page, or needs script).
+   */
+  fetch: FetchMode;
   blocks: BlockMarkers;
   consent: ConsentMarkers;
   noResults: NoResultsMarkers;
 }
+
+export type FetchMode = "browser" | "http" | "auto";
+export const FETCH_MODES: readonly FetchMode[] = ["browser", "http", "auto"];
 
 const DEFAULT_POLITENESS: Politeness = { minDelayMs: 3000, requestsPerMinute: 15, maxConcurrent: 1 };
 
@@ -115,6 +124,7 @@ export function parseEngineDefinition(raw: unknown, engine: string, file: string
     firstOffset: optionalInt(d.firstOffset, where("firstOffset"), 0) ?? 0,
     locale: optionalString(d.locale, where("locale")) ?? "en-US",
     timezone: optionalTimezone(d.timezone, where("timezone")) ?? null,
+    fetch: optionalFetchMode(d.fetch, where("fetch")) ?? "browser",
     userAgent: optionalString(d.userAgent, where("userAgent")) ?? null,
     politeness: {
       minDelayMs: optionalInt(politenessRaw.minDelayMs, where("politeness.minDelayMs"), 0) ?? DEFAULT_POLITENESS.minDelayMs,
@@ -152,6 +162,7 @@ export function definitionToJson(def: EngineDefinition): Record<string, unknown>
     firstOffset: def.firstOffset,
     locale: def.locale,
     ...(def.timezone ? { timezone: def.timezone } : {}),
+    ...(def.fetch !== "browser" ? { fetch: def.fetch } : {}),
     ...(def.userAgent ? { userAgent: def.userAgent } : {}),
     politeness: def.politeness,
     blocks: {
@@ -202,6 +213,12 @@ function optionalString(v: unknown, where: Where): string | undefined {
   if (v === undefined || v === null) return undefined;
   if (typeof v !== "string") throw inputError(where, "must be a string");
   return v;
+}
+
+function optionalFetchMode(v: unknown, where: Where): FetchMode | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (!FETCH_MODES.includes(v as FetchMode)) throw inputError(where, `must be one of ${FETCH_MODES.map((m) => `"${m}"`).join(", ")}`);
+  return v as FetchMode;
 }
 
 function optionalTimezone(v: unknown, where: Where): string | undefined {

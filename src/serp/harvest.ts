@@ -1,7 +1,7 @@
 import { lastCompletedFetch, markCrashedRuns, type QueryPair, type Store, finishRun, startRun } from "../store/index.js";
 import { type EngineStats, type HarvestStats, type PageCounts, RunCounters, type RunOutcome } from "./counters.js";
 import type { EngineSetup } from "./engine-files.js";
-import { supportsPaging } from "./engines.js";
+import { type FetchMode, supportsPaging } from "./engines.js";
 import { type FailureKind, isNetworkLevel } from "./failures.js";
 import { DEFAULT_INTERPRET, type InterpretOptions } from "./interpret.js";
 import { type EngineWrappers, type PageLoader, type PageResult, type RecordClassifier, runPage } from "./page-runner.js";
@@ -27,6 +27,10 @@ export interface HarvestOptions {
   engines: readonly EngineSetup[];
   /** Loads result pages (the SerpDriver). */
   driver: PageLoader & { close(): Promise<void> };
+  /** The plain HTTP client for engines fetched with `http` or `auto` (absent: every engine through the browser). */
+  http?: PageLoader | null;
+  /** One fetch mode for every engine, overriding their definitions. */
+  fetchMode?: FetchMode | null;
   /** Result pages per query (later pages only while pages come back full enough). */
   pages?: number;
   /** Page loads in flight at once, over all engines. */
@@ -124,6 +128,8 @@ export async function harvest(store: Store, o: HarvestOptions): Promise<HarvestS
     store,
     runId,
     loader: o.driver,
+    http: o.http ?? null,
+    fetchMode: o.fetchMode ?? null,
     keepHtml: o.keepHtml ?? false,
     interpret: o.interpret ?? DEFAULT_INTERPRET,
     classifier: o.classifier ?? null,

@@ -2,7 +2,7 @@ import { type NewRecord, nowIso, type QueryPair, recordFetch, setFetchTransport,
 import type { Wrapper } from "../wrapper/types.js";
 import type { LoadedPage } from "./driver.js";
 import { type EngineSetup, saveWrapper } from "./engine-files.js";
-import { type EngineDefinition, searchUrl } from "./engines.js";
+import { type EngineDefinition, type FetchMode, searchUrl } from "./engines.js";
 import { type InterpretOptions, interpretPage, type Verdict } from "./interpret.js";
 import { queryText } from "./queries.js";
 
@@ -35,7 +35,12 @@ export interface PageLoader {
 export interface PageRunContext {
   store: Store;
   runId: number;
+  /** The browser. */
   loader: PageLoader;
+  /** The plain HTTP client, for engines fetched with `http` or `auto` (absent: everything goes through the browser). */
+  http?: PageLoader | null;
+  /** One fetch mode for every engine, overriding their definitions. */
+  fetchMode?: FetchMode | null;
   keepHtml: boolean;
   interpret: InterpretOptions;
   classifier: RecordClassifier | null;
@@ -71,19 +76,34 @@ export async function runPage(
   const def = w.setup.definition;
   const url = searchUrl(def, queryText(task.query), task.page);
   const startedAt = nowIso();
-  const deadlineAt = performance.now() + ctx.loader.timeoutMs;
-  const loaded = await ctx.loader.load(def, url, { keepBody: ctx.keepHtml });
-  if (signal?.aborted) {
-    await loaded.finishTrace?.(false).catch(() => null);
-    return null;
-  }
-  const t0 = performance.now();
-  const interpreted = interpretPage(loaded, def, w.wrapper, ctx.interpret, w.earlier, {
-    passed: () => performance.now() > deadlineAt,
-    seconds: Math.round(ctx.loader.timeoutMs / 100) / 10,
+  const started = performance.now();
+  /** The page's deadline: the loader's timeout from the start of the page (load + our work). */
+  const deadlineOf = (l: PageLoader, from = started) => ({
+    passed: () => performance.now() > from + l.timeoutMs,
+    seconds: Math.round(l.timeoutMs / 100) / 10,
   });
+  const aborted = async (l: LoadedPage) => {
+    await l.finishTrace?.(false).catch(() => null);
+    return null;
+  };
+  const mode = ctx.http ? (ctx.fetchMode ?? def.fetch) : "browser";
+  const first = mode === "browser" ? ctx.loader : ctx.http!;
+  let loaded = await first.load(def, url, { keepBody: ctx.keepHtml });
+  if (signal?.aborted) return aborted(loaded);
+  const t0 = performance.now();
+  // In auto mode the HTTP page only reads records; pages that teach wrappers are the browser's.
+  let interpreted = interpretPage(loaded, def, w.wrapper, mode === "auto" ? { ...ctx.interpret, learn: false } : ctx.interpret, w.earlier, deadlineOf(first));
+  // Auto: a page that came but gave no records (script, consent, block, layout) is asked again in the browser.
+  if (mode === "auto" && interpreted.status !== "ok" && loaded.error === null) {
+    const why = interpreted.detail;
+    const again = performance.now();
+    loaded = await ctx.loader.load(def, url, { keepBody: ctx.keepHtml });
+    if (signal?.aborted) return aborted(loaded);
+    interpreted = interpretPage(loaded, def, w.wrapper, ctx.interpret, w.earlier, deadlineOf(ctx.loader, again));
+    interpreted = { ...interpreted, detail: `by browser, as HTTP gave no records (${why}): ${interpreted.detail}` };
+  }
   const v = loaded.consentAccepted ? { ...interpreted, detail: `consent accepted ("${loaded.consentAccepted}"); ${interpreted.detail}` } : interpreted;
-  if (v.cause === "blocked" && loaded.proxy) ctx.loader.proxyBlocked?.(def);
+  if (v.cause === "blocked" && loaded.proxy) (loaded.fetchedWith === "http" ? ctx.http : ctx.loader)?.proxyBlocked?.(def);
   const failedPage = v.status !== "ok" && v.status !== "empty";
   const trace = (await loaded.finishTrace?.(failedPage)) ?? null;
   let learnedAt: string | null = null;
@@ -123,7 +143,7 @@ export async function runPage(
         httpStatus: loaded.observation.httpStatus,
         detail: trace ? `${v.detail} (trace: ${trace})` : v.detail,
         startedAt,
-        durationMs: loaded.timings.totalMs + (performance.now() - t0),
+        durationMs: performance.now() - started,
         contentSha256: loaded.contentSha256,
         html: ctx.keepHtml ? loaded.body : null,
         wrapperLearnedAt: learnedAt,
