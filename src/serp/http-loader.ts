@@ -159,7 +159,7 @@ export class HttpLoader {
   private engine(def: EngineDefinition): EngineHttp {
     let e = this.engines.get(def.engine);
     const pool = this.o.proxies;
-    if (e && e.proxy?.resting() && pool && !pool.allResting()) {
+    if (e?.proxy?.resting() && pool && !pool.allResting()) {
       void e.dispatcher?.close().catch(() => {});
       e = { ...e, ...proxied(pool.next(def.engine)) };
       this.engines.set(def.engine, e);
