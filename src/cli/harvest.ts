@@ -180,7 +180,7 @@ export function logEvent(e: HarvestEvent, progress?: Progress): void {
       line = `${e.engine}: ${e.detail}; wrote ${e.file} (previous wrapper kept)`;
       break;
     case "blocked":
-      line = `${e.engine}: blocked (${e.detail})`;
+      line = e.cause === "consent" ? `${e.engine}: ${e.detail}` : `${e.engine}: blocked (${e.detail})`;
       break;
     case "engine-paused":
       line = `${e.engine}: paused for ${formatSeconds(e.seconds)} after repeated blocks (pause ${e.trip}); other engines go on`;
