@@ -6,6 +6,7 @@ import { Server as ProxyServer } from "proxy-chain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SerpDriver } from "../../src/serp/driver.js";
 import { harvest } from "../../src/serp/harvest.js";
+import { HttpLoader } from "../../src/serp/http-loader.js";
 import { parseProxy, ProxyPool, readProxyList } from "../../src/serp/proxies.js";
 import { getFetchTransport, listFetches } from "../../src/store/index.js";
 import { bench, DEMO, FAST } from "./helpers.js";
@@ -100,6 +101,24 @@ describe("harvesting through proxies", () => {
         expect(getFetchTransport(driverless.store, f.id)).toEqual({ proxy: `http://127.0.0.1:${proxy.port}`, fetchedWith: "browser" });
       }
     } finally {
+      await driver.close();
+    }
+  });
+
+  it("fetch mode http goes through the same proxy, with its credentials", async () => {
+    const proxy = await startProxy();
+    const pool = new ProxyPool([parseProxy(`http://ann:secret@127.0.0.1:${proxy.port}`, { file: "--proxy" })]);
+    const driver = await SerpDriver.start({ timeoutMs: 5000 });
+    const http = new HttpLoader({ timeoutMs: 5000, identity: driver.identity, proxies: pool });
+    try {
+      const s = await harvest(driverless.store, { queries: DEMO.slice(10, 12), engines: driverless.engines("sim-proxied"), driver, http, fetchMode: "http", ...FAST });
+      expect(s).toMatchObject({ ok: 2, left: 0 });
+      for (const f of listFetches(driverless.store, { runId: s.runId })) {
+        expect(getFetchTransport(driverless.store, f.id)).toEqual({ proxy: `http://127.0.0.1:${proxy.port}`, fetchedWith: "http" });
+      }
+      expect(seen.filter((r) => r.port === proxy.port && r.user === "ann")).toHaveLength(2);
+    } finally {
+      await http.close();
       await driver.close();
     }
   });
