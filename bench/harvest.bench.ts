@@ -13,10 +13,12 @@ import { formatTable } from "../src/cli/output.js";
 import { resourcePath } from "../src/paths.js";
 import { SerpDriver } from "../src/serp/driver.js";
 import { loadEngine, wrapperFilePath, writeDefinition } from "../src/serp/engine-files.js";
+import type { FetchMode } from "../src/serp/engines.js";
 import { harvest } from "../src/serp/harvest.js";
+import { HttpLoader } from "../src/serp/http-loader.js";
 import { learnWrapperLive } from "../src/serp/learn-live.js";
-import { readQueryFile } from "../src/serp/queries.js";
-import { openStore } from "../src/store/index.js";
+import { type QueryEntry, readQueryFile } from "../src/serp/queries.js";
+import { listRecords, openStore } from "../src/store/index.js";
 import { median, ms } from "./stats.js";
 
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
@@ -91,11 +93,51 @@ export async function run(): Promise<void> {
         "\nCPU: ours = this Node process (scheduler, CDP, interpret, SQLite); browser = every Chromium process; simulator = the server process." +
         "\nPer-page timings (medians): navigate = goto to DOMContentLoaded, in-page eval = tag paths + block signals in the page, body = response bytes over CDP, interpret+store = extract records + one transaction.",
     );
+    console.log(`\n${await compareFetchPaths(dir, driver, queries, sim.pid)}`);
   } finally {
     await driver.close();
     sim.child.kill();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Fetch mode browser against fetch mode http on the same pages, in the same process, runs interleaved:
+ * pages/s and CPU per page of each, the ratio, and whether both stored exactly the same records.
+ */
+async function compareFetchPaths(dir: string, driver: SerpDriver, queries: QueryEntry[], simPid: number): Promise<string> {
+  const http = new HttpLoader({ timeoutMs: 30_000, identity: driver.identity });
+  const rows: Array<Array<string | number>> = [["fetch", "concurrency", "pages/s", "CPU ms/page: ours (Node)", "browser (Chromium)", "pages/s × browser's", "records identical"]];
+  try {
+    for (const concurrency of [1, 4]) {
+      const runs: Record<FetchMode, Array<{ pps: number; ours: number; browser: number; records: string[] }>> = { browser: [], http: [], auto: [] };
+      for (let r = 0; r < REPEATS; r++) {
+        for (const mode of ["browser", "http"] as const) {
+          const store = openStore(join(dir, `path-${mode}-${concurrency}-${r}.db`));
+          const engines = ENGINES.map((n) => loadEngine(dir, n));
+          const cpu0 = process.cpuUsage();
+          const tree0 = treeCpuMs(process.pid, simPid);
+          const t0 = performance.now();
+          const s = await harvest(store, { queries, engines, driver, http, fetchMode: mode, concurrency, maxAgeMs: 0, interpret: { learn: false, healShare: 0.5, minLearnedRecords: 3 } });
+          const wall = performance.now() - t0;
+          const cpu = process.cpuUsage(cpu0);
+          const browser = treeCpuMs(process.pid, simPid) - tree0;
+          if (s.errors + s.blocked > 0) throw new Error(`bench run (${mode}) had ${s.errors} errors, ${s.blocked} blocks`);
+          const records = listRecords(store).map((x) => `${x.engine}|${x.query.en}|${x.rank}|${x.url}|${x.title}|${x.snippet}`).sort();
+          store.close();
+          runs[mode].push({ pps: s.fetched / (wall / 1000), ours: (cpu.user + cpu.system) / 1000 / s.fetched, browser: browser / s.fetched, records });
+        }
+      }
+      const m = (mode: FetchMode, k: "pps" | "ours" | "browser") => median(runs[mode].map((x) => x[k]));
+      const same = runs.http.every((h, i) => JSON.stringify(h.records) === JSON.stringify(runs.browser[i]!.records));
+      for (const mode of ["browser", "http"] as const) {
+        rows.push([mode, concurrency, m(mode, "pps").toFixed(1), ms(m(mode, "ours")), ms(m(mode, "browser")), mode === "http" ? `${(m("http", "pps") / m("browser", "pps")).toFixed(1)}×` : "1×", mode === "http" ? (same ? "yes" : "NO") : ""]);
+      }
+    }
+  } finally {
+    await http.close();
+  }
+  return `${formatTable(rows)}\nFetch paths: the same ${queries.length} queries × ${ENGINES.length} engines with fetch "browser" and fetch "http", ${REPEATS} interleaved runs each, medians; records compared run by run.`;
 }
 
 /** The simulator in a child process (so its CPU is not ours); resolves with its origin and engine definitions. */

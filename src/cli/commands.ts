@@ -21,6 +21,11 @@ export const commands: readonly CommandEntry[] = [
     load: async () => (await import("./demo.js")).registerDemoCommand,
   },
   {
+    name: "sim",
+    summary: "serve simulated search engines on 127.0.0.1 (consent walls, script-only and proxy-only engines, faults) to try harvests offline",
+    load: async () => (await import("./sim.js")).registerSimCommand,
+  },
+  {
     name: "harvest",
     summary: "submit query pairs to search engines with a real browser and store every result record (feng2010 §4.1)",
     load: async () => (await import("./harvest.js")).registerHarvestCommand,

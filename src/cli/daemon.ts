@@ -3,7 +3,7 @@ import { type Command, Option } from "commander";
 import { type ScheduledRun, Scheduler, type SchedulerEvent, readScheduleConfig } from "../serp/schedule.js";
 import { runHarvest } from "../serp/run.js";
 import { activeRuns, DEFAULT_STORE_PATH, openStore } from "../store/index.js";
-import { EXIT_INCOMPLETE, logEvent } from "./harvest.js";
+import { browserFlags, EXIT_INCOMPLETE, logEvent } from "./harvest.js";
 import { printJsonLine, printLine } from "./output.js";
 import { formatSeconds } from "./progress.js";
 
@@ -12,6 +12,11 @@ interface DaemonFlags {
   once?: boolean;
   dryRun?: boolean;
   chromium?: string;
+  profile: string | boolean;
+  acceptConsent?: boolean;
+  trace?: string;
+  proxy?: string[];
+  proxies?: string;
   json?: boolean;
 }
 
@@ -22,6 +27,12 @@ export function registerDaemonCommand(program: Command): void {
     .option("--once", "run every configured run once, now, and exit (1 if a run failed, 75 if pages were left for the next run)")
     .option("--dry-run", "check the config and print each run's next times, then exit")
     .addOption(new Option("--chromium <path>", "Chromium executable").env("BITEXT_CHROMIUM"))
+    .option("--profile <dir>", "per-engine browser profiles, cookies kept between runs (default: the user data folder's profiles/)")
+    .option("--no-profile", "keep no cookies between runs")
+    .option("--accept-consent", "accept cookie-consent interstitials through the page's own button")
+    .option("--trace <dir>", "write a Playwright trace of every failed page into DIR")
+    .option("--proxy <url>", "proxy (http, https or socks5); repeat for several", (v: string, p: string[]) => [...p, v], [])
+    .option("--proxies <file>", "proxy list file, one URL a line")
     .option("--json", "log events as JSON lines")
     .addHelpText(
       "after",
@@ -34,6 +45,7 @@ Config example (paths relative to the config file):
     )
     .action(async (flags: DaemonFlags) => {
       const config = readScheduleConfig(flags.config);
+      const browser = browserFlags(flags);
       const db = config.db ?? DEFAULT_STORE_PATH;
       let incomplete = false;
       let failed = false;
@@ -63,6 +75,7 @@ Config example (paths relative to the config file):
           timeoutMs: run.timeoutMs,
           model: run.model,
           ...((flags.chromium ?? config.chromium) ? { chromium: (flags.chromium ?? config.chromium)! } : {}),
+          ...browser,
           signal,
           runOptions: { schedule: config.file, run: run.name },
           onEvent: (e) => (flags.json ? printJsonLine({ at: new Date().toISOString(), run: run.name, ...e }) : logEvent(e)),

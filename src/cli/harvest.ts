@@ -1,11 +1,14 @@
 import { type Command, Option } from "commander";
 import { UserError } from "../errors.js";
 import { parseDuration } from "../serp/duration.js";
+import type { FetchMode } from "../serp/engines.js";
+import { formatFailureCounts } from "../serp/failures.js";
 import type { HarvestEvent, HarvestStats } from "../serp/harvest.js";
 import { defaultWrappersDir, loadEngine } from "../serp/engine-files.js";
 import { readQueryFiles } from "../serp/queries.js";
 import { type ReextractSummary, reextractStoredPages } from "../serp/reextract.js";
-import { type HarvestRunResult, resolveQueryFile, runHarvest } from "../serp/run.js";
+import { parseProxy, type ProxySpec, readProxyList } from "../serp/proxies.js";
+import { type HarvestRunOptions, type HarvestRunResult, resolveQueryFile, runHarvest } from "../serp/run.js";
 import { DEFAULT_STORE_PATH, openStore } from "../store/index.js";
 import { formatTable, printJson, printLine } from "./output.js";
 import { createProgress, formatSeconds, type Progress } from "./progress.js";
@@ -25,6 +28,13 @@ interface HarvestFlags {
   learn: boolean;
   reextract?: boolean;
   chromium?: string;
+  profile: string | boolean;
+  acceptConsent?: boolean;
+  headed?: boolean;
+  trace?: string;
+  proxy?: string[];
+  proxies?: string;
+  fetch?: string;
   json?: boolean;
 }
 
@@ -49,14 +59,24 @@ export function registerHarvestCommand(program: Command): void {
     .option("--no-learn", "never learn or re-learn wrappers from harvested pages")
     .option("--reextract", "ask no engine: re-extract records from the pages kept with --keep-html, with the current wrappers")
     .addOption(new Option("--chromium <path>", "Chromium executable").env("BITEXT_CHROMIUM"))
+    .option("--profile <dir>", "per-engine browser profiles, cookies kept between runs (default: $BITEXT_HOME/profiles or ~/.local/share/bitext/profiles)")
+    .option("--no-profile", "keep no cookies between runs")
+    .option("--accept-consent", "accept cookie-consent interstitials through the page's own button (remembered in the profile)")
+    .option("--headed", "show the browser window (needs a display)")
+    .option("--trace <dir>", "write a Playwright trace (zip; npx playwright show-trace FILE) of every failed page into DIR")
+    .option("--proxy <url>", "proxy (http, https or socks5; http://user:pass@host:port); repeat for several", collect, [])
+    .option("--proxies <file>", "proxy list file, one URL a line; proxies are rotated per engine and rested when they fail")
+    .addOption(new Option("--fetch <mode>", "fetch result pages with the browser, a plain HTTP client, or HTTP first (default: each engine's definition)").choices(["browser", "http", "auto"]))
     .option("--json", "print the run summary as JSON")
     .addHelpText(
       "after",
       `
 Each (engine, query, page) fetched successfully within --max-age is skipped, so rerunning after a crash or
 Ctrl-C fetches only what is missing. Blocks (HTTP 429, captchas, verification redirects) are never stored as
-empty results; an engine blocked repeatedly pauses while the others go on. Exit status: 0 done, ${EXIT_INCOMPLETE} done
-but pages left for the next run, 130 interrupted.`,
+empty results; an engine blocked repeatedly pauses while the others go on, and an engine that cannot be reached
+(DNS, refused, timeout, TLS) is given up after 3 network failures in a row. Exit status: 0 done, ${EXIT_INCOMPLETE} pages
+left for the next run (some failed after their retries, or an engine was given up; "failed" when none succeeded),
+130 interrupted.`,
     )
     .action(async (files: string[], flags: HarvestFlags) => {
       if (flags.reextract) {
@@ -96,6 +116,8 @@ but pages left for the next run, 130 interrupted.`,
           model: flags.classify ? flags.model : null,
           learn: flags.learn,
           ...(flags.chromium ? { chromium: flags.chromium } : {}),
+          ...browserFlags(flags),
+          ...(flags.fetch ? { fetchMode: flags.fetch as FetchMode } : {}),
           signal: controller.signal,
           runOptions: { files, ...flags },
           onEvent: (e) => logEvent(e, progress),
@@ -158,16 +180,16 @@ export function logEvent(e: HarvestEvent, progress?: Progress): void {
       line = `${e.engine}: ${e.detail}; wrote ${e.file} (previous wrapper kept)`;
       break;
     case "blocked":
-      line = `${e.engine}: blocked (${e.detail})`;
+      line = e.cause === "consent" ? `${e.engine}: ${e.detail}` : `${e.engine}: blocked (${e.detail})`;
       break;
     case "engine-paused":
       line = `${e.engine}: paused for ${formatSeconds(e.seconds)} after repeated blocks (pause ${e.trip}); other engines go on`;
       break;
     case "engine-given-up":
-      line = `${e.engine}: given up for this run after repeated blocks; ${e.left} page(s) left for the next run`;
+      line = `${e.engine}: given up for this run (${e.reason}); ${e.left} more page(s) left for the next run`;
       break;
     case "error":
-      line = `${e.engine}: ${e.detail}${e.willRetry ? " (will retry)" : " (giving up on this page)"}`;
+      line = `${e.engine}: ${e.detail}${e.willRetry ? " (will retry)" : " (page left for the next run)"}`;
       break;
   }
   progress?.done();
@@ -187,9 +209,39 @@ export function formatHarvestSummary(r: HarvestRunResult): string {
     "",
     formatTable(rows),
   ];
+  const causes = formatFailureCounts(r.causes);
+  if (causes !== "") lines.push("", `failed attempts by cause: ${causes}`);
+  for (const [name, e] of Object.entries(r.engines)) if (e.givenUpBecause) lines.push(`${name} given up: ${e.givenUpBecause}`);
+  if (r.status === "failed") lines.push("", "no page succeeded in this run.");
   if (r.left > 0) lines.push("", `${r.left} page(s) left for the next run: rerun the same command to fetch them.`);
   if (r.status === "interrupted") lines.push("", "interrupted: rerun the same command to resume.");
   return lines.join("\n");
+}
+
+/** The browser and network options of `harvest` (and `daemon`): profile, consent, headed, trace, proxies. */
+export function browserFlags(flags: {
+  profile?: string | boolean;
+  acceptConsent?: boolean;
+  headed?: boolean;
+  trace?: string;
+  proxy?: string[];
+  proxies?: string;
+}): Pick<HarvestRunOptions, "profileDir" | "acceptConsent" | "headed" | "traceDir" | "proxies"> {
+  const proxies: ProxySpec[] = [
+    ...(flags.proxy ?? []).map((u) => parseProxy(u, { file: "--proxy" })),
+    ...(flags.proxies ? readProxyList(flags.proxies) : []),
+  ];
+  return {
+    ...(flags.profile === false ? { profileDir: null } : typeof flags.profile === "string" ? { profileDir: flags.profile } : {}),
+    acceptConsent: flags.acceptConsent ?? false,
+    headed: flags.headed ?? false,
+    traceDir: flags.trace ?? null,
+    proxies,
+  };
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
 }
 
 export function splitList(s: string): string[] {

@@ -1,4 +1,4 @@
-import type { BlockMarkers, NoResultsMarkers } from "./engines.js";
+import type { BlockMarkers, ConsentMarkers, NoResultsMarkers } from "./engines.js";
 
 /**
  * Telling a block apart from results and from a genuine "no results" page (feng2010 harvest, issue 3).
@@ -23,6 +23,33 @@ export interface PageObservation {
   blockSelectors: readonly string[];
   /** "No results" selectors present on the page. */
   noResultsSelectors: readonly string[];
+  /** Consent-interstitial selectors present on the page (absent: none looked for). */
+  consentSelectors?: readonly string[];
+}
+
+/**
+ * The reason a page is certainly a cookie-consent interstitial (a redirect to a consent URL, or a
+ * consent element on the page); null if it is not.
+ */
+export function consentReason(obs: PageObservation, markers: ConsentMarkers): string | null {
+  const where = urlWithoutQuery(obs.finalUrl);
+  if (where !== urlWithoutQuery(obs.requestUrl)) {
+    for (const p of markers.urlPatterns) {
+      if (new RegExp(p, "i").test(where)) return `consent page: redirected to ${where} (matches /${p}/)`;
+    }
+  }
+  const el = obs.consentSelectors?.[0];
+  return el === undefined ? null : `consent page: element ${el} on the page`;
+}
+
+/** The reason a page that yielded no records reads like a consent interstitial; null if it does not. */
+export function softConsentReason(obs: PageObservation, markers: ConsentMarkers): string | null {
+  const text = `${obs.title}\n${obs.text}`;
+  for (const p of markers.textPatterns) {
+    const m = new RegExp(p, "i").exec(text);
+    if (m) return `consent page: says "${m[0]}"`;
+  }
+  return null;
 }
 
 /** The reason a page is certainly a block, from status, URL and page elements; null if none. */

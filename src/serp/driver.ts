@@ -1,14 +1,21 @@
 import { createHash } from "node:crypto";
-import type { Browser, BrowserContext, Page } from "playwright";
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser, BrowserContext, Page, Response } from "playwright";
+import { acceptLanguage, type BrowserIdentity, chromeIdentity, timezoneForLocale } from "../browser/identity.js";
 import { launchChromium } from "../browser/launch.js";
 import { collectTagPaths, type TagPathSequence } from "../html/tagpaths.js";
-import type { PageObservation } from "./blocks.js";
+import { consentReason, type PageObservation } from "./blocks.js";
 import type { EngineDefinition } from "./engines.js";
+import { describeNetError, describeTimeout, type FailureKind } from "./failures.js";
+import { engineStateFile } from "./profile.js";
+import type { ProxyChoice, ProxyPool } from "./proxies.js";
 
 /**
- * The Playwright driver: one Chromium, one browser context per engine (its locale and user agent,
- * its own cookies), a small pool of reusable tabs per context. `load` navigates to a result page and,
- * in the page itself (already parsed by the browser), collects the tag-path sequence and the block /
+ * The Playwright driver: one Chromium, one browser context per engine (its locale, time zone, a real
+ * Chrome user agent and client hints, its own cookies — saved in a profile folder between runs — and
+ * its proxy), a small pool of reusable tabs per context. `load` navigates to a result page and, in the
+ * page itself (already parsed by the browser), collects the tag-path sequence and the block / consent /
  * no-results signals in a single evaluation: the page is never re-parsed in Node on the hot path.
  */
 
@@ -16,8 +23,16 @@ export interface DriverOptions {
   /** Chromium executable (else $BITEXT_CHROMIUM, else /usr/bin/chromium). */
   executablePath?: string;
   headless?: boolean;
-  /** Navigation timeout per page. */
+  /** The deadline of one page (load, evaluation in the page, reading the body). */
   timeoutMs?: number;
+  /** Folder of per-engine browser state (cookies, local storage), loaded at start and saved at close; null: none kept. */
+  profileDir?: string | null;
+  /** Accept a consent interstitial through the page's own button (then the profile remembers it). */
+  acceptConsent?: boolean;
+  /** Folder for a Playwright trace (zip) of every failed page; null: no tracing. */
+  traceDir?: string | null;
+  /** Proxies, rotated per engine context; null: direct. */
+  proxies?: ProxyPool | null;
 }
 
 export interface LoadedPage {
@@ -27,8 +42,18 @@ export interface LoadedPage {
   /** The response body as received (for the content hash and, if asked, the stored HTML). */
   body: Buffer | null;
   contentSha256: string | null;
-  /** Navigation failure (timeout, connection reset, …); null when a response arrived. */
+  /** Navigation failure, named (`refused: connection refused: host:port (net::ERR_CONNECTION_REFUSED)`); null when a response arrived. */
   error: string | null;
+  /** The kind of that failure; null when a response arrived. */
+  errorKind: FailureKind | null;
+  /** The text of the consent button clicked on the way to this page (null: none). */
+  consentAccepted?: string | null;
+  /** The proxy that served the page (its URL without credentials); null: direct. */
+  proxy?: string | null;
+  /** The path the page took: the browser (default) or a plain HTTP client. */
+  fetchedWith?: "browser" | "http";
+  /** With tracing on: keep (failed page) or drop this page's trace; returns the zip written, if any. */
+  finishTrace?: (keep: boolean) => Promise<string | null>;
   timings: { navigateMs: number; evaluateMs: number; bodyMs: number; totalMs: number };
 }
 
@@ -36,19 +61,40 @@ interface EngineSlot {
   context: BrowserContext;
   idle: Page[];
   script: string;
+  stateFile: string | null;
+  proxy: ProxyChoice | null;
+  /** With tracing on, pages of a context are traced one at a time (a trace chunk is context-wide). */
+  traceQueue: Promise<void>;
+  /** Pages loading in it now; a retired slot (its proxy rested) closes when the last one ends. */
+  inFlight: number;
+  retired: boolean;
 }
 
 /** Characters of page text kept for block / no-results text checks. */
 const TEXT_CHARS = 6000;
 
+interface Seen {
+  seq: TagPathSequence;
+  title: string;
+  block: string[];
+  none: string[];
+  consent: string[];
+}
+
 export class SerpDriver {
   private readonly slots = new Map<string, Promise<EngineSlot>>();
   private closed = false;
+  /** What the browser says about itself (the HTTP fast path presents the same). */
+  readonly identity: BrowserIdentity;
 
   private constructor(
     readonly browser: Browser,
-    private readonly timeoutMs: number,
-  ) {}
+    /** The deadline of one page: load, evaluation in the page, and our interpretation of it. */
+    readonly timeoutMs: number,
+    private readonly o: DriverOptions,
+  ) {
+    this.identity = chromeIdentity(browser.version());
+  }
 
   static async start(options: DriverOptions = {}): Promise<SerpDriver> {
     const browser = await launchChromium({
@@ -57,7 +103,14 @@ export class SerpDriver {
       // The harvest handles Ctrl-C itself (finish writes, mark the run, close the browser, exit 130).
       extra: { handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false },
     });
-    return new SerpDriver(browser, options.timeoutMs ?? 30_000);
+    if (options.profileDir) mkdirSync(options.profileDir, { recursive: true });
+    if (options.traceDir) mkdirSync(options.traceDir, { recursive: true });
+    return new SerpDriver(browser, options.timeoutMs ?? 30_000, options);
+  }
+
+  /** The user agent pages see (for reports and tests). */
+  get userAgent(): string {
+    return this.identity.userAgent;
   }
 
   /** Load one result page of `def`'s engine and observe it. Never throws for network trouble: see `error`. */
@@ -74,9 +127,13 @@ export class SerpDriver {
     url: string,
     options: { keepBody?: boolean; keepPage: boolean },
   ): Promise<{ loaded: LoadedPage; page: Page | null }> {
-    const slot = await this.slot(def);
-    const page = slot.idle.pop() ?? (await slot.context.newPage());
+    const slot = await this.currentSlot(def);
+    slot.inFlight++;
+    const finishTrace = this.o.traceDir ? await this.startTrace(slot, def, url) : undefined;
+    const page = slot.idle.pop() ?? (await this.newPage(slot, def));
     const t0 = performance.now();
+    // One deadline for the whole page: navigation, the evaluation in the page and reading the body.
+    const deadline = t0 + this.timeoutMs;
     let navigateMs = 0;
     let evaluateMs = 0;
     let bodyMs = 0;
@@ -88,45 +145,52 @@ export class SerpDriver {
       text: "",
       blockSelectors: [],
       noResultsSelectors: [],
+      consentSelectors: [],
     };
+    const proxy = slot.proxy?.label ?? null;
     let reusable = false;
     let handedOver = false;
     try {
-      const response = await gotoOrFail(page, url, this.timeoutMs);
+      let response = await gotoOrFail(page, url, this.timeoutMs);
       navigateMs = performance.now() - t0;
-      observation.finalUrl = page.url();
-      observation.httpStatus = response?.status() ?? null;
       const t1 = performance.now();
-      const seen = (await page.evaluate(slot.script)) as {
-        seq: TagPathSequence;
-        title: string;
-        block: string[];
-        none: string[];
-      };
+      let seen = await this.observe(page, slot, observation, response, deadline);
+      let consentAccepted: string | null = null;
+      if (this.o.acceptConsent && consentReason(observation, def.consent)) {
+        const accepted = await acceptConsent(page, def, deadline);
+        if (accepted) {
+          consentAccepted = accepted.text;
+          response = accepted.response ?? response;
+          seen = await this.observe(page, slot, observation, response, deadline);
+          await this.saveState(slot);
+        }
+      }
       evaluateMs = performance.now() - t1;
-      observation.title = seen.title;
-      observation.blockSelectors = seen.block;
-      observation.noResultsSelectors = seen.none;
-      observation.text = pageText(seen.seq);
       let body: Buffer | null = null;
       let contentSha256: string | null = null;
       if (response) {
         const t2 = performance.now();
         try {
-          body = await response.body();
+          body = await beforeDeadline(response.body(), deadline, "reading the body");
           contentSha256 = createHash("sha256").update(body).digest("hex");
-        } catch {
+        } catch (err) {
+          if (err instanceof PageDeadline) throw err;
           // Some responses (e.g. after a client-side redirect) have no retrievable body; the page is still observed.
         }
         bodyMs = performance.now() - t2;
       }
       reusable = true;
+      slot.proxy?.succeeded();
       const loaded: LoadedPage = {
         observation,
         seq: seen.seq,
         body: options.keepBody ? body : null,
         contentSha256,
         error: null,
+        errorKind: null,
+        consentAccepted,
+        proxy,
+        ...(finishTrace ? { finishTrace } : {}),
         timings: { navigateMs, evaluateMs, bodyMs, totalMs: performance.now() - t0 },
       };
       if (options.keepPage) {
@@ -136,12 +200,17 @@ export class SerpDriver {
       return { loaded, page: null };
     } catch (err) {
       if (this.closed) throw new Error("driver closed");
+      const failure = navigationError(err, url, this.timeoutMs);
+      slot.proxy?.failed(failure.kind);
       const loaded: LoadedPage = {
         observation,
         seq: null,
         body: null,
         contentSha256: null,
-        error: navigationError(err),
+        error: proxy ? `${failure.message} via proxy ${proxy}` : failure.message,
+        errorKind: failure.kind,
+        proxy,
+        ...(finishTrace ? { finishTrace } : {}),
         timings: { navigateMs: performance.now() - t0, evaluateMs, bodyMs, totalMs: performance.now() - t0 },
       };
       return { loaded, page: null };
@@ -149,32 +218,144 @@ export class SerpDriver {
       // A tab whose navigation failed may be in any state: close it rather than reuse it.
       if (handedOver) {
         // the caller closes it
-      } else if (reusable && !this.closed) slot.idle.push(page);
+      } else if (reusable && !this.closed && !slot.retired) slot.idle.push(page);
       else page.close().catch(() => {});
+      slot.inFlight--;
+      if (slot.retired && slot.inFlight === 0) slot.context.close().catch(() => {});
     }
+  }
+
+  /** A page through the engine's proxy was blocked: the proxy's breaker counts it. */
+  proxyBlocked(def: EngineDefinition): void {
+    void this.slots.get(def.engine)?.then((slot) => slot.proxy?.failed("blocked"));
+  }
+
+  /** The engine's context, or a fresh one through another proxy when its proxy is resting and another is not. */
+  private async currentSlot(def: EngineDefinition): Promise<EngineSlot> {
+    const slot = await this.slot(def);
+    const pool = this.o.proxies;
+    if (!slot.proxy?.resting() || !pool || pool.allResting()) return slot;
+    this.slots.delete(def.engine);
+    await this.saveState(slot).catch(() => {});
+    slot.retired = true;
+    for (const p of slot.idle.splice(0)) p.close().catch(() => {});
+    if (slot.inFlight === 0) slot.context.close().catch(() => {});
+    return this.slot(def);
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
+    // Keep each engine's cookies (a consent given, a session) for the next run.
+    for (const slot of this.slots.values()) await this.saveState(await slot).catch(() => {});
     this.closed = true;
     await this.browser.close().catch(() => {});
+  }
+
+  /** The page's observation, collected in the page in one evaluation (within the page's deadline). */
+  private async observe(page: Page, slot: EngineSlot, observation: PageObservation, response: Response | null, deadline: number): Promise<Seen> {
+    observation.finalUrl = page.url();
+    observation.httpStatus = response?.status() ?? null;
+    const seen = (await beforeDeadline(page.evaluate(slot.script), deadline, "reading the page")) as Seen;
+    observation.title = seen.title;
+    observation.blockSelectors = seen.block;
+    observation.noResultsSelectors = seen.none;
+    observation.consentSelectors = seen.consent;
+    observation.text = pageText(seen.seq);
+    return seen;
+  }
+
+  private async newPage(slot: EngineSlot, def: EngineDefinition): Promise<Page> {
+    const page = await slot.context.newPage();
+    if (!def.userAgent) {
+      // The client hints and navigator.userAgentData of a headed Chrome, not "HeadlessChrome".
+      const cdp = await slot.context.newCDPSession(page);
+      await cdp.send("Emulation.setUserAgentOverride", {
+        userAgent: this.identity.userAgent,
+        acceptLanguage: acceptLanguage(def.locale),
+        platform: this.identity.platform,
+        userAgentMetadata: this.identity.metadata,
+      });
+    }
+    return page;
+  }
+
+  private async saveState(slot: EngineSlot): Promise<void> {
+    if (slot.stateFile) await slot.context.storageState({ path: slot.stateFile });
+  }
+
+  /** Begin tracing one page (waiting for the context's previous traced page); the returned function ends it. */
+  private async startTrace(slot: EngineSlot, def: EngineDefinition, url: string): Promise<(keep: boolean) => Promise<string | null>> {
+    let release!: () => void;
+    const previous = slot.traceQueue;
+    slot.traceQueue = new Promise<void>((r) => {
+      release = r;
+    });
+    await previous;
+    await slot.context.tracing.startChunk({ title: url });
+    let done = false;
+    return async (keep) => {
+      if (done) return null;
+      done = true;
+      try {
+        const path = keep ? join(this.o.traceDir!, `${def.engine}-${new Date().toISOString().replace(/[:.]/g, "-")}.zip`) : null;
+        await slot.context.tracing.stopChunk(path ? { path } : {});
+        return path;
+      } finally {
+        release();
+      }
+    };
   }
 
   private slot(def: EngineDefinition): Promise<EngineSlot> {
     let slot = this.slots.get(def.engine);
     if (!slot) {
       slot = (async () => {
-        const context = await this.browser.newContext({
+        const stateFile = this.o.profileDir ? engineStateFile(this.o.profileDir, def.engine) : null;
+        const proxy = this.o.proxies?.next(def.engine) ?? null;
+        const settings = {
           locale: def.locale,
-          ...(def.userAgent ? { userAgent: def.userAgent } : {}),
+          timezoneId: def.timezone ?? timezoneForLocale(def.locale),
+          userAgent: def.userAgent ?? this.identity.userAgent,
           extraHTTPHeaders: { "Accept-Language": acceptLanguage(def.locale) },
-        });
-        return { context, idle: [], script: observerScript(def) };
+          ...(proxy ? { proxy: proxy.playwright } : {}),
+        };
+        let context: BrowserContext;
+        try {
+          context = await this.browser.newContext({ ...settings, ...(stateFile && existsSync(stateFile) ? { storageState: stateFile } : {}) });
+        } catch {
+          context = await this.browser.newContext(settings); // an unreadable saved state: start afresh (it is rewritten at close)
+        }
+        if (this.o.traceDir) await context.tracing.start({ screenshots: true, snapshots: true });
+        return { context, idle: [], script: observerScript(def), stateFile, proxy, traceQueue: Promise.resolve(), inFlight: 0, retired: false };
       })();
       this.slots.set(def.engine, slot);
     }
     return slot;
   }
+}
+
+/**
+ * Click the consent interstitial's accepting button (the first of the engine's accept texts found on
+ * the page, as a person would) and wait for the page it leads to. Null when no such button is found.
+ */
+async function acceptConsent(page: Page, def: EngineDefinition, deadline: number): Promise<{ text: string; response: Response | null } | null> {
+  const timeout = Math.max(1, deadline - performance.now());
+  const navigation = page.waitForNavigation({ waitUntil: "domcontentloaded", timeout });
+  navigation.catch(() => {});
+  const text = (await page.evaluate((texts: string[]) => {
+    const candidates = [...document.querySelectorAll("button, input[type=submit], input[type=button], [role=button], a")] as HTMLElement[];
+    const label = (el: HTMLElement) => (el.innerText || (el as HTMLInputElement).value || "").trim().toLowerCase();
+    for (const t of texts) {
+      const el = candidates.find((c) => label(c) === t.toLowerCase());
+      if (el) {
+        el.click();
+        return t;
+      }
+    }
+    return null;
+  }, def.consent.acceptTexts)) as string | null;
+  if (text === null) return null;
+  return { text, response: await navigation };
 }
 
 /**
@@ -190,6 +371,7 @@ export function observerScript(def: EngineDefinition): string {
     title: document.title || "",
     block: has(${JSON.stringify(def.blocks.selectors)}),
     none: has(${JSON.stringify(def.noResults.selectors)}),
+    consent: has(${JSON.stringify(def.consent.selectors)}),
   };
 })()`;
 }
@@ -228,15 +410,33 @@ async function gotoOrFail(page: Page, url: string, timeoutMs: number) {
   }
 }
 
-function acceptLanguage(locale: string): string {
-  const lang = locale.split("-")[0];
-  return lang && lang !== locale ? `${locale},${lang};q=0.9,en;q=0.5` : `${locale},en;q=0.5`;
+/** A failed load, named: which kind of failure, at which host. */
+export function navigationError(err: unknown, url: string, timeoutMs: number): { kind: FailureKind; message: string } {
+  const message = err instanceof Error ? err.message : String(err);
+  const net = /net::[A-Z_0-9]+/.exec(message);
+  if (net) return describeNetError(net[0], url);
+  if (err instanceof PageDeadline) return describeTimeout(url, timeoutMs, `page not processed (${err.phase})`);
+  if (/Timeout \d+ms exceeded/i.test(message)) return describeTimeout(url, timeoutMs);
+  return { kind: "network", message: `network: ${message.split("\n")[0]!.slice(0, 200)}` };
 }
 
-function navigationError(err: unknown): string {
-  const message = err instanceof Error ? err.message : String(err);
-  const net = /net::[A-Z_]+/.exec(message);
-  if (net) return net[0];
-  if (/Timeout \d+ms exceeded/i.test(message)) return `timeout: ${/Timeout \d+ms exceeded/i.exec(message)![0]}`;
-  return message.split("\n")[0]!.slice(0, 200);
+/** The page's deadline passed in a phase after the navigation (evaluation in the page, reading the body). */
+export class PageDeadline extends Error {
+  constructor(readonly phase: string) {
+    super(`page deadline passed during ${phase}`);
+  }
+}
+
+/** `work`, or a PageDeadline when `deadline` (performance.now() time) comes first. */
+async function beforeDeadline<T>(work: Promise<T>, deadline: number, phase: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new PageDeadline(phase)), Math.max(0, deadline - performance.now()));
+  });
+  work.catch(() => {});
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

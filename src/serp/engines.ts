@@ -1,5 +1,6 @@
 import { inputError } from "../errors.js";
 import defaultMarkers from "./block-markers.json" with { type: "json" };
+import defaultConsent from "./consent-markers.json" with { type: "json" };
 
 /**
  * Engine definitions: how to ask an engine for result page n of a query, how politely, in which
@@ -17,6 +18,18 @@ export interface BlockMarkers {
   selectors: string[];
   /** Case-insensitive regular expressions on the page title and text, checked on pages yielding no records. */
   textPatterns: string[];
+}
+
+/** How to recognise a cookie-consent interstitial, and the words of the button that accepts it. */
+export interface ConsentMarkers {
+  /** Regular expressions on the URL a redirect led to. */
+  urlPatterns: string[];
+  /** CSS selectors present on consent pages. */
+  selectors: string[];
+  /** Case-insensitive regular expressions on the text of a page yielding no records. */
+  textPatterns: string[];
+  /** Case-insensitive texts of the accepting button (whole visible text, trimmed). */
+  acceptTexts: string[];
 }
 
 export interface NoResultsMarkers {
@@ -50,12 +63,24 @@ export interface EngineDefinition {
   firstOffset: number;
   /** Browser locale for the engine's context (Accept-Language, navigator.language). */
   locale: string;
-  /** User agent; null keeps the browser's own. */
+  /** IANA time zone of the engine's context; null: the usual one of the locale's region. */
+  timezone: string | null;
+  /** User agent; null: a real Chrome user agent of the browser's version (never "HeadlessChrome"). */
   userAgent: string | null;
   politeness: Politeness;
+  /**
+   * How result pages are fetched: `browser` (Chromium loads the page, scripts run), `http` (a plain HTTP
+   * client + parse5, many times faster; for engines that serve their results in the HTML), `auto`
+   * (HTTP first, the browser when that page gives no records, is a block or consent page, or needs script).
+   */
+  fetch: FetchMode;
   blocks: BlockMarkers;
+  consent: ConsentMarkers;
   noResults: NoResultsMarkers;
 }
+
+export type FetchMode = "browser" | "http" | "auto";
+export const FETCH_MODES: readonly FetchMode[] = ["browser", "http", "auto"];
 
 const DEFAULT_POLITENESS: Politeness = { minDelayMs: 3000, requestsPerMinute: 15, maxConcurrent: 1 };
 
@@ -90,6 +115,7 @@ export function parseEngineDefinition(raw: unknown, engine: string, file: string
   const politenessRaw = optionalObject(d.politeness, where("politeness"));
   const blocksRaw = optionalObject(d.blocks, where("blocks"));
   const noResultsRaw = optionalObject(d.noResults, where("noResults"));
+  const consentRaw = optionalObject(d.consent, where("consent"));
   return {
     engine,
     label: optionalString(d.label, where("label")) ?? engine,
@@ -97,6 +123,8 @@ export function parseEngineDefinition(raw: unknown, engine: string, file: string
     resultsPerPage: optionalInt(d.resultsPerPage, where("resultsPerPage"), 1) ?? 10,
     firstOffset: optionalInt(d.firstOffset, where("firstOffset"), 0) ?? 0,
     locale: optionalString(d.locale, where("locale")) ?? "en-US",
+    timezone: optionalTimezone(d.timezone, where("timezone")) ?? null,
+    fetch: optionalFetchMode(d.fetch, where("fetch")) ?? "browser",
     userAgent: optionalString(d.userAgent, where("userAgent")) ?? null,
     politeness: {
       minDelayMs: optionalInt(politenessRaw.minDelayMs, where("politeness.minDelayMs"), 0) ?? DEFAULT_POLITENESS.minDelayMs,
@@ -111,6 +139,12 @@ export function parseEngineDefinition(raw: unknown, engine: string, file: string
       urlPatterns: union(defaultMarkers.urlPatterns, optionalRegexList(blocksRaw.urlPatterns, where("blocks.urlPatterns"))),
       selectors: union(defaultMarkers.selectors, optionalStringList(blocksRaw.selectors, where("blocks.selectors"))),
       textPatterns: union(defaultMarkers.textPatterns, optionalRegexList(blocksRaw.textPatterns, where("blocks.textPatterns"))),
+    },
+    consent: {
+      urlPatterns: union(defaultConsent.urlPatterns, optionalRegexList(consentRaw.urlPatterns, where("consent.urlPatterns"))),
+      selectors: union(defaultConsent.selectors, optionalStringList(consentRaw.selectors, where("consent.selectors"))),
+      textPatterns: union(defaultConsent.textPatterns, optionalRegexList(consentRaw.textPatterns, where("consent.textPatterns"))),
+      acceptTexts: union(defaultConsent.acceptTexts, optionalStringList(consentRaw.acceptTexts, where("consent.acceptTexts"))),
     },
     noResults: {
       selectors: optionalStringList(noResultsRaw.selectors, where("noResults.selectors")),
@@ -127,6 +161,8 @@ export function definitionToJson(def: EngineDefinition): Record<string, unknown>
     resultsPerPage: def.resultsPerPage,
     firstOffset: def.firstOffset,
     locale: def.locale,
+    ...(def.timezone ? { timezone: def.timezone } : {}),
+    ...(def.fetch !== "browser" ? { fetch: def.fetch } : {}),
     ...(def.userAgent ? { userAgent: def.userAgent } : {}),
     politeness: def.politeness,
     blocks: {
@@ -134,6 +170,12 @@ export function definitionToJson(def: EngineDefinition): Record<string, unknown>
       urlPatterns: def.blocks.urlPatterns.filter((s) => !defaultMarkers.urlPatterns.includes(s)),
       selectors: def.blocks.selectors.filter((s) => !defaultMarkers.selectors.includes(s)),
       textPatterns: def.blocks.textPatterns.filter((s) => !defaultMarkers.textPatterns.includes(s)),
+    },
+    consent: {
+      urlPatterns: def.consent.urlPatterns.filter((s) => !defaultConsent.urlPatterns.includes(s)),
+      selectors: def.consent.selectors.filter((s) => !defaultConsent.selectors.includes(s)),
+      textPatterns: def.consent.textPatterns.filter((s) => !defaultConsent.textPatterns.includes(s)),
+      acceptTexts: def.consent.acceptTexts.filter((s) => !defaultConsent.acceptTexts.includes(s)),
     },
     noResults: def.noResults,
   };
@@ -171,6 +213,23 @@ function optionalString(v: unknown, where: Where): string | undefined {
   if (v === undefined || v === null) return undefined;
   if (typeof v !== "string") throw inputError(where, "must be a string");
   return v;
+}
+
+function optionalFetchMode(v: unknown, where: Where): FetchMode | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (!FETCH_MODES.includes(v as FetchMode)) throw inputError(where, `must be one of ${FETCH_MODES.map((m) => `"${m}"`).join(", ")}`);
+  return v as FetchMode;
+}
+
+function optionalTimezone(v: unknown, where: Where): string | undefined {
+  const tz = optionalString(v, where);
+  if (tz === undefined) return undefined;
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: tz });
+  } catch {
+    throw inputError(where, `unknown time zone "${tz}" (an IANA name such as Asia/Shanghai)`);
+  }
+  return tz;
 }
 
 function optionalInt(v: unknown, where: Where, min: number): number | undefined {

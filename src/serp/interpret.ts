@@ -4,8 +4,9 @@ import { extractRecords } from "../wrapper/extract.js";
 import { learnWrapper } from "../wrapper/learn.js";
 import { findQueryRewriteNotice } from "../wrapper/query-rewrite.js";
 import type { ExtractResult, ResultRecord, Wrapper } from "../wrapper/types.js";
-import { hardBlockReason, type PageObservation, saysNoResults, softBlockReason } from "./blocks.js";
+import { consentReason, hardBlockReason, type PageObservation, saysNoResults, softBlockReason, softConsentReason } from "./blocks.js";
 import type { EngineDefinition } from "./engines.js";
+import type { FailureKind } from "./failures.js";
 
 /**
  * What a loaded result page means: records, a genuine "no results" page, a block, or an error —
@@ -22,6 +23,8 @@ export interface Verdict {
   learned: Wrapper | null;
   /** An earlier wrapper of the engine that fits this page better than the current one (null: none used). */
   reused: Wrapper | null;
+  /** Why the page failed (blocked or error), by kind; null for ok and empty pages. */
+  cause: FailureKind | null;
 }
 
 export interface InterpretOptions {
@@ -42,6 +45,18 @@ export interface LoadedResultPage {
   observation: PageObservation;
   seq: TagPathSequence | null;
   error: string | null;
+  /** The kind of `error` (a network failure unless said otherwise). */
+  errorKind?: FailureKind | null;
+}
+
+/**
+ * The page's deadline, checked between the steps of interpretation (each step — extraction with one
+ * wrapper, learning one — runs to its end; the page-size caps bound a single step).
+ */
+export interface Deadline {
+  passed(): boolean;
+  /** For the message: the deadline in seconds. */
+  seconds: number;
 }
 
 export function interpretPage(
@@ -51,18 +66,23 @@ export function interpretPage(
   options: InterpretOptions = DEFAULT_INTERPRET,
   /** Earlier wrappers of the engine, newest first: tried before re-learning (pages of two layouts may interleave). */
   earlier: readonly Wrapper[] = [],
+  deadline: Deadline | null = null,
 ): Verdict {
   const obs = loaded.observation;
-  if (loaded.error) return verdict("error", loaded.error);
+  if (loaded.error) return failed(loaded.errorKind ?? "network", loaded.error);
+  const consent = consentReason(obs, def.consent);
+  if (consent) return failed("consent", consent);
   const hard = hardBlockReason(obs, def.blocks);
-  if (hard) return verdict("blocked", hard);
+  if (hard) return failed("blocked", hard);
   const seq = loaded.seq;
-  if (!seq) return verdict("error", "the page could not be read");
-  if (obs.httpStatus !== null && obs.httpStatus >= 400) return verdict("error", `HTTP ${obs.httpStatus}`);
+  if (!seq) return failed("layout", "the page could not be read");
+  if (obs.httpStatus !== null && obs.httpStatus >= 400) return failed("http", `HTTP ${obs.httpStatus} from ${hostOf(obs.finalUrl)}`);
+  const late = () =>
+    deadline?.passed() ? failed("timeout", `timeout: page not processed within ${deadline.seconds} s (interpreting the page)`) : null;
   const pageUrl = obs.finalUrl;
 
   if (!wrapper) {
-    if (!options.learn) return verdict("error", `no wrapper for ${def.engine}: run bitext wrapper learn --engine ${def.engine}`);
+    if (!options.learn) return failed("layout", `no wrapper for ${def.engine}: run bitext wrapper learn --engine ${def.engine}`);
     const fresh = tryLearn(seq, def, pageUrl);
     if (fresh && fresh.result.records.length >= options.minLearnedRecords) {
       return { ...ok(fresh.result.records, `wrapper learned from this page (${fresh.result.records.length} records)`), learned: fresh.wrapper };
@@ -76,8 +96,8 @@ export function interpretPage(
   if (current.status === "ok" && current.records.length >= enough) return ok(current.records, current.detail);
 
   if (current.records.length === 0) {
-    const soft = softBlockReason(obs, def.blocks);
-    if (soft) return verdict("blocked", soft);
+    const soft = softFailure(obs, def);
+    if (soft) return soft;
   }
   if (current.status === "empty") {
     // The engine's layout without records. Trust it when the engine says "no results" or answered
@@ -87,12 +107,16 @@ export function interpretPage(
   }
 
   for (const older of earlier) {
+    const over = late();
+    if (over) return over;
     const result = extractRecords(older, seq, { pageUrl });
     if (adopt(result, current, 1)) {
       return { ...ok(result.records, `${result.detail}, with the wrapper learned ${older.learnedAt} (an earlier layout)`), reused: older };
     }
   }
   if (options.learn) {
+    const over = late();
+    if (over) return over;
     const fresh = tryLearn(seq, def, pageUrl);
     if (fresh && adopt(fresh.result, current, options.minLearnedRecords)) {
       return {
@@ -111,12 +135,20 @@ export function interpretPage(
 
 /** A page with no records for us: a "no results" page, a block we only know by its words, or unrecognised. */
 function noRecords(obs: PageObservation, def: EngineDefinition, seq: TagPathSequence, why: string): Verdict {
-  const soft = softBlockReason(obs, def.blocks);
-  if (soft) return verdict("blocked", soft);
+  const soft = softFailure(obs, def);
+  if (soft) return soft;
   if (saysNoResults(obs, def.noResults) === true) return verdict("empty", "the engine's \"no results\" page");
   const notice = findQueryRewriteNotice(seq);
   if (notice !== null) return verdict("empty", `the engine answered another query ("${notice}")`);
-  return verdict("error", `unrecognised page: ${why}`);
+  return failed("layout", `unrecognised page: ${why}`);
+}
+
+/** A page without records that reads like a consent interstitial or a block page. */
+function softFailure(obs: PageObservation, def: EngineDefinition): Verdict | null {
+  const consent = softConsentReason(obs, def.consent);
+  if (consent) return failed("consent", consent);
+  const block = softBlockReason(obs, def.blocks);
+  return block ? failed("blocked", block) : null;
 }
 
 /** Adopt a re-learned wrapper only if it finds more records, including every record the old one found. */
@@ -137,9 +169,23 @@ function tryLearn(seq: TagPathSequence, def: EngineDefinition, pageUrl: string):
 }
 
 function verdict(status: FetchStatus, detail: string): Verdict {
-  return { status, records: [], detail, learned: null, reused: null };
+  return { status, records: [], detail, learned: null, reused: null, cause: null };
+}
+
+/** A blocked page (blocks and consent pages) or an error, with its cause. */
+function failed(cause: FailureKind, detail: string): Verdict {
+  const status: FetchStatus = cause === "blocked" || cause === "consent" ? "blocked" : "error";
+  return { status, records: [], detail, learned: null, reused: null, cause };
 }
 
 function ok(records: ResultRecord[], detail: string): Verdict {
-  return { status: "ok", records, detail, learned: null, reused: null };
+  return { status: "ok", records, detail, learned: null, reused: null, cause: null };
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
 }

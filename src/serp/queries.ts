@@ -15,14 +15,51 @@ export interface QueryEntry extends QueryPair {
  * with `#` are skipped. A malformed line is a UserError naming the file and line.
  */
 export function readQueryFile(file: string): QueryEntry[] {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(file, "utf8");
+    bytes = readFileSync(file);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     throw new UserError(`${file}: cannot read query list (${code === "ENOENT" ? "no such file" : code ?? String(err)})`);
   }
-  return parseQueryList(text, file);
+  return parseQueryList(decodeQueryList(bytes, file), file);
+}
+
+/**
+ * The list as text, strictly UTF-8: a line that is not valid UTF-8 (or holds a NUL byte) is an
+ * input error naming it, never a query submitted with replacement characters.
+ */
+export function decodeQueryList(bytes: Uint8Array, file: string): string {
+  const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+  try {
+    const text = strict.decode(bytes);
+    const nul = text.indexOf("\0");
+    if (nul >= 0) throw inputError({ file, line: lineAt(text, nul) }, "NUL byte (not a text file?)");
+    return text;
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err;
+  }
+  // Find the first line that does not decode.
+  let start = 0;
+  let line = 1;
+  while (start <= bytes.length) {
+    let end = bytes.indexOf(0x0a, start);
+    if (end < 0) end = bytes.length;
+    try {
+      strict.decode(bytes.subarray(start, end));
+    } catch {
+      throw inputError({ file, line }, "not valid UTF-8");
+    }
+    start = end + 1;
+    line++;
+  }
+  throw inputError({ file }, "not valid UTF-8"); // a sequence cut at the very end
+}
+
+function lineAt(text: string, index: number): number {
+  let line = 1;
+  for (let i = text.indexOf("\n"); i >= 0 && i < index; i = text.indexOf("\n", i + 1)) line++;
+  return line;
 }
 
 export function parseQueryList(text: string, file: string): QueryEntry[] {

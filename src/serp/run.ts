@@ -7,6 +7,10 @@ import { defaultWrappersDir, type EngineSetup, loadEngine } from "./engine-files
 import { type HarvestEvent, type HarvestStats, type HarvestSummary, harvest, type RecordClassifier } from "./harvest.js";
 import type { InterpretOptions } from "./interpret.js";
 import type { BreakerOptions } from "./politeness.js";
+import { defaultProfileDir } from "./profile.js";
+import type { FetchMode } from "./engines.js";
+import { HttpLoader } from "./http-loader.js";
+import { ProxyPool, type ProxySpec } from "./proxies.js";
 import { readQueryFiles } from "./queries.js";
 
 /**
@@ -32,6 +36,18 @@ export interface HarvestRunOptions {
   /** Learn and re-learn wrappers from pages (self-healing). */
   learn?: boolean;
   chromium?: string;
+  /** Per-engine browser profiles (cookies kept between runs): a folder, undefined for the default one, null for none. */
+  profileDir?: string | null;
+  /** Accept consent interstitials through the page's own button. */
+  acceptConsent?: boolean;
+  /** Show the browser window. */
+  headed?: boolean;
+  /** Keep a Playwright trace (zip) of every failed page in this folder. */
+  traceDir?: string | null;
+  /** Proxies rotated per engine context (none: direct). */
+  proxies?: readonly ProxySpec[];
+  /** One fetch mode for every engine (default: each engine's definition, `browser` unless it says otherwise). */
+  fetchMode?: FetchMode | null;
   /** A browser already started (the caller closes it); else one is started for the run. */
   driver?: SerpDriver;
   backoff?: { baseMs: number; maxMs: number };
@@ -62,15 +78,29 @@ export async function runHarvest(o: HarvestRunOptions): Promise<HarvestRunResult
   const classifier = await loadRecordClassifier(o.model);
   const store = openStore(o.db);
   let driver: SerpDriver | null = o.driver ?? null;
+  let http: HttpLoader | null = null;
+  const profileDir = o.profileDir === undefined ? defaultProfileDir() : o.profileDir;
+  const proxies = o.proxies && o.proxies.length > 0 ? new ProxyPool(o.proxies) : null;
   try {
     driver ??= await SerpDriver.start({
       ...(o.chromium ? { executablePath: o.chromium } : {}),
       timeoutMs: o.timeoutMs ?? 30_000,
+      headless: !o.headed,
+      profileDir,
+      acceptConsent: o.acceptConsent ?? false,
+      traceDir: o.traceDir ?? null,
+      proxies,
     });
+    const mode = o.fetchMode ?? null;
+    if (mode !== "browser" && (mode !== null || engines.some((e) => e.definition.fetch !== "browser"))) {
+      http = new HttpLoader({ timeoutMs: o.timeoutMs ?? 30_000, identity: driver.identity, profileDir, proxies });
+    }
     const summary = await harvest(store, {
       queries,
       engines,
       driver,
+      http,
+      fetchMode: mode,
       pages: o.pages ?? 1,
       concurrency: o.concurrency ?? 2,
       maxAgeMs: o.maxAgeMs ?? 24 * 3600_000,
@@ -87,6 +117,7 @@ export async function runHarvest(o: HarvestRunOptions): Promise<HarvestRunResult
     });
     return { ...summary, db: o.db, queries: queries.length, engineNames: engines.map((e) => e.name), model: classifier?.modelId ?? null };
   } finally {
+    await http?.close();
     if (!o.driver) await driver?.close();
     store.close();
   }

@@ -209,7 +209,9 @@ export async function runDemo(
   const sim = await startSimulator({ faults: options.faults, ...(options.port !== undefined ? { port: options.port } : {}) });
   let driver: SerpDriver | null = null;
   try {
-    for (const e of sim.engines) writeDefinition(wrapperFilePath(wrappersDir, e.spec.name), e.spec.name, e.definition);
+    // The demo harvests the three plain engines; the hard ones (consent, script, strict agent, proxy-only) are for `bitext sim`.
+    const plain = sim.engines.filter((e) => e.spec.trait === "plain");
+    for (const e of plain) writeDefinition(wrapperFilePath(wrappersDir, e.spec.name), e.spec.name, e.definition);
     driver = await SerpDriver.start({ ...(options.chromium ? { executablePath: options.chromium } : {}), timeoutMs: 10_000 });
     const ctx: DemoContext = {
       options,
@@ -217,13 +219,13 @@ export async function runDemo(
       driver,
       db,
       wrappersDir,
-      engines: sim.engines.map((e) => e.spec.name),
+      engines: plain.map((e) => e.spec.name),
       say: hooks.say,
       ...(hooks.onHarvestEvent ? { onHarvestEvent: hooks.onHarvestEvent } : {}),
       ...(hooks.onHarvestProgress ? { onHarvestProgress: hooks.onHarvestProgress } : {}),
       results: {},
     };
-    hooks.say(`Local engine simulator on ${sim.origin}: ${sim.engines.map((e) => e.spec.name).join(", ")} · ${sim.collection.pages.length} pages (Tatoeba sentences, CC-BY 2.0 FR)`);
+    hooks.say(`Local engine simulator on ${sim.origin}: ${plain.map((e) => e.spec.name).join(", ")} · ${sim.collection.pages.length} pages (Tatoeba sentences, CC-BY 2.0 FR)`);
     for (const [i, step] of DEMO_STEPS.entries()) {
       hooks.step?.(i + 1, DEMO_STEPS.length, step);
       await step.run(ctx);

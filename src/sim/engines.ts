@@ -16,7 +16,22 @@ export interface SimEngineSpec {
   locale: string;
   /** Result links go through the engine's redirector (`/div/link?url=…`), as Baidu's do. */
   redirectLinks: boolean;
+  /** IANA time zone the engine's definition asks for (null: the locale's usual one). */
+  timezone?: string;
+  /**
+   * What makes the engine hard to harvest, as real engines are:
+   * - `plain`: nothing (the three engines of the demo);
+   * - `consent`: a cookie-consent interstitial until its "Accept all" (or "Reject all") button sets a cookie;
+   * - `script`: the results are in the page only once its script has run (no records in the HTML);
+   * - `strict-agent`: a captcha for a browser announcing itself as `HeadlessChrome` (user agent or client hints);
+   * - `proxy-only`: reachable only through a proxy — its host name does not resolve, and the simulator
+   *   answers for it only when asked as a proxy (`GET http://proxied.sim.invalid/…`).
+   */
+  trait: "plain" | "consent" | "script" | "strict-agent" | "proxy-only";
 }
+
+/** The host name of the proxy-only engine: it resolves nowhere, so only a proxy can reach it. */
+export const PROXY_ONLY_HOST = "proxied.sim.invalid";
 
 export const SIM_ENGINES: readonly SimEngineSpec[] = [
   {
@@ -31,6 +46,7 @@ export const SIM_ENGINES: readonly SimEngineSpec[] = [
     switchLayout: "div-2023",
     locale: "en-US",
     redirectLinks: false,
+    trait: "plain",
   },
   {
     name: "sim-div",
@@ -44,6 +60,7 @@ export const SIM_ENGINES: readonly SimEngineSpec[] = [
     switchLayout: "div-2023",
     locale: "zh-CN",
     redirectLinks: true,
+    trait: "plain",
   },
   {
     name: "sim-table",
@@ -57,6 +74,64 @@ export const SIM_ENGINES: readonly SimEngineSpec[] = [
     switchLayout: "div-2023",
     locale: "zh-CN",
     redirectLinks: false,
+    trait: "plain",
+  },
+  {
+    name: "sim-eu",
+    label: "Simulated engine behind a cookie-consent interstitial (as Google, Bing and Yandex in the EU)",
+    searchPath: "/eu/search",
+    queryParam: "q",
+    offsetParam: "start",
+    firstOffset: 0,
+    perPage: 10,
+    layout: "list",
+    switchLayout: "div-2023",
+    locale: "en-GB",
+    timezone: "Europe/Dublin",
+    redirectLinks: false,
+    trait: "consent",
+  },
+  {
+    name: "sim-script",
+    label: "Simulated engine whose results are written by the page's script",
+    searchPath: "/script/search",
+    queryParam: "q",
+    offsetParam: "first",
+    firstOffset: 1,
+    perPage: 10,
+    layout: "list",
+    switchLayout: "div-2023",
+    locale: "en-US",
+    redirectLinks: false,
+    trait: "script",
+  },
+  {
+    name: "sim-strict",
+    label: "Simulated engine that serves a captcha to HeadlessChrome",
+    searchPath: "/strict/s",
+    queryParam: "wd",
+    offsetParam: "pn",
+    firstOffset: 0,
+    perPage: 10,
+    layout: "div",
+    switchLayout: "div-2023",
+    locale: "zh-CN",
+    redirectLinks: false,
+    trait: "strict-agent",
+  },
+  {
+    name: "sim-proxied",
+    label: "Simulated engine reachable only through a proxy",
+    searchPath: "/proxied/s",
+    queryParam: "wd",
+    offsetParam: "pn",
+    firstOffset: 0,
+    perPage: 10,
+    layout: "table",
+    switchLayout: "div-2023",
+    locale: "zh-CN",
+    redirectLinks: false,
+    trait: "proxy-only",
   },
 ];
 
@@ -65,12 +140,14 @@ export const SIM_ENGINES: readonly SimEngineSpec[] = [
  * `origin`. Politeness is loopback-fast; block and no-results markers are those of the pages it serves.
  */
 export function simEngineDefinition(spec: SimEngineSpec, origin: string, minDelayMs = 0): Record<string, unknown> {
+  const base = spec.trait === "proxy-only" ? `http://${PROXY_ONLY_HOST}` : origin;
   return {
     label: spec.label,
-    searchUrl: `${origin}${spec.searchPath}?${spec.queryParam}={query}&${spec.offsetParam}={offset}`,
+    searchUrl: `${base}${spec.searchPath}?${spec.queryParam}={query}&${spec.offsetParam}={offset}`,
     resultsPerPage: spec.perPage,
     firstOffset: spec.firstOffset,
     locale: spec.locale,
+    ...(spec.timezone ? { timezone: spec.timezone } : {}),
     politeness: { minDelayMs, requestsPerMinute: 0, maxConcurrent: 4 },
     blocks: { urlPatterns: ["/wappass/"], selectors: [], textPatterns: [] },
     noResults: {

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { resourcePath } from "../paths.js";
 import { readQueryFile } from "../serp/queries.js";
 import { type SimPair, SimCollection } from "./collection.js";
-import { SIM_ENGINES, type SimEngineSpec, simEngineDefinition } from "./engines.js";
+import { PROXY_ONLY_HOST, SIM_ENGINES, type SimEngineSpec, simEngineDefinition } from "./engines.js";
 import { type FaultRule, faultsFor } from "./faults.js";
 import { renderCaptcha, renderConsent, renderTooManyRequests, renderVerification } from "./layouts/blocks.js";
 import { renderDiv, renderDiv2023 } from "./layouts/div.js";
@@ -94,6 +94,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? "/", origin);
     const path = url.pathname;
+    // Asked as a proxy for the proxy-only engine's host (absolute-form request line): answer for it alone.
+    const viaProxy = url.hostname === PROXY_ONLY_HOST;
+    const proxied = SIM_ENGINES.find((e) => e.trait === "proxy-only")!;
+    if (viaProxy) {
+      if (path === proxied.searchPath) return answerSearch(proxied, url, req, res);
+      return send(res, 404, "<!DOCTYPE html><title>404 Not Found</title><h1>Not Found</h1>", "text/html; charset=utf-8");
+    }
+    if (path === "/consent/save" && req.method === "POST") return saveConsent(req, res);
     if (path === "/robots.txt") return send(res, 200, "User-agent: *\nAllow: /\n", "text/plain; charset=utf-8");
     if (path === "/" || path === "/index.html") return send(res, 200, indexPage(origin), "text/html; charset=utf-8");
     if (path.startsWith("/p/")) {
@@ -103,7 +111,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     }
     if (path.startsWith("/wappass/")) return send(res, 200, renderVerification(), "text/html; charset=utf-8");
     if (path === "/consent") return send(res, 200, renderConsent(url.searchParams.get("continue") ?? "/"), "text/html; charset=utf-8");
-    const spec = SIM_ENGINES.find((e) => e.searchPath === path);
+    const spec = SIM_ENGINES.find((e) => e.searchPath === path && e.trait !== "proxy-only");
     if (spec) return answerSearch(spec, url, req, res);
     const link = SIM_ENGINES.find((e) => path === `/${e.name.replace(/^sim-/, "")}/link`);
     if (link) {
@@ -155,13 +163,39 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       res.end();
       return;
     }
+    if (spec.trait === "consent" && !/(?:^|;\s*)SIMCONSENT=/.test(req.headers.cookie ?? "")) {
+      res.writeHead(302, { Location: `${origin}/consent?continue=${encodeURIComponent(url.href)}` });
+      res.end();
+      return;
+    }
+    if (spec.trait === "strict-agent" && announcesHeadless(req)) {
+      return send(res, 200, renderCaptcha(query), "text/html; charset=utf-8");
+    }
     const empty = active.some((f) => f.kind === "empty");
     const layout = active.some((f) => f.kind === "layout-switch") ? spec.switchLayout : spec.layout;
     const hits = empty ? [] : search(query);
     const view = buildView(spec, origin, query, page, hits, collection);
     entry.layout = layout;
     entry.results = view.results.length;
-    send(res, 200, LAYOUTS[layout](view), "text/html; charset=utf-8");
+    const html = LAYOUTS[layout](view);
+    send(res, 200, spec.trait === "script" ? writtenByScript(html) : html, "text/html; charset=utf-8");
+  };
+
+  /** The consent form's answer: a year-long cookie (either button), then back to the search. */
+  const saveConsent = async (req: IncomingMessage, res: ServerResponse) => {
+    let body = "";
+    for await (const chunk of req) {
+      body += String(chunk);
+      if (body.length > 10_000) break;
+    }
+    const form = new URLSearchParams(body);
+    const target = form.get("continue") ?? "/";
+    const back = target.startsWith(origin) ? target : `${origin}/`;
+    res.writeHead(302, {
+      Location: back,
+      "Set-Cookie": `SIMCONSENT=${form.get("set") === "reject" ? "no" : "yes"}; Path=/; Max-Age=31536000; SameSite=Lax`,
+    });
+    res.end();
   };
 
   const server: Server = createServer((req, res) => {
@@ -250,6 +284,24 @@ function buildView(
     pageHref: (n) => escapeHtml(`${spec.searchPath}?${spec.queryParam}=${encodeURIComponent(query)}&${spec.offsetParam}=${spec.firstOffset + (n - 1) * spec.perPage}`),
     searchHref: (q) => escapeHtml(`${base.slice(origin.length)}${encodeURIComponent(q)}`),
   };
+}
+
+/** Does the request come from a browser that says it is headless (user agent or client hints)? */
+function announcesHeadless(req: IncomingMessage): boolean {
+  return /HeadlessChrome/i.test(`${req.headers["user-agent"] ?? ""} ${req.headers["sec-ch-ua"] ?? ""}`);
+}
+
+/**
+ * The same result page, but with the body written by the page's script: the HTML as served holds
+ * the results only inside a script string (as single-page engines do), the DOM after the script has them.
+ */
+function writtenByScript(html: string): string {
+  const start = html.indexOf("<body");
+  const open = html.indexOf(">", start) + 1;
+  const close = html.lastIndexOf("</body>");
+  if (start < 0 || close < open) return html;
+  const inner = JSON.stringify(html.slice(open, close)).replace(/</g, "\\u003c");
+  return `${html.slice(0, open)}<div id="app"></div><script>document.getElementById("app").innerHTML = ${inner};</script>${html.slice(close)}`;
 }
 
 function encodeLink(path: string): string {

@@ -19,6 +19,7 @@ export {
   recordFetch,
   type StoredFetch,
 } from "./fetches.js";
+export { type FetchTransport, getFetchTransport, setFetchTransport } from "./transport.js";
 export {
   getPage,
   listPages,

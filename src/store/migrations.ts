@@ -110,4 +110,9 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE pages ADD COLUMN unprocessable TEXT;
   ALTER TABLE fetches ADD COLUMN unprocessable TEXT;
   `,
+  // 3: how each result page was fetched: the proxy that served it, and the path (browser or plain HTTP).
+  `
+  ALTER TABLE fetches ADD COLUMN proxy TEXT;
+  ALTER TABLE fetches ADD COLUMN fetched_with TEXT CHECK (fetched_with IN ('browser', 'http'));
+  `,
 ];

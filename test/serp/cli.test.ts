@@ -130,7 +130,7 @@ describe("bitext daemon", () => {
         return true;
       }) as typeof process.stdout.write;
       try {
-        await cli(["daemon", "--config", config, "--once", "--json"]);
+        await cli(["daemon", "--config", config, "--once", "--json", "--no-profile"]);
       } finally {
         process.stdout.write = write;
       }

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,10 +9,14 @@ import { harvest } from "../../src/serp/harvest.js";
 import { openStore } from "../../src/store/index.js";
 import { type Bench, bench, DEMO, FAST } from "./helpers.js";
 
+/** The user data folder of these runs (browser profiles), never the tester's own. */
+const HOME = mkdtempSync(join(tmpdir(), "bitext-crash-home-"));
+
 /** `bitext …` as a child process, straight from the sources. */
 function bitext(args: string[]): ChildProcess {
   return spawn(process.execPath, ["--import", "tsx", join(import.meta.dirname, "../../src/cli/main.ts"), ...args], {
     stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, BITEXT_HOME: HOME },
   });
 }
 

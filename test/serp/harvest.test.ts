@@ -93,7 +93,7 @@ describe("injected faults", () => {
     ["429", /^HTTP 429$/],
     ["captcha", /^block element (#captcha-form|\.g-recaptcha)/],
     ["verify-redirect", /^redirected to http:\/\/localhost:\d+\/wappass\//],
-    ["consent", /^redirected to http:\/\/127\.0\.0\.1:\d+\/consent/],
+    ["consent", /^consent page: redirected to http:\/\/127\.0\.0\.1:\d+\/consent/],
   ] as const) {
     it(`a ${fault} page is stored as blocked, never as empty, and the page is fetched again`, async () => {
       const { b, s, fetches } = await withFault(`sim-div:${fault}@2`, "sim-div");
@@ -116,7 +116,9 @@ describe("injected faults", () => {
   it("a reset connection is an error, retried with back-off", async () => {
     const { b, fetches, events } = await withFault("sim-list:reset@2");
     try {
-      expect(fetches.filter((f) => f.status === "error").map((f) => f.detail)).toEqual([expect.stringMatching(/^net::ERR_/)]);
+      expect(fetches.filter((f) => f.status === "error").map((f) => f.detail)).toEqual([
+        expect.stringMatching(/^network: connection cut in the middle of the answer: 127\.0\.0\.1:\d+ \(net::ERR_/),
+      ]);
       expect(events.find((e) => e.kind === "error")).toMatchObject({ willRetry: true });
       expect(fetches.filter((f) => f.status === "ok")).toHaveLength(3);
       expect(countRecords(b.store)).toBe(b.served("sim-list"));

@@ -140,13 +140,24 @@ describe("what a loaded result page means", () => {
 
   it("calls a failed navigation or an HTTP error an error", () => {
     const def = engine("sim-list");
-    const blank: PageObservation = { requestUrl: "u", finalUrl: "u", httpStatus: null, title: "", text: "", blockSelectors: [], noResultsSelectors: [] };
-    expect(interpretPage({ observation: blank, seq: null, error: "net::ERR_CONNECTION_RESET" }, def, null)).toMatchObject({
+    const u = "http://engine.example/s?q=x";
+    const blank: PageObservation = { requestUrl: u, finalUrl: u, httpStatus: null, title: "", text: "", blockSelectors: [], noResultsSelectors: [] };
+    const reset = "network: connection reset: engine.example (net::ERR_CONNECTION_RESET)";
+    expect(interpretPage({ observation: blank, seq: null, error: reset, errorKind: "network" }, def, null)).toMatchObject({
       status: "error",
-      detail: "net::ERR_CONNECTION_RESET",
+      detail: reset,
+      cause: "network",
     });
     const seq = tagPathsFromHtml("<html><body><h1>Internal Server Error</h1></body></html>");
-    expect(interpretPage({ observation: { ...blank, httpStatus: 500 }, seq, error: null }, def, null)).toMatchObject({ status: "error", detail: "HTTP 500" });
-    expect(interpretPage({ observation: { ...blank, httpStatus: 429 }, seq, error: null }, def, null)).toMatchObject({ status: "blocked", detail: "HTTP 429" });
+    expect(interpretPage({ observation: { ...blank, httpStatus: 500 }, seq, error: null }, def, null)).toMatchObject({
+      status: "error",
+      detail: "HTTP 500 from engine.example",
+      cause: "http",
+    });
+    expect(interpretPage({ observation: { ...blank, httpStatus: 429 }, seq, error: null }, def, null)).toMatchObject({
+      status: "blocked",
+      detail: "HTTP 429",
+      cause: "blocked",
+    });
   });
 });

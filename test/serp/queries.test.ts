@@ -46,3 +46,24 @@ describe("reading query lists", () => {
     expect(() => readQueryFile(join(dir, "missing.tsv"))).toThrow(/missing\.tsv: cannot read query list \(no such file\)/);
   });
 });
+
+describe("query lists that are not UTF-8 text", () => {
+  const dir = mkdtempSync(join(tmpdir(), "bitext-queries-"));
+
+  it("stops at the first line that is not valid UTF-8, naming it", () => {
+    const file = join(dir, "queries.tsv");
+    // Line 3 is GBK-encoded Chinese (我明白了 in GB2312), a usual way to get this wrong.
+    const gbk = Buffer.from([0xce, 0xd2, 0xc3, 0xf7, 0xb0, 0xd7, 0xc1, 0xcb]);
+    writeFileSync(file, Buffer.concat([Buffer.from("# list\nI see.\t我明白了。\nI see.\t"), gbk, Buffer.from("\nOK.\t好。\n")]));
+    expect(() => readQueryFile(file)).toThrow(new UserError(`${file}:3: not valid UTF-8`));
+  });
+
+  it("rejects a NUL byte with its line, and a sequence cut at the end of the file", () => {
+    const nul = join(dir, "nul.tsv");
+    writeFileSync(nul, "I see.\t我明白了。\nOK.\t好\0。\n");
+    expect(() => readQueryFile(nul)).toThrow(`${nul}:2: NUL byte`);
+    const cut = join(dir, "cut.tsv");
+    writeFileSync(cut, Buffer.concat([Buffer.from("I see.\t我明白了"), Buffer.from("。").subarray(0, 2)]));
+    expect(() => readQueryFile(cut)).toThrow(`${cut}:1: not valid UTF-8`);
+  });
+});

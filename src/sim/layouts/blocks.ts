@@ -41,7 +41,7 @@ export function renderConsent(continueUrl: string): string {
 <html lang="en"><head><meta charset="utf-8"><title>Before you continue</title></head>
 <body><div class="consent-bump"><h1>Before you continue to Search</h1>
 <p>We use cookies and data to deliver and maintain our services, track outages and protect against spam, fraud and abuse.</p>
-<form action="/consent/save" method="post"><input type="hidden" name="continue" value="${e(continueUrl)}"><button>Reject all</button><button>Accept all</button></form>
+<form action="/consent/save" method="post"><input type="hidden" name="continue" value="${e(continueUrl)}"><button name="set" value="reject">Reject all</button><button name="set" value="accept">Accept all</button></form>
 <a href="#">More options</a></div></body></html>
 `;
 }

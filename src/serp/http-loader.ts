@@ -1,0 +1,273 @@
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { type Dispatcher, ProxyAgent, request } from "undici";
+import { acceptLanguage, type BrowserIdentity } from "../browser/identity.js";
+import type { PageObservation } from "./blocks.js";
+import { type LoadedPage, pageText } from "./driver.js";
+import type { EngineDefinition } from "./engines.js";
+import { describeTimeout, type FailureKind } from "./failures.js";
+import { observeHtml } from "./http-page.js";
+import { engineStateFile } from "./profile.js";
+import type { ProxyChoice, ProxyPool } from "./proxies.js";
+
+/**
+ * The HTTP fast path: a result page fetched with a plain HTTP client — the browser's headers (user
+ * agent, client hints, Accept-Language), the cookies of the engine's profile, its proxy — and read
+ * with parse5 + the wrapper instead of a browser load. Redirects are followed once, by us, so the
+ * page observed, hashed and stored is the one download. Pages that need script, consent or a
+ * captcha are for the browser: fetch mode `auto` falls back to it (see the page runner).
+ */
+
+export interface HttpLoaderOptions {
+  /** The deadline of one page (request, body and our reading of it). */
+  timeoutMs: number;
+  /** The identity the browser presents (same user agent and client hints). */
+  identity: BrowserIdentity;
+  /** Per-engine browser state folder: its cookies are sent; null: none. */
+  profileDir?: string | null;
+  proxies?: ProxyPool | null;
+  /** Largest body read (bytes); a larger page is cut there. */
+  maxBytes?: number;
+}
+
+const MAX_REDIRECTS = 5;
+const MAX_BYTES = 5 * 1024 * 1024;
+
+interface Cookie {
+  name: string;
+  value: string;
+  domain: string;
+  path: string;
+  hostOnly: boolean;
+}
+
+interface EngineHttp {
+  cookies: Cookie[];
+  proxy: ProxyChoice | null;
+  dispatcher: Dispatcher | undefined;
+}
+
+export class HttpLoader {
+  private readonly engines = new Map<string, EngineHttp>();
+
+  constructor(private readonly o: HttpLoaderOptions) {
+    for (const p of o.proxies?.specs ?? []) {
+      if (p.label.startsWith("socks5:")) throw new Error(`fetch mode http: socks5 proxy ${p.label} is for the browser only (use http(s) proxies, or fetch "browser")`);
+    }
+  }
+
+  get timeoutMs(): number {
+    return this.o.timeoutMs;
+  }
+
+  async load(def: EngineDefinition, url: string, options: { keepBody?: boolean } = {}): Promise<LoadedPage> {
+    const state = this.engine(def);
+    const t0 = performance.now();
+    const observation: PageObservation = {
+      requestUrl: url,
+      finalUrl: url,
+      httpStatus: null,
+      title: "",
+      text: "",
+      blockSelectors: [],
+      noResultsSelectors: [],
+      consentSelectors: [],
+    };
+    const proxy = state.proxy?.label ?? null;
+    const signal = AbortSignal.timeout(this.o.timeoutMs);
+    let current = url;
+    try {
+      let res: Dispatcher.ResponseData | null = null;
+      for (let hop = 0; ; hop++) {
+        res = await request(current, {
+          method: "GET",
+          headers: this.headers(def, current, state),
+          signal,
+          ...(state.dispatcher ? { dispatcher: state.dispatcher } : {}),
+        });
+        remember(state.cookies, current, res.headers["set-cookie"]);
+        const location = res.headers.location;
+        if (res.statusCode >= 300 && res.statusCode < 400 && typeof location === "string" && hop < MAX_REDIRECTS) {
+          await res.body.dump();
+          current = new URL(location, current).href;
+          continue;
+        }
+        break;
+      }
+      const body = await readCapped(res.body, this.o.maxBytes ?? MAX_BYTES);
+      const navigateMs = performance.now() - t0;
+      const t1 = performance.now();
+      const contentType = typeof res.headers["content-type"] === "string" ? res.headers["content-type"] : null;
+      const seen = observeHtml(body, contentType, def);
+      observation.finalUrl = current;
+      observation.httpStatus = res.statusCode;
+      observation.title = seen.title;
+      observation.blockSelectors = seen.block;
+      observation.noResultsSelectors = seen.none;
+      observation.consentSelectors = seen.consent;
+      observation.text = pageText(seen.seq);
+      state.proxy?.succeeded();
+      if (performance.now() - t0 > this.o.timeoutMs) throw describeTimeout(current, this.o.timeoutMs, "page not processed (reading the page)");
+      return {
+        observation,
+        seq: seen.seq,
+        body: options.keepBody ? body : null,
+        contentSha256: createHash("sha256").update(body).digest("hex"),
+        error: null,
+        errorKind: null,
+        proxy,
+        fetchedWith: "http",
+        timings: { navigateMs, evaluateMs: performance.now() - t1, bodyMs: 0, totalMs: performance.now() - t0 },
+      };
+    } catch (err) {
+      const failure = isNamed(err) ? err : httpError(err, current, this.o.timeoutMs);
+      if (failure.kind !== "http") state.proxy?.failed(failure.kind);
+      return {
+        observation,
+        seq: null,
+        body: null,
+        contentSha256: null,
+        error: proxy ? `${failure.message} via proxy ${proxy}` : failure.message,
+        errorKind: failure.kind,
+        proxy,
+        fetchedWith: "http",
+        timings: { navigateMs: performance.now() - t0, evaluateMs: 0, bodyMs: 0, totalMs: performance.now() - t0 },
+      };
+    }
+  }
+
+  proxyBlocked(def: EngineDefinition): void {
+    this.engines.get(def.engine)?.proxy?.failed("blocked");
+  }
+
+  async close(): Promise<void> {
+    for (const e of this.engines.values()) await e.dispatcher?.close().catch(() => {});
+  }
+
+  private headers(def: EngineDefinition, url: string, state: EngineHttp): Record<string, string> {
+    const cookie = cookieHeader(state.cookies, url);
+    return {
+      "user-agent": def.userAgent ?? this.o.identity.userAgent,
+      ...(def.userAgent ? {} : this.o.identity.clientHints),
+      accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+      "accept-language": acceptLanguage(def.locale),
+      ...(cookie ? { cookie } : {}),
+    };
+  }
+
+  /** The engine's cookies and proxy; a fresh proxy when its proxy is resting and another is not. */
+  private engine(def: EngineDefinition): EngineHttp {
+    let e = this.engines.get(def.engine);
+    const pool = this.o.proxies;
+    if (e?.proxy?.resting() && pool && !pool.allResting()) {
+      void e.dispatcher?.close().catch(() => {});
+      e = { ...e, ...proxied(pool.next(def.engine)) };
+      this.engines.set(def.engine, e);
+    }
+    if (!e) {
+      const file = this.o.profileDir ? engineStateFile(this.o.profileDir, def.engine) : null;
+      e = { cookies: file ? profileCookies(file) : [], ...(pool ? proxied(pool.next(def.engine)) : { proxy: null, dispatcher: undefined }) };
+      this.engines.set(def.engine, e);
+    }
+    return e;
+  }
+}
+
+function proxied(choice: ProxyChoice): { proxy: ProxyChoice; dispatcher: Dispatcher } {
+  const u = new URL(choice.spec.url);
+  const token = choice.spec.username !== null ? `Basic ${Buffer.from(`${choice.spec.username}:${choice.spec.password ?? ""}`).toString("base64")}` : undefined;
+  // Plain-HTTP targets are asked in absolute form (as browsers do); https ones through a CONNECT tunnel.
+  return { proxy: choice, dispatcher: new ProxyAgent({ uri: `${u.protocol}//${u.host}`, ...(token ? { token } : {}), proxyTunnel: false }) };
+}
+
+type Named = { kind: FailureKind; message: string };
+
+function isNamed(err: unknown): err is Named {
+  return typeof err === "object" && err !== null && "kind" in err && "message" in err && !(err instanceof Error);
+}
+
+const CODES: ReadonlyArray<[RegExp, FailureKind, string]> = [
+  [/^(ENOTFOUND|EAI_AGAIN|EAI_NONAME)$/, "dns", "host name not found (DNS)"],
+  [/^ECONNREFUSED$/, "refused", "connection refused"],
+  [/^(UND_ERR_CONNECT_TIMEOUT|UND_ERR_HEADERS_TIMEOUT|UND_ERR_BODY_TIMEOUT|ETIMEDOUT)$/, "timeout", "connection timed out"],
+  [/^(EPROTO|ERR_SSL_|ERR_TLS_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE)/, "tls", "TLS handshake or certificate failed"],
+  [/^(ECONNRESET|UND_ERR_SOCKET|EPIPE)$/, "network", "connection reset"],
+];
+
+/** A failed HTTP request, named like the browser's failures (`refused: connection refused: host (ECONNREFUSED)`). */
+export function httpError(err: unknown, url: string, timeoutMs: number): Named {
+  const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (e.name === "TimeoutError" || e.name === "AbortError" || e.code === "UND_ERR_ABORTED") return describeTimeout(url, timeoutMs);
+  const code = e.code ?? e.cause?.code ?? "";
+  const host = new URL(url).host;
+  for (const [pattern, kind, words] of CODES) if (pattern.test(code)) return { kind, message: `${kind}: ${words}: ${host} (${code})` };
+  const text = (e.message ?? e.cause?.message ?? String(err)).split("\n")[0]!.slice(0, 200);
+  if (/proxy/i.test(text)) return { kind: "network", message: `network: proxy failed: ${host} (${text})` };
+  return { kind: "network", message: `network: request failed: ${host} (${code || text})` };
+}
+
+async function readCapped(body: Dispatcher.ResponseData["body"], max: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const b = chunk as Buffer;
+    chunks.push(size + b.length > max ? b.subarray(0, max - size) : b);
+    size += b.length;
+    if (size >= max) {
+      body.destroy();
+      break;
+    }
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The cookies of a saved browser profile (Playwright's storage state); none when absent or unreadable. */
+function profileCookies(file: string): Cookie[] {
+  if (!existsSync(file)) return [];
+  try {
+    const state = JSON.parse(readFileSync(file, "utf8")) as { cookies?: Array<{ name: string; value: string; domain: string; path: string; expires: number }> };
+    const now = Date.now() / 1000;
+    return (state.cookies ?? [])
+      .filter((c) => c.expires === -1 || c.expires > now)
+      .map((c) => ({ name: c.name, value: c.value, domain: c.domain.replace(/^\./, ""), path: c.path || "/", hostOnly: !c.domain.startsWith(".") }));
+  } catch {
+    return [];
+  }
+}
+
+function cookieHeader(cookies: readonly Cookie[], url: string): string {
+  const u = new URL(url);
+  return cookies
+    .filter((c) => (c.hostOnly ? u.hostname === c.domain : u.hostname === c.domain || u.hostname.endsWith(`.${c.domain}`)) && u.pathname.startsWith(c.path))
+    .map((c) => `${c.name}=${c.value}`)
+    .join("; ");
+}
+
+/** Keep the cookies a response sets (name, value, domain, path; an expired one removes it) for the rest of the run. */
+function remember(cookies: Cookie[], url: string, header: string | string[] | undefined): void {
+  if (!header) return;
+  const host = new URL(url).hostname;
+  for (const line of Array.isArray(header) ? header : [header]) {
+    const [pair, ...attrs] = line.split(";");
+    const eq = pair!.indexOf("=");
+    if (eq <= 0) continue;
+    const name = pair!.slice(0, eq).trim();
+    const value = pair!.slice(eq + 1).trim();
+    let domain = host;
+    let hostOnly = true;
+    let path = "/";
+    let expired = false;
+    for (const a of attrs) {
+      const [k, v = ""] = a.split("=").map((x) => x.trim());
+      const key = k!.toLowerCase();
+      if (key === "domain" && v) {
+        domain = v.replace(/^\./, "");
+        hostOnly = false;
+      } else if (key === "path" && v) path = v;
+      else if (key === "max-age" && Number(v) <= 0) expired = true;
+    }
+    const i = cookies.findIndex((c) => c.name === name && c.domain === domain && c.path === path);
+    if (i >= 0) cookies.splice(i, 1);
+    if (!expired) cookies.push({ name, value, domain, path, hostOnly });
+  }
+}

@@ -1,0 +1,166 @@
+import { type NewRecord, nowIso, type QueryPair, recordFetch, setFetchTransport, type Store } from "../store/index.js";
+import type { Wrapper } from "../wrapper/types.js";
+import type { LoadedPage } from "./driver.js";
+import { type EngineSetup, saveWrapper } from "./engine-files.js";
+import { type EngineDefinition, type FetchMode, searchUrl } from "./engines.js";
+import { type InterpretOptions, interpretPage, type Verdict } from "./interpret.js";
+import { queryText } from "./queries.js";
+
+/**
+ * One result page, from end to end: fetch → interpret → store. Loads the page, reads it with the
+ * engine's wrapper (adopting an earlier or re-learned wrapper when the page asks for it, and saving a
+ * new one), classifies its records, and stores the fetch with its records in one transaction. The
+ * whole of it — load and our work — runs against one deadline. What to do next (retry, next page,
+ * give the engine up) is the caller's.
+ */
+
+/** Classifies records as they are stored (the classify module's `Classifier` satisfies this). */
+export interface RecordClassifier {
+  modelId: string;
+  classify(inputs: Array<{ query: QueryPair; title: string; url: string; snippet: string }>): Array<{
+    label: "bilingual" | "monolingual";
+    probability: number;
+  }>;
+}
+
+/** Loads result pages (the Playwright driver; a test may give another). */
+export interface PageLoader {
+  /** The deadline of one page, load and interpretation (ms). */
+  readonly timeoutMs: number;
+  load(def: EngineDefinition, url: string, options: { keepBody?: boolean }): Promise<LoadedPage>;
+  /** A page loaded through the engine's proxy was blocked (the proxy is rested after a few). */
+  proxyBlocked?(def: EngineDefinition): void;
+}
+
+export interface PageRunContext {
+  store: Store;
+  runId: number;
+  /** The browser. */
+  loader: PageLoader;
+  /** The plain HTTP client, for engines fetched with `http` or `auto` (absent: everything goes through the browser). */
+  http?: PageLoader | null;
+  /** One fetch mode for every engine, overriding their definitions. */
+  fetchMode?: FetchMode | null;
+  keepHtml: boolean;
+  interpret: InterpretOptions;
+  classifier: RecordClassifier | null;
+}
+
+/** An engine's wrappers as the run goes: the current one and those it replaced, newest first. */
+export interface EngineWrappers {
+  setup: EngineSetup;
+  wrapper: Wrapper | null;
+  earlier: Wrapper[];
+}
+
+export interface PageResult {
+  url: string;
+  finalUrl: string;
+  verdict: Verdict;
+  /** Records stored for the first time / seen again. */
+  newRecords: number;
+  seenAgain: number;
+  classified: number;
+  /** A wrapper was learned from this page (and saved). */
+  learned: boolean;
+  timings: { navigateMs: number; evaluateMs: number; bodyMs: number; oursMs: number };
+}
+
+/** Run one page. Returns null when the signal aborted during the load (nothing stored: the next run fetches it). */
+export async function runPage(
+  ctx: PageRunContext,
+  w: EngineWrappers,
+  task: { query: QueryPair; page: number },
+  signal?: AbortSignal,
+): Promise<PageResult | null> {
+  const def = w.setup.definition;
+  const url = searchUrl(def, queryText(task.query), task.page);
+  const startedAt = nowIso();
+  const started = performance.now();
+  /** The page's deadline: the loader's timeout from the start of the page (load + our work). */
+  const deadlineOf = (l: PageLoader, from = started) => ({
+    passed: () => performance.now() > from + l.timeoutMs,
+    seconds: Math.round(l.timeoutMs / 100) / 10,
+  });
+  const aborted = async (l: LoadedPage) => {
+    await l.finishTrace?.(false).catch(() => null);
+    return null;
+  };
+  const mode = ctx.http ? (ctx.fetchMode ?? def.fetch) : "browser";
+  const first = mode === "browser" ? ctx.loader : ctx.http!;
+  let loaded = await first.load(def, url, { keepBody: ctx.keepHtml });
+  if (signal?.aborted) return aborted(loaded);
+  const t0 = performance.now();
+  // In auto mode the HTTP page only reads records; pages that teach wrappers are the browser's.
+  let interpreted = interpretPage(loaded, def, w.wrapper, mode === "auto" ? { ...ctx.interpret, learn: false } : ctx.interpret, w.earlier, deadlineOf(first));
+  // Auto: a page that came but gave no records (script, consent, block, layout) is asked again in the browser.
+  if (mode === "auto" && interpreted.status !== "ok" && loaded.error === null) {
+    const why = interpreted.detail;
+    const again = performance.now();
+    loaded = await ctx.loader.load(def, url, { keepBody: ctx.keepHtml });
+    if (signal?.aborted) return aborted(loaded);
+    interpreted = interpretPage(loaded, def, w.wrapper, ctx.interpret, w.earlier, deadlineOf(ctx.loader, again));
+    interpreted = { ...interpreted, detail: `by browser, as HTTP gave no records (${why}): ${interpreted.detail}` };
+  }
+  const v = loaded.consentAccepted ? { ...interpreted, detail: `consent accepted ("${loaded.consentAccepted}"); ${interpreted.detail}` } : interpreted;
+  if (v.cause === "blocked" && loaded.proxy) (loaded.fetchedWith === "http" ? ctx.http : ctx.loader)?.proxyBlocked?.(def);
+  const failedPage = v.status !== "ok" && v.status !== "empty";
+  const trace = (await loaded.finishTrace?.(failedPage)) ?? null;
+  let learnedAt: string | null = null;
+  if (v.reused) {
+    // Pages of the earlier layout still come (an A/B test, or answers overtaking each other across a switch).
+    w.earlier = [w.wrapper!, ...w.earlier.filter((x) => x !== v.reused)];
+    w.wrapper = v.reused;
+  }
+  if (v.learned) {
+    if (w.wrapper) w.earlier = [w.wrapper, ...w.earlier].slice(0, 5);
+    w.wrapper = v.learned;
+    learnedAt = v.learned.learnedAt;
+    saveWrapper(w.setup.file, v.learned);
+  }
+  const offset = (task.page - 1) * def.resultsPerPage;
+  const records: NewRecord[] = v.records.map((r) => ({ url: r.url, title: r.title, snippet: r.snippet, rank: offset + r.rank }));
+  if (ctx.classifier && records.length > 0) {
+    const c = ctx.classifier;
+    const predictions = c.classify(records.map((r) => ({ query: task.query, title: r.title, url: r.url, snippet: r.snippet })));
+    records.forEach((r, i) => {
+      const p = predictions[i]!;
+      r.classification = { label: p.label, probability: p.probability, model: c.modelId };
+    });
+  }
+  // The fetch, its records and how it was fetched: one transaction.
+  const outcome = ctx.store.db.transaction(() => {
+    const stored = recordFetch(
+      ctx.store,
+      {
+        runId: ctx.runId,
+        engine: def.engine,
+        query: task.query,
+        page: task.page,
+        url,
+        finalUrl: loaded.observation.finalUrl,
+        status: v.status,
+        httpStatus: loaded.observation.httpStatus,
+        detail: trace ? `${v.detail} (trace: ${trace})` : v.detail,
+        startedAt,
+        durationMs: performance.now() - started,
+        contentSha256: loaded.contentSha256,
+        html: ctx.keepHtml ? loaded.body : null,
+        wrapperLearnedAt: learnedAt,
+      },
+      records,
+    );
+    setFetchTransport(ctx.store, stored.fetchId, { proxy: loaded.proxy ?? null, fetchedWith: loaded.fetchedWith ?? "browser" });
+    return stored;
+  })();
+  return {
+    url,
+    finalUrl: loaded.observation.finalUrl,
+    verdict: v,
+    newRecords: outcome.newRecords,
+    seenAgain: outcome.seenAgain,
+    classified: ctx.classifier ? records.length : 0,
+    learned: v.learned !== null,
+    timings: { navigateMs: loaded.timings.navigateMs, evaluateMs: loaded.timings.evaluateMs, bodyMs: loaded.timings.bodyMs, oursMs: performance.now() - t0 },
+  };
+}

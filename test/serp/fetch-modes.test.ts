@@ -1,0 +1,116 @@
+import { createServer } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SerpDriver } from "../../src/serp/driver.js";
+import { harvest } from "../../src/serp/harvest.js";
+import { HttpLoader } from "../../src/serp/http-loader.js";
+import { parseEngineDefinition } from "../../src/serp/engines.js";
+import { parseFaults } from "../../src/sim/index.js";
+import { getFetchTransport, listFetches, listRecords, type Store } from "../../src/store/index.js";
+import { bench, DEMO, FAST } from "./helpers.js";
+
+/**
+ * The HTTP fast path beside the browser: the same records from the same pages, the path recorded on
+ * each fetch, `auto` falling back to the browser where the HTML alone does not do, failures named the
+ * same way, and one download per page.
+ */
+
+let driver: SerpDriver;
+let http: HttpLoader;
+beforeAll(async () => {
+  driver = await SerpDriver.start({ timeoutMs: 5000 });
+  http = new HttpLoader({ timeoutMs: 5000, identity: driver.identity });
+});
+afterAll(async () => {
+  await http.close();
+  await driver.close();
+});
+
+const recordsOf = (store: Store) =>
+  listRecords(store)
+    .map((r) => `${r.engine}|${r.query.en}|${r.rank}|${r.url}|${r.title}|${r.snippet}`)
+    .sort();
+
+describe("fetch mode http", () => {
+  it("stores the same records as the browser on the three layouts, one download per page, fetched_with http", async () => {
+    const viaBrowser = await bench();
+    const viaHttp = await bench();
+    try {
+      const engines = ["sim-list", "sim-div", "sim-table"];
+      const opts = { queries: DEMO.slice(0, 4), pages: 2, ...FAST };
+      const a = await harvest(viaBrowser.store, { ...opts, engines: viaBrowser.engines(...engines), driver });
+      const b = await harvest(viaHttp.store, { ...opts, engines: viaHttp.engines(...engines), driver, http, fetchMode: "http" });
+      expect(b).toMatchObject({ ok: a.ok, empty: a.empty, errors: 0, newRecords: a.newRecords, fetched: a.fetched });
+      // The two simulators differ only by their port, which is part of URLs and display URLs.
+      const portless = (b: Awaited<ReturnType<typeof bench>>) => recordsOf(b.store).map((r) => r.replaceAll(b.sim.origin.replace("http://", ""), "HOST"));
+      expect(portless(viaHttp)).toEqual(portless(viaBrowser));
+      expect(viaHttp.sim.log).toHaveLength(b.fetched); // one request per page
+      for (const f of listFetches(viaHttp.store)) expect(getFetchTransport(viaHttp.store, f.id)).toEqual({ proxy: null, fetchedWith: "http" });
+      for (const f of listFetches(viaBrowser.store)) expect(getFetchTransport(viaBrowser.store, f.id)?.fetchedWith).toBe("browser");
+    } finally {
+      await viaBrowser.close();
+      await viaHttp.close();
+    }
+  });
+
+  it("follows a redirect once and reads the page it leads to (a verification page: blocked)", async () => {
+    const b = await bench(parseFaults("sim-div:verify-redirect@2"));
+    try {
+      const s = await harvest(b.store, { queries: DEMO.slice(0, 2), engines: b.engines("sim-div"), driver, http, fetchMode: "http", keepHtml: true, concurrency: 1, ...FAST });
+      expect(s).toMatchObject({ ok: 2, blocked: 1, left: 0 });
+      const blocked = listFetches(b.store, { status: "blocked" })[0]!;
+      expect(blocked.detail).toMatch(/^redirected to http:\/\/localhost:\d+\/wappass\//);
+      expect(blocked.finalUrl).toMatch(/\/wappass\/static\/captcha\/tuxing\.html/);
+    } finally {
+      await b.close();
+    }
+  });
+
+  it("names failures as the browser does: refused, DNS", async () => {
+    const s = createServer();
+    await new Promise<void>((r) => s.listen(0, "127.0.0.1", () => r()));
+    const port = (s.address() as { port: number }).port;
+    await new Promise((r) => s.close(r));
+    const def = parseEngineDefinition({ searchUrl: `http://127.0.0.1:${port}/s?q={query}` }, "closed", "t");
+    expect(await http.load(def, `http://127.0.0.1:${port}/s?q=x`)).toMatchObject({
+      error: `refused: connection refused: 127.0.0.1:${port} (ECONNREFUSED)`,
+      errorKind: "refused",
+    });
+    const dns = await http.load(def, "http://nowhere.invalid/s?q=x");
+    expect(dns).toMatchObject({ errorKind: "dns", error: expect.stringMatching(/^dns: host name not found \(DNS\): nowhere\.invalid \(E/) });
+  });
+
+  it("cannot read an engine whose results only its script writes: an unrecognised page, not records", async () => {
+    const b = await bench();
+    try {
+      const s = await harvest(b.store, { queries: DEMO.slice(0, 1), engines: b.engines("sim-script"), driver, http, fetchMode: "http", retries: 0, ...FAST });
+      expect(s).toMatchObject({ ok: 0, left: 1, causes: expect.objectContaining({ layout: 1 }) });
+    } finally {
+      await b.close();
+    }
+  });
+});
+
+describe("fetch mode auto", () => {
+  it("uses HTTP where the HTML holds the records, the browser where it does not (script, consent), and says so", async () => {
+    const b = await bench();
+    try {
+      const s = await harvest(b.store, { queries: DEMO.slice(0, 3), engines: b.engines("sim-list", "sim-script", "sim-eu"), driver, http, fetchMode: "auto", blockRetries: 0, ...FAST });
+      const paths = (engine: string) => listFetches(b.store, { engine }).map((f) => getFetchTransport(b.store, f.id)!.fetchedWith);
+      // sim-list: the first page teaches the wrapper in the browser, the others are read from HTTP.
+      expect(paths("sim-list").filter((p) => p === "http").length).toBeGreaterThanOrEqual(1);
+      expect(s.engines["sim-list"]).toMatchObject({ ok: 3, left: 0 });
+      expect(paths("sim-script")).toEqual(["browser", "browser", "browser"]);
+      expect(s.engines["sim-script"]).toMatchObject({ ok: 3, left: 0 });
+      expect(listFetches(b.store, { engine: "sim-script" })[2]!.detail).toMatch(/^by browser, as HTTP gave no records \(/);
+      // The consent wall is met in HTTP and again in the browser (no --accept-consent): reported as consent.
+      expect(s.engines["sim-eu"]!.causes.consent).toBe(3);
+      expect(countServed(b)).toBe(listRecords(b.store).length);
+    } finally {
+      await b.close();
+    }
+  });
+});
+
+function countServed(b: Awaited<ReturnType<typeof bench>>): number {
+  return b.served("sim-list") + b.served("sim-script");
+}
