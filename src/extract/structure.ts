@@ -441,7 +441,7 @@ function matchRun(run: Run, first: Side, scorer: LengthFit): { pairs: Candidate[
     best[i] = best[i - 1]!;
     const x = units[i - 2];
     const y = units[i - 1];
-    if (!x || !y || x.side !== first || y.side === first || x.tag !== y.tag) continue;
+    if (!x || !y || x.side !== first || y.side === first || !sameKind(x.tag, y.tag)) continue;
     const [a, b] = x.side === "a" ? withoutOneSidedNumber(x.text, y.text) : withoutOneSidedNumber(y.text, x.text);
     const f = fit(a, b, scorer);
     if (!Number.isFinite(f.delta)) continue;
@@ -460,6 +460,13 @@ function matchRun(run: Run, first: Side, scorer: LengthFit): { pairs: Candidate[
     } else i--;
   }
   return { pairs: pairs.reverse(), total: best[n]! };
+}
+
+/** Units pair with units of their kind: the same tag, two headings, or two plain blocks (`<p>` and `<div>`). */
+function sameKind(x: string, y: string): boolean {
+  if (x === y) return true;
+  const kind = (t: string) => (/^h[1-6]$/u.test(t) ? "heading" : t === "p" || t === "div" ? "block" : t);
+  return kind(x) === kind(y);
 }
 
 const LIST_NUMBER = /^\(?\d{1,3}[.)、．]\s*/u;
