@@ -20,7 +20,7 @@
  * No rule here knows a site or a class name.
  */
 import { charLang, type LanguagePair } from "../text/index.js";
-import { lengthModelFor, textLengthDelta } from "./length-model.js";
+import { lengthModelFor } from "./length-model.js";
 import {
   attribute,
   bodyOf,
@@ -281,6 +281,7 @@ function unitSide(letters: readonly [number, number], text: string): Side | null
   if (na + nb === 0) return null;
   if (nb / (na + nb) > 0.1) return "b";
   if (!/\p{L}{3}/u.test(text) && /\p{N}/u.test(text)) return null;
+  if (text.length > 80) return "a"; // code points and romanised terms are short
   const words = text.match(/[\p{L}\p{N}+]+/gu) ?? [];
   if (words.every((w) => CODE_POINT.test(w))) return null;
   if (isPinyin(words)) return null;
@@ -307,33 +308,64 @@ export function dominant([na, nb]: readonly [number, number]): Side | "mixed" | 
 }
 
 function countLetters(text: string, pair: LanguagePair): [number, number] {
-  let na = 0;
-  let nb = 0;
-  for (const ch of text) {
-    const code = ch.codePointAt(0)!;
-    if (code < 0x80) {
-      if ((code >= 65 && code <= 90) || (code >= 97 && code <= 122)) {
-        if (pair.a === "en") na++;
-      }
-      continue;
-    }
-    const l = charLang(ch, pair);
-    if (l === pair.a) na++;
-    else if (l === pair.b) nb++;
-  }
-  return [na, nb];
+  const c = countChars(text, pair);
+  return [c.a, c.b];
 }
 
-/** Length-model fit of a (CJK, other) pair of texts. */
+/** Letters of each language of the pair, and other letters and digits (Gale-Church's length unit is all of them). */
+interface CharCounts {
+  a: number;
+  b: number;
+  other: number;
+}
+
+/** Counted with fast paths for ASCII and the CJK block (regular expressions per character only for the rest). */
+function countChars(text: string, pair: LanguagePair): CharCounts {
+  const out: CharCounts = { a: 0, b: 0, other: 0 };
+  const latinA = pair.a === "en";
+  const hanB = pair.b === "zh" || pair.b === "ja";
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) {
+      if ((code >= 65 && code <= 90) || (code >= 97 && code <= 122)) {
+        if (latinA) out.a++;
+        else out.other++;
+      } else if (code >= 48 && code <= 57) out.other++;
+      continue;
+    }
+    if (hanB && code >= 0x4e00 && code <= 0x9fff) {
+      out.b++;
+      continue;
+    }
+    if (code >= 0x3000 && code <= 0x303f) continue; // CJK punctuation
+    if (code >= 0xff00 && code <= 0xff0f) continue; // full-width punctuation
+    const cp = text.codePointAt(i)!;
+    const ch = String.fromCodePoint(cp);
+    if (cp > 0xffff) i++;
+    const l = charLang(ch, pair);
+    if (l === pair.a) out.a++;
+    else if (l === pair.b) out.b++;
+    else if (/[\p{L}\p{N}]/u.test(ch)) out.other++;
+  }
+  return out;
+}
+
+/**
+ * Length-model δ of a (CJK, other) pair of texts, as `textLengthDelta` computes it (letters and digits;
+ * letters of the CJK side not in its script carried over one for one), from character counts.
+ */
 class LengthFit {
   private readonly model;
-  private readonly isCjk: (ch: string) => boolean;
-  constructor(pair: LanguagePair) {
+  constructor(private readonly pair: LanguagePair) {
     this.model = lengthModelFor(pair.b);
-    this.isCjk = (ch) => charLang(ch, pair) === pair.b;
   }
   delta(b: string, a: string): number {
-    return textLengthDelta(b, a, this.isCjk, this.model);
+    const cb = countChars(b, this.pair);
+    const ca = countChars(a, this.pair);
+    const l1 = cb.b;
+    const carried = cb.a + cb.other;
+    const n1 = Math.max(l1, 1);
+    return (ca.a + ca.b + ca.other - l1 * this.model.c - carried) / Math.sqrt(n1 * this.model.s2 + n1 * n1 * this.model.b);
   }
 }
 
@@ -342,6 +374,7 @@ class LengthFit {
  * the English, not its translation.
  */
 function isNoteOn(b: string, a: string): boolean {
+  if (a.length > 80 || !/[A-Za-z\u00c0-\u024f]/u.test(b)) return false; // notes quote a word or a phrase
   const words = a.toLowerCase().match(/\p{L}+/gu);
   if (!words || words.length === 0) return false;
   const inB = new Set(b.toLowerCase().match(/\p{L}+/gu) ?? []);
