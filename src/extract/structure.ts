@@ -75,7 +75,8 @@ interface Info {
   letters: [number, number];
   link: number;
   direct: boolean;
-  path: string;
+  /** Tag path id: elements with the same chain of tag names from the root share it. */
+  path: number;
 }
 
 interface Unit {
@@ -95,12 +96,10 @@ export function structuralPairs(doc: TreeDocument, pair: LanguagePair, options: 
   if (!body) return { pairs: [], regular: false };
   const scorer = new LengthFit(pair);
   const infos = measure(body, pair);
-  const index = new Map<TreeElement, number>();
-  for (const [i, inf] of infos.entries()) index.set(inf.el, i);
   const kids = structuralChildren(infos);
   const pure = purity(infos, kids);
 
-  const templates = new Map<string, Run[]>();
+  const templates = new Map<number, Run[]>();
   const inline: InlineCandidate[] = [];
   const out: StructurePair[] = [];
   const stack = [0];
@@ -123,12 +122,13 @@ export function structuralPairs(doc: TreeDocument, pair: LanguagePair, options: 
       // A unit: no structural children, or one language wrapping a single child (`<td><p>…</p></td>`). A
       // one-language block of several children is opened: its items may hold inline pairs of their own.
       if (kids[k]!.length === 0 || (pure[k] && kids[k]!.length === 1)) {
-        const found = inlinePair(child, pair, scorer);
+        const lines = visibleText(child.el, true);
+        const text = lines.replace(/\n/gu, " ");
+        const found = inlinePair(child, lines, text, pair, scorer);
         if (found) {
           inline.push({ ...found, run: run.id });
           run.units.push(null);
         } else {
-          const text = visibleText(child.el);
           const side = unitSide(child.letters, text);
           run.units.push(side ? { side, text, tag: child.el.tagName, order: child.order } : null);
         }
@@ -203,8 +203,19 @@ function keepTemplate(pairs: readonly Candidate[], opts: StructureOptions): { pa
 /** Pre-order list of the visible elements under `root` with their letter counts (subtree totals). */
 function measure(root: TreeElement, pair: LanguagePair): Info[] {
   const infos: Info[] = [];
-  const stack: Array<{ el: TreeElement; parent: number; inLink: boolean; path: string }> = [
-    { el: root, parent: -1, inLink: false, path: root.tagName },
+  // Tag paths as numbers (parent path, tag → id): strings would grow with the depth, quadratically in all.
+  const pathIds = new Map<string, number>();
+  const pathOf = (parentPath: number, tag: string): number => {
+    const key = `${parentPath}>${tag}`;
+    let id = pathIds.get(key);
+    if (id === undefined) {
+      id = pathIds.size;
+      pathIds.set(key, id);
+    }
+    return id;
+  };
+  const stack: Array<{ el: TreeElement; parent: number; inLink: boolean; path: number }> = [
+    { el: root, parent: -1, inLink: false, path: pathOf(-1, root.tagName) },
   ];
   while (stack.length > 0) {
     const { el, parent, inLink, path } = stack.pop()!;
@@ -220,9 +231,9 @@ function measure(root: TreeElement, pair: LanguagePair): Info[] {
         info.letters[0] += na;
         info.letters[1] += nb;
         if (link) info.link += na + nb;
-        if (na + nb > 0 || /\S/u.test(c.value)) info.direct ||= /[\p{L}\p{N}]/u.test(c.value);
+        if (na + nb > 0) info.direct = true;
       } else if (isElement(c) && !hidden(c)) {
-        stack.push({ el: c, parent: i, inLink: link, path: `${path}>${c.tagName}` });
+        stack.push({ el: c, parent: i, inLink: link, path: pathOf(path, c.tagName) });
       }
     }
   }
@@ -420,7 +431,9 @@ function pairRuns(runs: readonly Run[], scorer: LengthFit): { pairs: Candidate[]
   const groups = new Map<number, Candidate[]>();
   for (const c of best) {
     const g = groupOf.get(c.run)!;
-    groups.set(g, [...(groups.get(g) ?? []), c]);
+    const list = groups.get(g);
+    if (list) list.push(c);
+    else groups.set(g, [c]);
   }
   const pairs: Candidate[] = [];
   for (const list of groups.values()) pairs.push(...tableColumns(list, ambiguous));
@@ -537,14 +550,13 @@ const FIELD_SEPARATORS: ReadonlyArray<{ name: string; split: RegExp }> = [
  * An inline pair inside one element: two lines (`中文<br>English`, or an item written on two lines), or
  * fields separated by " / ", " | " or a full-width comma, the first two fields in the two languages.
  */
-function inlinePair(info: Info, pair: LanguagePair, scorer: LengthFit): Omit<InlineCandidate, "run"> | null {
+function inlinePair(info: Info, textLines: string, text: string, pair: LanguagePair, scorer: LengthFit): Omit<InlineCandidate, "run"> | null {
   if (info.letters[0] === 0 || info.letters[1] === 0) return null;
-  const lines = visibleText(info.el, true).split("\n");
+  const lines = textLines.split("\n");
   if (lines.length === 2) {
     const p = halves(lines[0]!, lines[1]!, pair, scorer);
     if (p) return { ...p, kind: "inline", order: info.order, position: 0, key: `lines:${info.path}` };
   }
-  const text = visibleText(info.el);
   for (const sep of FIELD_SEPARATORS) {
     const fields = text.split(sep.split).map((f) => f.trim());
     if (fields.length < 2) continue;
