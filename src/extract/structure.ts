@@ -393,7 +393,7 @@ function isNoteOn(b: string, a: string): boolean {
 }
 
 /** Length fit of a pair in (0, 1] (1: the expected length ratio), or 0 when the CJK side is a note on the English. */
-function fit(a: string, b: string, scorer: LengthFit): { score: number; delta: number } {
+function pairFit(a: string, b: string, scorer: LengthFit): { score: number; delta: number } {
   if (isNoteOn(b, a)) return { score: 0, delta: Number.POSITIVE_INFINITY };
   const delta = scorer.delta(b, a);
   return { score: Math.exp((-delta * delta) / 8), delta };
@@ -489,7 +489,7 @@ function matchRun(run: Run, first: Side, scorer: LengthFit): { pairs: Candidate[
     const y = units[i - 1];
     if (!x || !y || x.side !== first || y.side === first || !sameKind(x.tag, y.tag)) continue;
     const [a, b] = x.side === "a" ? withoutOneSidedNumber(x.text, y.text) : withoutOneSidedNumber(y.text, x.text);
-    const f = fit(a, b, scorer);
+    const f = pairFit(a, b, scorer);
     if (!Number.isFinite(f.delta)) continue;
     const w = 0.1 + f.score;
     if (best[i - 2]! + w > best[i]!) {
@@ -577,6 +577,6 @@ function halves(x: string, y: string, pair: LanguagePair, scorer: LengthFit): { 
   if (xb === 0 && xa > 0 && dominant([ya, yb]) === "b") [a, b] = [x, y];
   else if (yb === 0 && ya > 0 && dominant([xa, xb]) === "b") [a, b] = [y, x];
   else return null;
-  const f = fit(a, b, scorer);
+  const f = pairFit(a, b, scorer);
   return Number.isFinite(f.delta) ? { a, b, score: f.score, delta: f.delta } : null;
 }
