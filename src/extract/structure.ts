@@ -168,7 +168,10 @@ export function structuralPairs(doc: TreeDocument, pair: LanguagePair, options: 
     regular ||= kept.regular;
     out.push(...kept.pairs);
   }
-  const pairs = out.sort((x, y) => x.order - y.order).map(({ order, a, b, score, kind }) => ({ a, b, score, kind, order }));
+  const pairs = out
+    .filter((p) => !isLanguageLabel(p.a, p.b))
+    .sort((x, y) => x.order - y.order)
+    .map(({ order, a, b, score, kind }) => ({ ...withoutSpeakerLabels(a, b), score, kind, order }));
   return { pairs, regular };
 }
 
@@ -513,6 +516,21 @@ function sameKind(x: string, y: string): boolean {
   if (x === y) return true;
   const kind = (t: string) => (/^h[1-6]$/u.test(t) ? "heading" : t === "p" || t === "div" ? "block" : t);
   return kind(x) === kind(y);
+}
+
+/** Names of languages as a column header or a switcher names them ("English | 中文"): labels, not text. */
+const LANGUAGE_NAME = /^(?:english|chinese|japanese|en|zh|ja|英文|英语|英語|中文|汉语|漢語|简体中文|繁體中文|繁体中文|日本語|日语|日語)$/iu;
+
+function isLanguageLabel(a: string, b: string): boolean {
+  return LANGUAGE_NAME.test(a.trim()) && LANGUAGE_NAME.test(b.trim());
+}
+
+const SPEAKER = /^(?:[A-Z]|[甲乙丙丁男女问答問])\s?[:：]\s*/u;
+
+/** Speaker labels on both sides of a dialogue line ("A: …" / "甲：…") are the dialogue's layout, not its text. */
+function withoutSpeakerLabels(a: string, b: string): { a: string; b: string } {
+  if (!SPEAKER.test(a) || !SPEAKER.test(b)) return { a, b };
+  return { a: a.replace(SPEAKER, ""), b: b.replace(SPEAKER, "") };
 }
 
 const LIST_NUMBER = /^\(?\d{1,3}[.)、．]\s*/u;
