@@ -262,13 +262,15 @@ function hidden(el: TreeElement): boolean {
  * (the `<a>` and `<code>` inside a sentence are part of the sentence).
  */
 function structuralChildren(infos: readonly Info[]): number[][] {
-  const kids: number[][] = infos.map(() => []);
+  const none: number[] = [];
+  const kids: number[][] = new Array<number[]>(infos.length).fill(none);
   for (let i = 1; i < infos.length; i++) {
     const inf = infos[i]!;
     if (inf.letters[0] + inf.letters[1] === 0) continue;
     const parent = infos[inf.parent]!;
     if (parent.direct && INLINE_TAGS.has(inf.el.tagName)) continue;
-    kids[inf.parent]!.push(i);
+    if (kids[inf.parent] === none) kids[inf.parent] = [i];
+    else kids[inf.parent]!.push(i);
   }
   return kids;
 }
@@ -294,15 +296,14 @@ function unitSide(letters: readonly [number, number], text: string): Side | null
   const [na, nb] = letters;
   if (na + nb === 0) return null;
   if (nb / (na + nb) > 0.1) return "b";
-  if (!/\p{L}{3}/u.test(text) && /\p{N}/u.test(text)) return null;
-  if (text.length > 80) return "a"; // code points and romanised terms are short
-  const words = text.match(/[\p{L}\p{N}+]+/gu) ?? [];
-  if (words.every((w) => CODE_POINT.test(w))) return null;
-  if (isPinyin(words)) return null;
+  if (text.length > 80) return "a"; // measures, code points and romanised terms are short
+  if (/\d/u.test(text) && !/\p{L}{3}/u.test(text)) return null;
+  if (/^[\s,;/]*(?:(?:U\+)?[0-9A-F]{4,6}[\s,;/]*)+$/u.test(text)) return null;
+  // Checked only where there are letters with diacritics (cheap test first: most units have none).
+  if (/[\u00c0-\u01dc]/u.test(text) && isPinyin(text.match(/[\p{L}\p{N}+]+/gu) ?? [])) return null;
   return "a";
 }
 
-const CODE_POINT = /^(?:U\+)?[0-9A-F]{4,6}$/u;
 const TONE_MARK = /[āáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜ]/iu;
 const PINYIN_ONLY_MARK = /[āǎēěīǐōǒūǔǖǘǚǜ]/iu;
 
