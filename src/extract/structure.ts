@@ -207,21 +207,28 @@ function keepTemplate(pairs: readonly Candidate[], opts: StructureOptions): { pa
 function measure(root: TreeElement, pair: LanguagePair): Info[] {
   const infos: Info[] = [];
   // Tag paths as numbers (parent path, tag → id): strings would grow with the depth, quadratically in all.
-  const pathIds = new Map<string, number>();
+  const pathIds: Array<Map<string, number>> = [];
+  let paths = 0;
   const pathOf = (parentPath: number, tag: string): number => {
-    const key = `${parentPath}>${tag}`;
-    let id = pathIds.get(key);
+    const byTag = (pathIds[parentPath + 1] ??= new Map<string, number>());
+    let id = byTag.get(tag);
     if (id === undefined) {
-      id = pathIds.size;
-      pathIds.set(key, id);
+      id = paths++;
+      byTag.set(tag, id);
     }
     return id;
   };
-  const stack: Array<{ el: TreeElement; parent: number; inLink: boolean; path: number }> = [
-    { el: root, parent: -1, inLink: false, path: pathOf(-1, root.tagName) },
-  ];
-  while (stack.length > 0) {
-    const { el, parent, inLink, path } = stack.pop()!;
+  // The stack as parallel arrays (no object per element: less for the garbage collector to do).
+  const els: TreeElement[] = [root];
+  const parents: number[] = [-1];
+  const links: boolean[] = [false];
+  const pathStack: number[] = [pathOf(-1, root.tagName)];
+  const counts: CharCounts = { a: 0, b: 0, other: 0 };
+  while (els.length > 0) {
+    const el = els.pop()!;
+    const parent = parents.pop()!;
+    const inLink = links.pop()!;
+    const path = pathStack.pop()!;
     const i = infos.length;
     const info: Info = { el, parent, order: i, letters: [0, 0], link: 0, direct: false, path };
     infos.push(info);
@@ -230,13 +237,17 @@ function measure(root: TreeElement, pair: LanguagePair): Info[] {
     for (let k = kids.length - 1; k >= 0; k--) {
       const c = kids[k]!;
       if (isText(c)) {
-        const [na, nb] = countLetters(c.value, pair);
-        info.letters[0] += na;
-        info.letters[1] += nb;
-        if (link) info.link += na + nb;
-        if (na + nb > 0) info.direct = true;
+        countChars(c.value, pair, counts);
+        const n = counts.a + counts.b;
+        info.letters[0] += counts.a;
+        info.letters[1] += counts.b;
+        if (link) info.link += n;
+        if (n > 0) info.direct = true;
       } else if (isElement(c) && !hidden(c)) {
-        stack.push({ el: c, parent: i, inLink: link, path: pathOf(path, c.tagName) });
+        els.push(c);
+        parents.push(i);
+        links.push(link);
+        pathStack.push(pathOf(path, c.tagName));
       }
     }
   }
@@ -252,6 +263,7 @@ function measure(root: TreeElement, pair: LanguagePair): Info[] {
 
 function hidden(el: TreeElement): boolean {
   if (INVISIBLE_TAGS.has(el.tagName) || EXCLUDED_TAGS.has(el.tagName)) return true;
+  if (el.attrs.length === 0) return false;
   const role = attribute(el, "role");
   return (role !== null && EXCLUDED_ROLES.has(role)) || attribute(el, "hidden") !== null || attribute(el, "aria-hidden") === "true";
 }
@@ -335,8 +347,11 @@ interface CharCounts {
 }
 
 /** Counted with fast paths for ASCII and the CJK block (regular expressions per character only for the rest). */
-function countChars(text: string, pair: LanguagePair): CharCounts {
-  const out: CharCounts = { a: 0, b: 0, other: 0 };
+function countChars(text: string, pair: LanguagePair, into?: CharCounts): CharCounts {
+  const out: CharCounts = into ?? { a: 0, b: 0, other: 0 };
+  out.a = 0;
+  out.b = 0;
+  out.other = 0;
   const latinA = pair.a === "en";
   const hanB = pair.b === "zh" || pair.b === "ja";
   for (let i = 0; i < text.length; i++) {
