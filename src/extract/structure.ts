@@ -100,6 +100,7 @@ export function structuralPairs(doc: TreeDocument, pair: LanguagePair, options: 
   const pure = purity(infos, kids);
 
   const templates = new Map<number, Run[]>();
+  let regular = false;
   const inline: InlineCandidate[] = [];
   const out: StructurePair[] = [];
   const stack = [0];
@@ -137,6 +138,7 @@ export function structuralPairs(doc: TreeDocument, pair: LanguagePair, options: 
       run.units.push(null);
       stack.push(k);
     }
+    if (out.length > 0) regular = true; // dialogue lines
     if (run.units.some((u) => u !== null)) {
       const key = infos[i]!.path;
       const list = templates.get(key) ?? [];
@@ -144,8 +146,12 @@ export function structuralPairs(doc: TreeDocument, pair: LanguagePair, options: 
       templates.set(key, list);
     }
   }
+  for (const columns of parallelColumns(infos, kids, pure, scorer)) {
+    const kept = keepTemplate(columns, opts);
+    regular ||= kept.regular;
+    out.push(...kept.pairs);
+  }
   const rowRuns = new Set<number>();
-  let regular = out.length > 0;
   for (const list of templates.values()) {
     const { pairs, rows } = pairRuns(list, scorer);
     for (const r of rows) rowRuns.add(r);
@@ -173,6 +179,36 @@ export function structuralPairs(doc: TreeDocument, pair: LanguagePair, options: 
     .sort((x, y) => x.order - y.order)
     .map(({ order, a, b, score, kind }) => ({ ...withoutSpeakerLabels(a, b), score, kind, order }));
   return { pairs, regular };
+}
+
+/**
+ * Two columns side by side: neighbouring one-language blocks of the two languages with the same number of
+ * children (`<div>中文 ¶ ¶ ¶</div><div>English ¶ ¶ ¶</div>`) pair child by child, in order.
+ */
+function parallelColumns(infos: readonly Info[], kids: readonly number[][], pure: readonly boolean[], scorer: LengthFit): Candidate[][] {
+  const out: Candidate[][] = [];
+  for (let i = 0; i < infos.length; i++) {
+    const ks = kids[i]!;
+    for (let j = 0; j + 1 < ks.length; j++) {
+      const [x, y] = [ks[j]!, ks[j + 1]!];
+      const n = kids[x]!.length;
+      if (!pure[x] || !pure[y] || n < 2 || kids[y]!.length !== n) continue;
+      const sx = dominant(infos[x]!.letters);
+      const sy = dominant(infos[y]!.letters);
+      if (sx === sy || (sx !== "a" && sx !== "b") || (sy !== "a" && sy !== "b")) continue;
+      const [ea, eb] = sx === "a" ? [x, y] : [y, x];
+      const column: Candidate[] = [];
+      for (let k = 0; k < n; k++) {
+        const a = visibleText(infos[kids[ea]![k]!]!.el);
+        const b = visibleText(infos[kids[eb]![k]!]!.el);
+        const f = pairFit(a, b, scorer);
+        if (!Number.isFinite(f.delta)) continue;
+        column.push({ a, b, score: f.score, kind: "siblings", order: infos[kids[x]![k]!]!.order, delta: f.delta, run: -1, position: k });
+      }
+      out.push(column);
+    }
+  }
+  return out;
 }
 
 interface Run {
