@@ -246,7 +246,11 @@ function measure(root: TreeElement, pair: LanguagePair): Info[] {
   const pathIds: Array<Map<string, number>> = [];
   let paths = 0;
   const pathOf = (parentPath: number, tag: string): number => {
-    const byTag = (pathIds[parentPath + 1] ??= new Map<string, number>());
+    let byTag = pathIds[parentPath + 1];
+    if (!byTag) {
+      byTag = new Map<string, number>();
+      pathIds[parentPath + 1] = byTag;
+    }
     let id = byTag.get(tag);
     if (id === undefined) {
       id = paths++;
