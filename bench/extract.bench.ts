@@ -1,54 +1,94 @@
 /**
- * Extraction speed: pages per second of `extractFromHtml` (parse + analyse + seeds + wrappers + RWR) on the
- * fixture pages, per system; medians of repeated runs. The first call loads CC-CEDICT and jieba (reported apart).
+ * Extraction speed as a multiple of the parse5 parse of the same page, measured in the same process (CPU time), calls
+ * interleaved (parse, extract, parse, extract, …) so that machine noise hits both alike: per page, median and
+ * worst page, on the real bilingual pages of ../shared/data/bilingual-pages (the layouts extraction is for)
+ * and, apart, on the generated fixture pages (feng2011's own layouts; pages without a regular template go
+ * through feng2011's seeds, wrappers and ranker, whose tokeniser and lexicon cost more).
+ * The first call loads CC-CEDICT and jieba (reported apart).
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { EXTRACT_SYSTEMS, extractFromHtml } from "../src/extract/index.js";
-import { readSavedPage } from "../src/html/load.js";
+import { parse } from "parse5";
+import { extractFromHtml } from "../src/extract/index.js";
 import { EN_JA, EN_ZH } from "../src/text/index.js";
-import { median, ms, timeRepeated } from "./stats.js";
+import { median, ms } from "./stats.js";
 
-const DIR = join(import.meta.dirname, "..", "test", "fixtures", "extract");
-/** Real pages of the size the fetcher brings back (100–300 KB): result pages of Chinese engines, mixed en/zh text. */
-const LARGE = join(import.meta.dirname, "..", "..", "shared", "data", "serps", "aql");
+const SHARED = join(import.meta.dirname, "..", "..", "shared", "data", "bilingual-pages");
+const FIXTURES = join(import.meta.dirname, "..", "test", "fixtures", "extract");
 
-export async function run(): Promise<void> {
-  const pages = readdirSync(DIR)
+interface Page {
+  name: string;
+  html: string;
+  japanese: boolean;
+}
+
+function realPages(): Page[] {
+  const out: Page[] = [];
+  const walk = (dir: string) => {
+    for (const f of readdirSync(dir).sort()) {
+      const p = join(dir, f);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (f.endsWith(".html")) out.push({ name: p.slice(SHARED.length + 1), html: readFileSync(p, "utf8"), japanese: false });
+    }
+  };
+  walk(SHARED);
+  return out;
+}
+
+function fixturePages(): Page[] {
+  return readdirSync(FIXTURES)
     .filter((f) => f.endsWith(".html"))
     .sort()
-    .map((f) => ({ name: f, html: readFileSync(join(DIR, f), "utf8"), pair: f.startsWith("japanese") ? EN_JA : EN_ZH }));
-  const bytes = pages.reduce((n, p) => n + Buffer.byteLength(p.html), 0);
+    .map((f) => ({ name: f, html: readFileSync(join(FIXTURES, f), "utf8"), japanese: f.startsWith("japanese") }));
+}
 
+/**
+ * CPU milliseconds of this process (user + system, garbage collection included), not wall time: on a shared,
+ * overloaded machine wall time mostly measures the waiting for a core.
+ */
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+/** Median parse and extract CPU times of a page (interleaved, at least 15 rounds and ~150 ms of work). */
+function timePage(p: Page): { parse: number; extract: number } {
+  const options = { pair: p.japanese ? EN_JA : EN_ZH };
+  extractFromHtml(p.html, p.name, options);
+  const parses: number[] = [];
+  const extracts: number[] = [];
+  let spent = 0;
+  for (let i = 0; i < 15 || (spent < 150 && i < 400); i++) {
+    let t = cpuMs();
+    parse(p.html);
+    parses.push(cpuMs() - t);
+    t = cpuMs();
+    extractFromHtml(p.html, p.name, options);
+    extracts.push(cpuMs() - t);
+    spent += parses.at(-1)! + extracts.at(-1)!;
+  }
+  return { parse: median(parses), extract: median(extracts) };
+}
+
+function report(title: string, pages: readonly Page[]): void {
+  console.log(`\n${title}\n`);
+  console.log("| page | KB | parse5 CPU ms | extract CPU ms | × parse5 |");
+  console.log("|---|---|---|---|---|");
+  const ratios: number[] = [];
+  for (const p of pages) {
+    const t = timePage(p);
+    const r = t.extract / t.parse;
+    ratios.push(r);
+    console.log(`| ${p.name} | ${(Buffer.byteLength(p.html) / 1024).toFixed(0)} | ${ms(t.parse)} | ${ms(t.extract)} | ${r.toFixed(1)} |`);
+  }
+  console.log(`\n**× parse5: median ${median(ratios).toFixed(1)}, worst ${Math.max(...ratios).toFixed(1)}** (${pages.length} pages)`);
+}
+
+export async function run(): Promise<void> {
+  const real = realPages();
   const t0 = performance.now();
-  extractFromHtml(pages[0]!.html, pages[0]!.name);
-  console.log(`first call (loads CC-CEDICT, jieba): ${ms(performance.now() - t0)} ms\n`);
-
-  console.log("| system | pages | KB | median ms / all pages | pages/s | ms/page (median page) |");
-  console.log("|---|---|---|---|---|---|");
-  for (const system of EXTRACT_SYSTEMS) {
-    const all = timeRepeated(() => {
-      for (const p of pages) extractFromHtml(p.html, p.name, { system, pair: p.pair });
-    }, 7, 1);
-    const perPage = pages.map((p) => median(timeRepeated(() => extractFromHtml(p.html, p.name, { system, pair: p.pair }), 5, 1)));
-    const m = median(all);
-    console.log(
-      `| ${system} | ${pages.length} | ${(bytes / 1024).toFixed(0)} | ${ms(m)} | ${((pages.length * 1000) / m).toFixed(1)} | ${ms(median(perPage))} |`,
-    );
-  }
-
-  const large: Array<{ name: string; html: string }> = [];
-  for (const engine of ["baidu", "sogou", "360"]) {
-    for (const f of readdirSync(join(LARGE, engine)).filter((n) => n.endsWith(".html")).sort().slice(0, 3)) {
-      large.push({ name: f, html: readSavedPage(join(LARGE, engine, f)).text });
-    }
-  }
-  const largeBytes = large.reduce((n, p) => n + Buffer.byteLength(p.html), 0);
-  const times = timeRepeated(() => {
-    for (const p of large) extractFromHtml(p.html, p.name);
-  }, 3, 1);
-  const m = median(times);
-  console.log(
-    `| full, real result pages (baidu, sogou, so.com) | ${large.length} | ${(largeBytes / 1024).toFixed(0)} | ${ms(m)} | ${((large.length * 1000) / m).toFixed(1)} | ${ms(m / large.length)} (mean) |`,
-  );
+  extractFromHtml(fixturePages().find((p) => p.name.startsWith("inline"))!.html, "warm-up");
+  console.log(`first call (loads CC-CEDICT, jieba): ${ms(performance.now() - t0)} ms`);
+  report("Real bilingual pages (../shared/data/bilingual-pages)", real);
+  report("Generated fixture pages (test/fixtures/extract)", fixturePages());
 }

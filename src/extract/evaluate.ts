@@ -3,7 +3,7 @@
  * (feng2011 Table IV), with an exact match (the paper's: both texts identical after trimming) and a
  * lenient match (both texts equal after normalisation: width folding, case, whitespace and punctuation).
  */
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { addCounts, type Counts, emptyCounts, matchMultiset, type Scores, scores } from "../eval/metrics.js";
 import { UserError } from "../errors.js";
@@ -11,6 +11,7 @@ import { readSavedPage } from "../html/load.js";
 import { normalizeText } from "../text/index.js";
 import { type ExtractOptions, type ExtractSystem, extractFromHtml } from "./extract.js";
 import { readGoldPairs } from "./gold.js";
+import { DEFAULT_STRUCTURE_OPTIONS, type StructureOptions } from "./structure.js";
 import type { SentencePair } from "./types.js";
 
 export type MatchMode = "exact" | "lenient";
@@ -182,4 +183,60 @@ export function evaluateRealPages(pages: readonly RealPage[], options: Partial<E
     const f1 = precision + recall ? (2 * precision * recall) / (precision + recall) : 0;
     return { source, ...t, precision, recall, f1 };
   });
+}
+
+/** Parameter settings tried by the leave-one-source-out evaluation (the structural pairing's two thresholds). */
+export const STRUCTURE_GRID: ReadonlyArray<Partial<StructureOptions>> = [2.5, 3, 4, 5, 6].flatMap((maxDelta) =>
+  [0.4, 0.5, 0.6].map((minFitShare) => ({ maxDelta, minFitShare })),
+);
+
+export interface LosoResult {
+  source: string;
+  /** The setting chosen on the other sources (best mean F over them). */
+  chosen: Partial<StructureOptions>;
+  /** This source's figures with that setting. */
+  result: SourceResult;
+}
+
+/**
+ * Leave one source out: for each source, the grid setting with the best mean F over the *other* sources,
+ * and this source's figures with it. (Each setting is run once over all pages; the folds only choose.)
+ */
+export function leaveOneSourceOut(pages: readonly RealPage[], onRun?: () => void): LosoResult[] {
+  const table = STRUCTURE_GRID.map((setting) => {
+    const r = evaluateRealPages(pages, { structure: { ...DEFAULT_STRUCTURE_OPTIONS, ...setting } });
+    onRun?.();
+    return { setting, bySource: new Map(r.map((s) => [s.source, s])) };
+  });
+  const sources = [...table[0]!.bySource.keys()];
+  return sources.map((source) => {
+    let best = table[0]!;
+    let bestF = -1;
+    for (const row of table) {
+      const others = sources.filter((s) => s !== source).map((s) => row.bySource.get(s)!.f1);
+      const f = others.length ? others.reduce((x, y) => x + y, 0) / others.length : 0;
+      if (f > bestF) {
+        best = row;
+        bestF = f;
+      }
+    }
+    return { source, chosen: best.setting, result: best.bySource.get(source)! };
+  });
+}
+
+/** Pages to leave out, from a file: one path per line (a leading "- " and `#` comments ignored; only .html lines). */
+export function readExcludeList(file: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    throw new UserError(`${file}: cannot read exclude list (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+  const out: string[] = [];
+  for (const raw of text.split(/\r?\n/u)) {
+    const line = raw.replace(/^\s*[-*]\s+/u, "").replace(/`/gu, "").trim();
+    if (!line || line.startsWith("#") || !/\.html?$/u.test(line)) continue;
+    out.push(line);
+  }
+  return out;
 }

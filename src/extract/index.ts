@@ -10,7 +10,23 @@
  */
 export { analysePage, languageRuns, type PageSnippets, SKIPPED_TAGS, VISUAL_TAGS } from "./analyse.js";
 export { type CorpusExport, corpusKey, type ExportCorpusOptions, exportCorpus, toStoredPair } from "./corpus.js";
-export { evaluateExtraction, type ExtractEvaluation, findGoldPages, lenientKey } from "./evaluate.js";
+export {
+  devKey,
+  evaluateExtraction,
+  evaluateRealPages,
+  type ExtractEvaluation,
+  findGoldPages,
+  findRealPages,
+  leaveOneSourceOut,
+  type LosoResult,
+  lenientKey,
+  type RealPage,
+  readExcludeList,
+  type SourceResult,
+  STRUCTURE_GRID,
+} from "./evaluate.js";
+export { DEFAULT_STRUCTURE_OPTIONS, type StructureOptions, type StructurePair, structuralPairs } from "./structure.js";
+export { parseTree, type TreeDocument } from "./tree.js";
 export {
   DEFAULT_EXTRACT_OPTIONS,
   EXTRACT_SYSTEMS,

@@ -20,7 +20,7 @@
  * No rule here knows a site or a class name.
  */
 import { charLang, type LanguagePair } from "../text/index.js";
-import { lengthModelFor, textLengthDelta } from "./length-model.js";
+import { lengthModelFor } from "./length-model.js";
 import {
   attribute,
   bodyOf,
@@ -75,7 +75,8 @@ interface Info {
   letters: [number, number];
   link: number;
   direct: boolean;
-  path: string;
+  /** Tag path id: elements with the same chain of tag names from the root share it. */
+  path: number;
 }
 
 interface Unit {
@@ -95,12 +96,11 @@ export function structuralPairs(doc: TreeDocument, pair: LanguagePair, options: 
   if (!body) return { pairs: [], regular: false };
   const scorer = new LengthFit(pair);
   const infos = measure(body, pair);
-  const index = new Map<TreeElement, number>();
-  for (const [i, inf] of infos.entries()) index.set(inf.el, i);
   const kids = structuralChildren(infos);
   const pure = purity(infos, kids);
 
-  const templates = new Map<string, Run[]>();
+  const templates = new Map<number, Run[]>();
+  let regular = false;
   const inline: InlineCandidate[] = [];
   const out: StructurePair[] = [];
   const stack = [0];
@@ -123,12 +123,13 @@ export function structuralPairs(doc: TreeDocument, pair: LanguagePair, options: 
       // A unit: no structural children, or one language wrapping a single child (`<td><p>…</p></td>`). A
       // one-language block of several children is opened: its items may hold inline pairs of their own.
       if (kids[k]!.length === 0 || (pure[k] && kids[k]!.length === 1)) {
-        const found = inlinePair(child, pair, scorer);
+        const lines = visibleText(child.el, true);
+        const text = lines.replace(/\n/gu, " ");
+        const found = inlinePair(child, lines, text, pair, scorer);
         if (found) {
           inline.push({ ...found, run: run.id });
           run.units.push(null);
         } else {
-          const text = visibleText(child.el);
           const side = unitSide(child.letters, text);
           run.units.push(side ? { side, text, tag: child.el.tagName, order: child.order } : null);
         }
@@ -137,6 +138,7 @@ export function structuralPairs(doc: TreeDocument, pair: LanguagePair, options: 
       run.units.push(null);
       stack.push(k);
     }
+    if (out.length > 0) regular = true; // dialogue lines
     if (run.units.some((u) => u !== null)) {
       const key = infos[i]!.path;
       const list = templates.get(key) ?? [];
@@ -144,8 +146,12 @@ export function structuralPairs(doc: TreeDocument, pair: LanguagePair, options: 
       templates.set(key, list);
     }
   }
+  for (const columns of parallelColumns(infos, kids, pure, scorer)) {
+    const kept = keepTemplate(columns, opts);
+    regular ||= kept.regular;
+    out.push(...kept.pairs);
+  }
   const rowRuns = new Set<number>();
-  let regular = out.length > 0;
   for (const list of templates.values()) {
     const { pairs, rows } = pairRuns(list, scorer);
     for (const r of rows) rowRuns.add(r);
@@ -168,8 +174,41 @@ export function structuralPairs(doc: TreeDocument, pair: LanguagePair, options: 
     regular ||= kept.regular;
     out.push(...kept.pairs);
   }
-  const pairs = out.sort((x, y) => x.order - y.order).map(({ order, a, b, score, kind }) => ({ a, b, score, kind, order }));
+  const pairs = out
+    .filter((p) => !isLanguageLabel(p.a, p.b))
+    .sort((x, y) => x.order - y.order)
+    .map(({ order, a, b, score, kind }) => ({ ...withoutSpeakerLabels(a, b), score, kind, order }));
   return { pairs, regular };
+}
+
+/**
+ * Two columns side by side: neighbouring one-language blocks of the two languages with the same number of
+ * children (`<div>中文 ¶ ¶ ¶</div><div>English ¶ ¶ ¶</div>`) pair child by child, in order.
+ */
+function parallelColumns(infos: readonly Info[], kids: readonly number[][], pure: readonly boolean[], scorer: LengthFit): Candidate[][] {
+  const out: Candidate[][] = [];
+  for (let i = 0; i < infos.length; i++) {
+    const ks = kids[i]!;
+    for (let j = 0; j + 1 < ks.length; j++) {
+      const [x, y] = [ks[j]!, ks[j + 1]!];
+      const n = kids[x]!.length;
+      if (!pure[x] || !pure[y] || n < 2 || kids[y]!.length !== n) continue;
+      const sx = dominant(infos[x]!.letters);
+      const sy = dominant(infos[y]!.letters);
+      if (sx === sy || (sx !== "a" && sx !== "b") || (sy !== "a" && sy !== "b")) continue;
+      const [ea, eb] = sx === "a" ? [x, y] : [y, x];
+      const column: Candidate[] = [];
+      for (let k = 0; k < n; k++) {
+        const a = visibleText(infos[kids[ea]![k]!]!.el);
+        const b = visibleText(infos[kids[eb]![k]!]!.el);
+        const f = pairFit(a, b, scorer);
+        if (!Number.isFinite(f.delta)) continue;
+        column.push({ a, b, score: f.score, kind: "siblings", order: infos[kids[x]![k]!]!.order, delta: f.delta, run: -1, position: k });
+      }
+      out.push(column);
+    }
+  }
+  return out;
 }
 
 interface Run {
@@ -203,11 +242,33 @@ function keepTemplate(pairs: readonly Candidate[], opts: StructureOptions): { pa
 /** Pre-order list of the visible elements under `root` with their letter counts (subtree totals). */
 function measure(root: TreeElement, pair: LanguagePair): Info[] {
   const infos: Info[] = [];
-  const stack: Array<{ el: TreeElement; parent: number; inLink: boolean; path: string }> = [
-    { el: root, parent: -1, inLink: false, path: root.tagName },
-  ];
-  while (stack.length > 0) {
-    const { el, parent, inLink, path } = stack.pop()!;
+  // Tag paths as numbers (parent path, tag → id): strings would grow with the depth, quadratically in all.
+  const pathIds: Array<Map<string, number>> = [];
+  let paths = 0;
+  const pathOf = (parentPath: number, tag: string): number => {
+    let byTag = pathIds[parentPath + 1];
+    if (!byTag) {
+      byTag = new Map<string, number>();
+      pathIds[parentPath + 1] = byTag;
+    }
+    let id = byTag.get(tag);
+    if (id === undefined) {
+      id = paths++;
+      byTag.set(tag, id);
+    }
+    return id;
+  };
+  // The stack as parallel arrays (no object per element: less for the garbage collector to do).
+  const els: TreeElement[] = [root];
+  const parents: number[] = [-1];
+  const links: boolean[] = [false];
+  const pathStack: number[] = [pathOf(-1, root.tagName)];
+  const counts: CharCounts = { a: 0, b: 0, other: 0 };
+  while (els.length > 0) {
+    const el = els.pop()!;
+    const parent = parents.pop()!;
+    const inLink = links.pop()!;
+    const path = pathStack.pop()!;
     const i = infos.length;
     const info: Info = { el, parent, order: i, letters: [0, 0], link: 0, direct: false, path };
     infos.push(info);
@@ -216,13 +277,17 @@ function measure(root: TreeElement, pair: LanguagePair): Info[] {
     for (let k = kids.length - 1; k >= 0; k--) {
       const c = kids[k]!;
       if (isText(c)) {
-        const [na, nb] = countLetters(c.value, pair);
-        info.letters[0] += na;
-        info.letters[1] += nb;
-        if (link) info.link += na + nb;
-        if (na + nb > 0 || /\S/u.test(c.value)) info.direct ||= /[\p{L}\p{N}]/u.test(c.value);
+        countChars(c.value, pair, counts);
+        const n = counts.a + counts.b;
+        info.letters[0] += counts.a;
+        info.letters[1] += counts.b;
+        if (link) info.link += n;
+        if (n > 0) info.direct = true;
       } else if (isElement(c) && !hidden(c)) {
-        stack.push({ el: c, parent: i, inLink: link, path: `${path}>${c.tagName}` });
+        els.push(c);
+        parents.push(i);
+        links.push(link);
+        pathStack.push(pathOf(path, c.tagName));
       }
     }
   }
@@ -238,6 +303,7 @@ function measure(root: TreeElement, pair: LanguagePair): Info[] {
 
 function hidden(el: TreeElement): boolean {
   if (INVISIBLE_TAGS.has(el.tagName) || EXCLUDED_TAGS.has(el.tagName)) return true;
+  if (el.attrs.length === 0) return false;
   const role = attribute(el, "role");
   return (role !== null && EXCLUDED_ROLES.has(role)) || attribute(el, "hidden") !== null || attribute(el, "aria-hidden") === "true";
 }
@@ -248,13 +314,15 @@ function hidden(el: TreeElement): boolean {
  * (the `<a>` and `<code>` inside a sentence are part of the sentence).
  */
 function structuralChildren(infos: readonly Info[]): number[][] {
-  const kids: number[][] = infos.map(() => []);
+  const none: number[] = [];
+  const kids: number[][] = new Array<number[]>(infos.length).fill(none);
   for (let i = 1; i < infos.length; i++) {
     const inf = infos[i]!;
     if (inf.letters[0] + inf.letters[1] === 0) continue;
     const parent = infos[inf.parent]!;
     if (parent.direct && INLINE_TAGS.has(inf.el.tagName)) continue;
-    kids[inf.parent]!.push(i);
+    if (kids[inf.parent] === none) kids[inf.parent] = [i];
+    else kids[inf.parent]!.push(i);
   }
   return kids;
 }
@@ -280,14 +348,14 @@ function unitSide(letters: readonly [number, number], text: string): Side | null
   const [na, nb] = letters;
   if (na + nb === 0) return null;
   if (nb / (na + nb) > 0.1) return "b";
-  if (!/\p{L}{3}/u.test(text) && /\p{N}/u.test(text)) return null;
-  const words = text.match(/[\p{L}\p{N}+]+/gu) ?? [];
-  if (words.every((w) => CODE_POINT.test(w))) return null;
-  if (isPinyin(words)) return null;
+  if (text.length > 80) return "a"; // measures, code points and romanised terms are short
+  if (/\d/u.test(text) && !/\p{L}{3}/u.test(text)) return null;
+  if (/^[\s,;/]*(?:(?:U\+)?[0-9A-F]{4,6}[\s,;/]*)+$/u.test(text)) return null;
+  // Checked only where there are letters with diacritics (cheap test first: most units have none).
+  if (/[\u00c0-\u01dc]/u.test(text) && isPinyin(text.match(/[\p{L}\p{N}+]+/gu) ?? [])) return null;
   return "a";
 }
 
-const CODE_POINT = /^(?:U\+)?[0-9A-F]{4,6}$/u;
 const TONE_MARK = /[āáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜ]/iu;
 const PINYIN_ONLY_MARK = /[āǎēěīǐōǒūǔǖǘǚǜ]/iu;
 
@@ -307,33 +375,67 @@ export function dominant([na, nb]: readonly [number, number]): Side | "mixed" | 
 }
 
 function countLetters(text: string, pair: LanguagePair): [number, number] {
-  let na = 0;
-  let nb = 0;
-  for (const ch of text) {
-    const code = ch.codePointAt(0)!;
-    if (code < 0x80) {
-      if ((code >= 65 && code <= 90) || (code >= 97 && code <= 122)) {
-        if (pair.a === "en") na++;
-      }
-      continue;
-    }
-    const l = charLang(ch, pair);
-    if (l === pair.a) na++;
-    else if (l === pair.b) nb++;
-  }
-  return [na, nb];
+  const c = countChars(text, pair);
+  return [c.a, c.b];
 }
 
-/** Length-model fit of a (CJK, other) pair of texts. */
+/** Letters of each language of the pair, and other letters and digits (Gale-Church's length unit is all of them). */
+interface CharCounts {
+  a: number;
+  b: number;
+  other: number;
+}
+
+/** Counted with fast paths for ASCII and the CJK block (regular expressions per character only for the rest). */
+function countChars(text: string, pair: LanguagePair, into?: CharCounts): CharCounts {
+  const out: CharCounts = into ?? { a: 0, b: 0, other: 0 };
+  out.a = 0;
+  out.b = 0;
+  out.other = 0;
+  const latinA = pair.a === "en";
+  const hanB = pair.b === "zh" || pair.b === "ja";
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) {
+      if ((code >= 65 && code <= 90) || (code >= 97 && code <= 122)) {
+        if (latinA) out.a++;
+        else out.other++;
+      } else if (code >= 48 && code <= 57) out.other++;
+      continue;
+    }
+    if (hanB && code >= 0x4e00 && code <= 0x9fff) {
+      out.b++;
+      continue;
+    }
+    if (code >= 0x3000 && code <= 0x303f) continue; // CJK punctuation
+    if (code >= 0xff00 && code <= 0xff0f) continue; // full-width punctuation
+    const cp = text.codePointAt(i)!;
+    const ch = String.fromCodePoint(cp);
+    if (cp > 0xffff) i++;
+    const l = charLang(ch, pair);
+    if (l === pair.a) out.a++;
+    else if (l === pair.b) out.b++;
+    else if (/[\p{L}\p{N}]/u.test(ch)) out.other++;
+  }
+  return out;
+}
+
+/**
+ * Length-model δ of a (CJK, other) pair of texts, as `textLengthDelta` computes it (letters and digits;
+ * letters of the CJK side not in its script carried over one for one), from character counts.
+ */
 class LengthFit {
   private readonly model;
-  private readonly isCjk: (ch: string) => boolean;
-  constructor(pair: LanguagePair) {
+  constructor(private readonly pair: LanguagePair) {
     this.model = lengthModelFor(pair.b);
-    this.isCjk = (ch) => charLang(ch, pair) === pair.b;
   }
   delta(b: string, a: string): number {
-    return textLengthDelta(b, a, this.isCjk, this.model);
+    const cb = countChars(b, this.pair);
+    const ca = countChars(a, this.pair);
+    const l1 = cb.b;
+    const carried = cb.a + cb.other;
+    const n1 = Math.max(l1, 1);
+    return (ca.a + ca.b + ca.other - l1 * this.model.c - carried) / Math.sqrt(n1 * this.model.s2 + n1 * n1 * this.model.b);
   }
 }
 
@@ -342,6 +444,7 @@ class LengthFit {
  * the English, not its translation.
  */
 function isNoteOn(b: string, a: string): boolean {
+  if (a.length > 80 || !/[A-Za-z\u00c0-\u024f]/u.test(b)) return false; // notes quote a word or a phrase
   const words = a.toLowerCase().match(/\p{L}+/gu);
   if (!words || words.length === 0) return false;
   const inB = new Set(b.toLowerCase().match(/\p{L}+/gu) ?? []);
@@ -349,7 +452,7 @@ function isNoteOn(b: string, a: string): boolean {
 }
 
 /** Length fit of a pair in (0, 1] (1: the expected length ratio), or 0 when the CJK side is a note on the English. */
-function fit(a: string, b: string, scorer: LengthFit): { score: number; delta: number } {
+function pairFit(a: string, b: string, scorer: LengthFit): { score: number; delta: number } {
   if (isNoteOn(b, a)) return { score: 0, delta: Number.POSITIVE_INFINITY };
   const delta = scorer.delta(b, a);
   return { score: Math.exp((-delta * delta) / 8), delta };
@@ -387,7 +490,9 @@ function pairRuns(runs: readonly Run[], scorer: LengthFit): { pairs: Candidate[]
   const groups = new Map<number, Candidate[]>();
   for (const c of best) {
     const g = groupOf.get(c.run)!;
-    groups.set(g, [...(groups.get(g) ?? []), c]);
+    const list = groups.get(g);
+    if (list) list.push(c);
+    else groups.set(g, [c]);
   }
   const pairs: Candidate[] = [];
   for (const list of groups.values()) pairs.push(...tableColumns(list, ambiguous));
@@ -441,9 +546,9 @@ function matchRun(run: Run, first: Side, scorer: LengthFit): { pairs: Candidate[
     best[i] = best[i - 1]!;
     const x = units[i - 2];
     const y = units[i - 1];
-    if (!x || !y || x.side !== first || y.side === first || x.tag !== y.tag) continue;
+    if (!x || !y || x.side !== first || y.side === first || !sameKind(x.tag, y.tag)) continue;
     const [a, b] = x.side === "a" ? withoutOneSidedNumber(x.text, y.text) : withoutOneSidedNumber(y.text, x.text);
-    const f = fit(a, b, scorer);
+    const f = pairFit(a, b, scorer);
     if (!Number.isFinite(f.delta)) continue;
     const w = 0.1 + f.score;
     if (best[i - 2]! + w > best[i]!) {
@@ -460,6 +565,28 @@ function matchRun(run: Run, first: Side, scorer: LengthFit): { pairs: Candidate[
     } else i--;
   }
   return { pairs: pairs.reverse(), total: best[n]! };
+}
+
+/** Units pair with units of their kind: the same tag, two headings, or two plain blocks (`<p>` and `<div>`). */
+function sameKind(x: string, y: string): boolean {
+  if (x === y) return true;
+  const kind = (t: string) => (/^h[1-6]$/u.test(t) ? "heading" : t === "p" || t === "div" ? "block" : t);
+  return kind(x) === kind(y);
+}
+
+/** Names of languages as a column header or a switcher names them ("English | 中文"): labels, not text. */
+const LANGUAGE_NAME = /^(?:english|chinese|japanese|en|zh|ja|英文|英语|英語|中文|汉语|漢語|简体中文|繁體中文|繁体中文|日本語|日语|日語)$/iu;
+
+function isLanguageLabel(a: string, b: string): boolean {
+  return LANGUAGE_NAME.test(a.trim()) && LANGUAGE_NAME.test(b.trim());
+}
+
+const SPEAKER = /^(?:[A-Z]|[甲乙丙丁男女问答問])\s?[:：]\s*/u;
+
+/** Speaker labels on both sides of a dialogue line ("A: …" / "甲：…") are the dialogue's layout, not its text. */
+function withoutSpeakerLabels(a: string, b: string): { a: string; b: string } {
+  if (!SPEAKER.test(a) || !SPEAKER.test(b)) return { a, b };
+  return { a: a.replace(SPEAKER, ""), b: b.replace(SPEAKER, "") };
 }
 
 const LIST_NUMBER = /^\(?\d{1,3}[.)、．]\s*/u;
@@ -497,14 +624,13 @@ const FIELD_SEPARATORS: ReadonlyArray<{ name: string; split: RegExp }> = [
  * An inline pair inside one element: two lines (`中文<br>English`, or an item written on two lines), or
  * fields separated by " / ", " | " or a full-width comma, the first two fields in the two languages.
  */
-function inlinePair(info: Info, pair: LanguagePair, scorer: LengthFit): Omit<InlineCandidate, "run"> | null {
+function inlinePair(info: Info, textLines: string, text: string, pair: LanguagePair, scorer: LengthFit): Omit<InlineCandidate, "run"> | null {
   if (info.letters[0] === 0 || info.letters[1] === 0) return null;
-  const lines = visibleText(info.el, true).split("\n");
+  const lines = textLines.split("\n");
   if (lines.length === 2) {
     const p = halves(lines[0]!, lines[1]!, pair, scorer);
     if (p) return { ...p, kind: "inline", order: info.order, position: 0, key: `lines:${info.path}` };
   }
-  const text = visibleText(info.el);
   for (const sep of FIELD_SEPARATORS) {
     const fields = text.split(sep.split).map((f) => f.trim());
     if (fields.length < 2) continue;
@@ -525,6 +651,6 @@ function halves(x: string, y: string, pair: LanguagePair, scorer: LengthFit): { 
   if (xb === 0 && xa > 0 && dominant([ya, yb]) === "b") [a, b] = [x, y];
   else if (yb === 0 && ya > 0 && dominant([xa, xb]) === "b") [a, b] = [y, x];
   else return null;
-  const f = fit(a, b, scorer);
+  const f = pairFit(a, b, scorer);
   return Number.isFinite(f.delta) ? { a, b, score: f.score, delta: f.delta } : null;
 }

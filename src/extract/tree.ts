@@ -90,7 +90,7 @@ export function visibleText(el: TreeElement, lines = false): string {
 
 function collapse(text: string, lines: boolean): string {
   const nfc = text.normalize("NFC");
-  if (!lines) return nfc.replace(/\s+/gu, " ").trim();
+  if (!lines || !nfc.includes("\n")) return nfc.replace(/\s+/gu, " ").trim();
   return nfc
     .split(/\r?\n/u)
     .map((l) => l.replace(/\s+/gu, " ").trim())

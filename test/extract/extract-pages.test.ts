@@ -7,8 +7,18 @@ import { EN_JA } from "../../src/text/index.js";
 import { FIXTURES, fixture } from "./helpers.js";
 
 describe("extracting the pairs of a bilingual page", () => {
-  it("finds every pair of the Figure 3 page, exactly as the annotators wrote them", () => {
-    const { pairs, stats } = extractFromHtml(fixture("feng2011-figure3.html"), "figure3.html");
+  it("finds the seven sentence pairs of the Figure 3 page by its template, and leaves the menu out", () => {
+    // The gold (written for feng2011, issue 5) also counts the four menu/link terms; since issue 10 navigation
+    // stays out of the default system, so they are the four misses here.
+    const { pairs } = extractFromHtml(fixture("feng2011-figure3.html"), "figure3.html");
+    const gold = readGoldPairs(`${FIXTURES}/feng2011-figure3.pairs.tsv`).pairs;
+    expect(compareToGold(pairs, gold, "exact")).toEqual({ tp: 7, fp: 0, fn: 4 });
+    expect(pairs.every((p) => p.method === "template")).toBe(true);
+    expect(pairs.map((p) => p.a)).not.toContain("IELTS");
+  });
+
+  it("feng2011's own system finds every pair of the Figure 3 page, exactly as the annotators wrote them", () => {
+    const { pairs, stats } = extractFromHtml(fixture("feng2011-figure3.html"), "figure3.html", { system: "feng2011" });
     const gold = readGoldPairs(`${FIXTURES}/feng2011-figure3.pairs.tsv`).pairs;
     expect(compareToGold(pairs, gold, "exact")).toEqual({ tp: gold.length, fp: 0, fn: 0 });
     expect(stats.seeds).toBeGreaterThan(0);

@@ -116,7 +116,7 @@ describe("bitext fetch-pages and export corpus", () => {
     const complain = lines.find((l) => l.includes("Can't complain!"))!;
     expect(complain.split("\t")[0]).toBe(`${server.url("/office.html")} ${server.url("/mirror/office.html")}`);
     expect(lines.filter((l) => l.includes("Can't complain!"))).toHaveLength(1);
-    expect(result.multiSource).toBeGreaterThanOrEqual(11);
+    expect(result.multiSource).toBeGreaterThanOrEqual(7); // the office page's seven sentence pairs (its menu is navigation)
   });
 
   it("splits paragraph pairs into sentence pairs with sentences: true", () => {
