@@ -18,11 +18,14 @@ import {
   isStopWord,
   type Lang,
   type LanguagePair,
+  CHAR_DISCOUNT,
+  englishToken,
+  isUnspacedLang,
   type LangSegment,
   type Lexicon,
+  SUBWORD_DISCOUNT,
   segmentByLanguage,
   tokenize,
-  wordSim,
 } from "../text/index.js";
 import { cleanText, prepareRecordText } from "./preprocess.js";
 import type { ClassifierInput } from "./types.js";
@@ -79,53 +82,136 @@ export function featureVector(f: SnippetFeatures): number[] {
 }
 
 /**
- * Sim on interned tokens, per lexicon and pair: every token gets an integer id, and Sim(c, e) is memoised
- * in one integer-keyed row per token of the `b` (non-English) side. `wordSim` computes each value once;
- * afterwards a pair of words costs one small-integer Map lookup instead of building and hashing a string key.
+ * Sim on interned tokens, per lexicon and pair: every token gets an integer id, each `pair.b` token's
+ * dictionary entry is looked up once (`Row`), and values found through the sub-word back-off are memoised in
+ * an integer-keyed map per token. The arithmetic is `wordSim`'s (src/text/similarity.ts), step for step, so
+ * the values are the same doubles; a test compares them on real snippets.
  */
+/** Translations keyed by token id (the lexicon's maps, keyed by word, re-keyed once). */
+type IdWeights = ReadonlyMap<number, number>;
+
+interface Row {
+  /** The token's translations (`lex.translations`), or undefined when the lexicon does not know it. */
+  direct: IdWeights | undefined;
+  /** Unknown word of an unspaced language: the translations of its known proper sub-words and characters. */
+  parts?: readonly IdWeights[];
+  chars?: readonly IdWeights[];
+  memo?: Map<number, number>;
+}
+
 class SimTable {
   private readonly ids = new Map<string, number>();
   private readonly tokens: string[] = [];
-  private rows: Array<Map<number, number> | undefined> = [];
-  private memoised = 0;
+  /** For `pair.a` English tokens: the id of `englishToken(token)`, Sim's second try. */
+  private readonly stems: number[] = [];
+  private rows: Array<Row | undefined> = [];
+  /** The lexicon's translation maps re-keyed by id, shared by the words (and sub-words) that have them. */
+  private rekeyed = new Map<ReadonlyMap<string, number>, IdWeights>();
+  private readonly bLang: Lang;
+  private readonly aIsEnglish: boolean;
+  private readonly unspacedB: boolean;
 
   constructor(
     private readonly lex: Lexicon,
-    private readonly pair: LanguagePair,
-  ) {}
+    pair: LanguagePair,
+  ) {
+    this.bLang = pair.b;
+    this.aIsEnglish = pair.a === "en";
+    this.unspacedB = isUnspacedLang(pair.b);
+  }
 
   /** The id of a token, the same for equal strings whatever their language. */
   id(token: string): number {
     let id = this.ids.get(token);
     if (id === undefined) {
-      if (this.tokens.length >= TABLE_LIMIT) this.reset();
       id = this.tokens.length;
       this.ids.set(token, id);
       this.tokens.push(token);
+      this.stems.push(-1);
     }
     return id;
   }
 
-  idsOf(tokens: readonly string[]): Int32Array {
-    const out = new Int32Array(tokens.length);
+  idsOf(tokens: readonly string[]): number[] {
+    const out = new Array<number>(tokens.length);
     for (let i = 0; i < tokens.length; i++) out[i] = this.id(tokens[i]!);
     return out;
+  }
+
+  private byId(translations: ReadonlyMap<string, number> | undefined): IdWeights | undefined {
+    if (!translations) return undefined;
+    let m = this.rekeyed.get(translations);
+    if (!m) {
+      const out = new Map<number, number>();
+      for (const [w, weight] of translations) out.set(this.id(w), weight);
+      this.rekeyed.set(translations, out);
+      m = out;
+    }
+    return m;
+  }
+
+  private row(c: number): Row {
+    let row = this.rows[c];
+    if (!row) {
+      const word = this.tokens[c]!;
+      row = { direct: this.byId(this.lex.translations(word, this.bLang)) };
+      if (!row.direct && this.unspacedB) {
+        const chars = Array.from(word);
+        if (chars.length >= 2) {
+          const known = (w: string) => this.byId(this.lex.translations(w, this.bLang));
+          const parts: IdWeights[] = [];
+          for (let len = chars.length - 1; len >= 2; len--) {
+            for (let i = 0; i + len <= chars.length; i++) {
+              const t = known(chars.slice(i, i + len).join(""));
+              if (t) parts.push(t);
+            }
+          }
+          row.parts = parts;
+          row.chars = chars.map(known).filter((t): t is IdWeights => t !== undefined);
+          row.memo = new Map();
+        }
+      }
+      this.rows[c] = row;
+    }
+    return row;
+  }
+
+  /** `direct` of similarity.ts: the weight of e among the translations, else of englishToken(e), at most 1. */
+  private direct(translations: IdWeights, e: number): number {
+    let w = translations.get(e) ?? 0;
+    if (w === 0 && this.aIsEnglish) {
+      let stem = this.stems[e]!;
+      if (stem === -1) {
+        stem = this.id(englishToken(this.tokens[e]!));
+        this.stems[e] = stem;
+      }
+      if (stem !== e) w = translations.get(stem) ?? 0;
+    }
+    return Math.min(1, w);
   }
 
   /** Sim(c, e), c a token of `pair.b`, e of `pair.a`. */
   sim(c: number, e: number): number {
     if (c === e) return 1;
-    let row = this.rows[c];
-    if (!row) {
-      row = new Map();
-      this.rows[c] = row;
-    }
-    let v = row.get(e);
+    const row = this.row(c);
+    if (row.direct) return this.direct(row.direct, e);
+    if (!row.memo) return 0;
+    let v = row.memo.get(e);
     if (v === undefined) {
-      v = wordSim(this.tokens[c]!, this.pair.b, this.tokens[e]!, this.pair.a, this.lex);
-      if (this.memoised >= TABLE_LIMIT * 8) this.clearRows();
-      row.set(e, v);
-      this.memoised++;
+      let best = 0;
+      for (const t of row.parts!) {
+        const s = this.direct(t, e);
+        if (s > best) best = s;
+      }
+      if (best > 0) v = best * SUBWORD_DISCOUNT;
+      else {
+        for (const t of row.chars!) {
+          const s = this.direct(t, e);
+          if (s > best) best = s;
+        }
+        v = best * CHAR_DISCOUNT;
+      }
+      row.memo.set(e, v);
     }
     return v;
   }
@@ -134,7 +220,7 @@ class SimTable {
    * feng2010 Equation 3 on ids: Σ over the `b` tokens of max_j Sim(c_i, e_j), over (p + q); the same sums in
    * the same order as `overlapScore`, so the same doubles.
    */
-  overlap(c: Int32Array, e: Int32Array): number {
+  overlap(c: readonly number[], e: readonly number[]): number {
     const p = c.length;
     const q = e.length;
     if (p === 0 || q === 0) return 0;
@@ -154,16 +240,17 @@ class SimTable {
     return sum / (p + q);
   }
 
-  private clearRows(): void {
-    this.rows = [];
-    this.memoised = 0;
-  }
-
-  /** Bounded memory over a long harvest: start again when the vocabulary grows past the limit. */
-  private reset(): void {
+  /**
+   * Bounded memory over a long harvest: start again when the vocabulary has grown past the limit. Called
+   * between records only, since ids handed out for a record must stay valid while it is scored.
+   */
+  bound(): void {
+    if (this.tokens.length < TABLE_LIMIT) return;
     this.ids.clear();
     this.tokens.length = 0;
-    this.clearRows();
+    this.stems.length = 0;
+    this.rows = [];
+    this.rekeyed = new Map();
   }
 }
 
@@ -214,7 +301,7 @@ const needles = new Map<string, string>();
 interface TokenisedSegment {
   seg: LangSegment;
   tokens: string[];
-  ids: Int32Array;
+  ids: number[];
 }
 
 /** Clean, segment and tokenise a record, and compute the six features from that. */
@@ -224,6 +311,7 @@ function computeFeatures(
   pair: LanguagePair,
 ): { text: string; segments: TokenisedSegment[]; pairs: SnippetAnalysis["pairs"]; features: SnippetFeatures } {
   const table = simTable(lex, pair);
+  table.bound();
   const { text } = prepareRecordText(input);
   const segments: TokenisedSegment[] = segmentByLanguage(text, pair).map((seg) => {
     const tokens = tokenize(seg.text, seg.lang);
