@@ -12,6 +12,17 @@
  * | 5 | segmentLengthVariance | L | population variance of the segments' token counts. |
  * | 6 | queryFrequency | F | occurrences of the English query plus occurrences of the Chinese query in the title + snippet
  * |   |  |  | (after the same cleaning; case-insensitive; trailing punctuation of the query ignored). |
+ *
+ * Character-level evidence (group X), for snippets whose two halves share few dictionary words (literary
+ * text, technical text with code names inside the Chinese). The snippet's two halves: the English half is
+ * the `a` segments of at least SENTENCE_TOKENS tokens; the Chinese half is everything else (the `b` segments
+ * and the short `a` runs inside them — names, terms, code).
+ *
+ * | 7 | halvesOverlap | X | Equation 3 between the halves as two bags of words (0 if either is empty). |
+ * | 8 | sharedTerms | X | share of the distinct Latin-script and number tokens of the Chinese half that occur in the English half |
+ * |   |  |  | (numbers compared by their digit runs). |
+ * | 9 | scriptBalance | X | min(r, 1/r), r = Latin letters / (LETTERS_PER_HAN × Han characters); 0 without either. |
+ * | 10 | sentenceBalance | X | min/max of the sentence ends of the halves (。！？ vs . ! ?); 0 if neither has one. |
  */
 import {
   EN_ZH,
@@ -31,7 +42,14 @@ import { cleanText, prepareRecordText } from "./preprocess.js";
 import type { ClassifierInput } from "./types.js";
 
 /** Bumped whenever a definition above changes: models record it and refuse another version. */
-export const FEATURE_VERSION = "feng2010-6/1";
+export const FEATURE_VERSION = "bitext-10/1";
+
+/**
+ * Feature sets a model may have been trained on: the seed's six (feng2010-6/1), and those plus the four
+ * character-level features (bitext-10/1). The first six are the same in both, so a feng2010-6/1 model still
+ * classifies, from the first six columns.
+ */
+export const FEATURE_SETS: Readonly<Record<string, number>> = { "feng2010-6/1": 6, "bitext-10/1": 10 };
 
 export const FEATURE_NAMES = [
   "wordOverlap",
@@ -40,14 +58,19 @@ export const FEATURE_NAMES = [
   "stringLength",
   "segmentLengthVariance",
   "queryFrequency",
+  "halvesOverlap",
+  "sharedTerms",
+  "scriptBalance",
+  "sentenceBalance",
 ] as const;
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 
 /** The seed's three measures, as indices into the feature vector (for the ablation W, W+L, W+L+F). */
-export const FEATURE_GROUPS: Readonly<Record<"W" | "L" | "F", readonly number[]>> = {
+export const FEATURE_GROUPS: Readonly<Record<"W" | "L" | "F" | "X", readonly number[]>> = {
   W: [0, 1],
   L: [2, 3, 4],
   F: [5],
+  X: [6, 7, 8, 9],
 };
 
 export type SnippetFeatures = Record<FeatureName, number>;
@@ -347,6 +370,7 @@ function computeFeatures(
   const mean = L ? totalTokens / L : 0;
   const variance = L ? lengths.reduce((a, x) => a + (x - mean) ** 2, 0) / L : 0;
   const haystack = text.toLowerCase();
+  const halves = halvesOf(segments, pair);
   const features: SnippetFeatures = {
     wordOverlap: m ? sum / (n * m) : 0,
     pairShare: n ? m / n : 0,
@@ -355,8 +379,80 @@ function computeFeatures(
     segmentLengthVariance: variance,
     queryFrequency:
       countOccurrences(haystack, queryNeedle(input.query.en)) + countOccurrences(haystack, queryNeedle(input.query.zh)),
+    halvesOverlap: halves.b.length && halves.a.length ? table.overlap(halves.b, halves.a) : 0,
+    sharedTerms: sharedTerms(halves.terms, halves.aTokens),
+    scriptBalance: scriptBalance(text),
+    sentenceBalance: balance(halves.bEnds, halves.aEnds),
   };
   return { text, segments, pairs, features };
+}
+
+/** An `a` segment this long or longer is a sentence of the English half; shorter ones are terms in the other. */
+const SENTENCE_TOKENS = 3;
+/** Latin letters per Han character in translated text (Gale-Church c of the Tatoeba dev pairs, README extract). */
+const LETTERS_PER_HAN = 2.8;
+const LATIN_OR_NUMBER = /^[\p{Script=Latin}\p{N}]/u;
+const A_SENTENCE_END = /[.!?](?=\s|$)/g;
+const B_SENTENCE_END = /[。！？]/g;
+
+/** The snippet's two halves (see the table at the top). */
+function halvesOf(segments: readonly TokenisedSegment[], pair: LanguagePair) {
+  const a: number[] = [];
+  const b: number[] = [];
+  const aTokens = new Set<string>();
+  const terms = new Set<string>();
+  let aEnds = 0;
+  let bEnds = 0;
+  for (const s of segments) {
+    if (s.seg.lang === pair.a && s.tokens.length >= SENTENCE_TOKENS) {
+      for (const id of s.ids) a.push(id);
+      for (const t of s.tokens) aTokens.add(t);
+      aEnds += s.seg.text.match(A_SENTENCE_END)?.length ?? 0;
+    } else {
+      if (s.seg.lang === pair.b) for (const id of s.ids) b.push(id);
+      for (const t of s.tokens) if (s.seg.lang === pair.a || LATIN_OR_NUMBER.test(t)) terms.add(t);
+      bEnds += s.seg.text.match(B_SENTENCE_END)?.length ?? 0;
+    }
+  }
+  return { a, b, aTokens, terms, aEnds, bEnds };
+}
+
+const DIGITS = /\p{N}+/gu;
+
+/** Numbers compare by their digit runs: "1925年10月" and "1925,10" share 1925 and 10. */
+function termKeys(tokens: ReadonlySet<string>): Set<string> {
+  const out = new Set<string>();
+  for (const t of tokens) {
+    const digits = t.match(DIGITS);
+    if (digits) for (const d of digits) out.add(d);
+    else out.add(t);
+  }
+  return out;
+}
+
+function sharedTerms(terms: ReadonlySet<string>, aTokens: ReadonlySet<string>): number {
+  if (terms.size === 0) return 0;
+  const mine = termKeys(terms);
+  const theirs = termKeys(aTokens);
+  let n = 0;
+  for (const t of mine) if (theirs.has(t)) n++;
+  return n / mine.size;
+}
+
+function balance(x: number, y: number): number {
+  const hi = Math.max(x, y);
+  return hi ? Math.min(x, y) / hi : 0;
+}
+
+const HAN = /\p{Script=Han}/gu;
+const LATIN_LETTER = /\p{Script=Latin}/gu;
+
+function scriptBalance(text: string): number {
+  const han = text.match(HAN)?.length ?? 0;
+  const latin = text.match(LATIN_LETTER)?.length ?? 0;
+  if (!han || !latin) return 0;
+  const r = latin / (LETTERS_PER_HAN * han);
+  return Math.min(r, 1 / r);
 }
 
 /** Analyse a record: clean, segment by language, tokenise, and compute the six features. */
