@@ -85,7 +85,10 @@ function realData(flags: EvalClassifierFlags): void {
   }));
   const classifier = loadClassifier(flags.model ? resolve(flags.model) : defaultModelPath());
   const rows = evaluateOnRealData(classifier, pages, serpSets);
-  if (flags.json) return printJson({ model: classifier.modelId, rows });
+  if (flags.json) {
+    printJson({ model: classifier.modelId, rows });
+    return;
+  }
   printLine(`Model ${classifier.modelId} (P ≥ ${classifier.threshold})`);
   printLine(
     formatTable([
@@ -110,7 +113,10 @@ export function registerEvalClassifier(evalCommand: Command): void {
     .option("--gamma <list>", "grid of gamma values, comma-separated (default as bitext train)", numberList)
     .option("--json", "print the report as JSON")
     .action((flags: EvalClassifierFlags) => {
-      if (flags.pages || flags.serps) return realData(flags);
+      if (flags.pages || flags.serps) {
+        realData(flags);
+        return;
+      }
       if (!flags.annotations) throw new UserError("eval classifier: give --annotations FILE, or --pages DIR / --serps DIRS");
       const { annotations } = readAnnotations(flags.annotations);
       const model = flags.model ? { path: resolve(flags.model), file: readModelFile(resolve(flags.model)) } : undefined;
