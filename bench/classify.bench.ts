@@ -12,14 +12,22 @@
  * 3. Cold loads (CC-CEDICT index, jieba dictionary, the model), in fresh processes.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, openSync, closeSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildBootstrapSet, type PairSource } from "../src/classify/bootstrap.js";
 import { readBilingualPage, readSerpRecords } from "../src/classify/bootstrap-sources.js";
 import { applyScaling } from "../src/classify/scaling.js";
 import { loadSvm } from "../src/classify/svm.js";
-import { defaultModelPath, loadClassifier, parseAnnotations, readModelFile, recordFeatures } from "../src/classify/index.js";
+import {
+  type Classifier,
+  type ClassifierInput,
+  defaultModelPath,
+  loadClassifier,
+  parseAnnotations,
+  readModelFile,
+  recordFeatures,
+} from "../src/classify/index.js";
 import { loadLexicon, parseParallelTsv } from "../src/text/index.js";
 import { median, ms, timeRepeated } from "./stats.js";
 
@@ -74,22 +82,56 @@ function composeRecords(file: string): number {
   return lines.length;
 }
 
-/** Wall time of `bitext classify FILE --json` in a fresh process, stdout to a file. */
-function endToEnd(file: string, out: string): { ms: number; lines: number } {
+const TIME = "/usr/bin/time";
+
+/**
+ * Wall time of `bitext classify FILE --json` in a fresh process, stdout to a file, and its CPU time (user +
+ * system, through /usr/bin/time when there is one): on a shared machine the CPU time is the steadier figure.
+ */
+function endToEnd(file: string, out: string): { ms: number; cpuMs: number; lines: number } {
   const fd = openSync(out, "w");
+  const args = [join(ROOT, "dist", "cli", "main.js"), "classify", file, "--json"];
+  const timed = existsSync(TIME);
   const t = performance.now();
-  const r = spawnSync(process.execPath, [join(ROOT, "dist", "cli", "main.js"), "classify", file, "--json"], {
-    cwd: ROOT,
-    stdio: ["ignore", fd, "pipe"],
-    encoding: "utf8",
-  });
+  const r = timed
+    ? spawnSync(TIME, ["-f", "cpu %U %S", process.execPath, ...args], { cwd: ROOT, stdio: ["ignore", fd, "pipe"], encoding: "utf8" })
+    : spawnSync(process.execPath, args, { cwd: ROOT, stdio: ["ignore", fd, "pipe"], encoding: "utf8" });
   const elapsed = performance.now() - t;
   closeSync(fd);
   if (r.status !== 0) throw new Error(`bitext classify: ${r.stderr}`);
+  const cpu = /cpu ([\d.]+) ([\d.]+)/.exec(r.stderr ?? "");
+  const cpuMs = cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : Number.NaN;
   const text = readFileSync(out, "utf8");
   let lines = 0;
   for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) lines++;
-  return { ms: elapsed, lines };
+  return { ms: elapsed, cpuMs, lines };
+}
+
+/** The commit before the speed rewrite: its classifier is the same-process reference of the speed-up. */
+const REFERENCE_COMMIT = "e59e0df";
+
+/**
+ * The pre-rewrite classifier, from git (extracted beside the sources so it resolves the same node_modules),
+ * or undefined when the checkout has no history. Run with the feng2010-6 model both versions read.
+ */
+async function referenceClassifier(dir: string): Promise<Classifier | undefined> {
+  const archive = spawnSync("sh", ["-c", `git archive ${REFERENCE_COMMIT} src | tar -x -C "${dir}"`], { cwd: ROOT, encoding: "utf8" });
+  if (archive.status !== 0) return undefined;
+  const old = (await import(join(dir, "src", "classify", "index.ts"))) as { loadClassifier: (path: string) => Classifier };
+  return old.loadClassifier(join(ROOT, "test", "fixtures", "classify", "model-feng2010-6.json"));
+}
+
+/** Median ms of classifying `records` with each classifier, runs interleaved so both see the same machine load. */
+function interleaved(a: Classifier, b: Classifier, records: readonly ClassifierInput[], runs: number): [number, number] {
+  a.classify(records);
+  b.classify(records);
+  const ta: number[] = [];
+  const tb: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    ta.push(...timeRepeated(() => a.classify(records), 1, 0));
+    tb.push(...timeRepeated(() => b.classify(records), 1, 0));
+  }
+  return [median(ta), median(tb)];
 }
 
 export async function run(): Promise<void> {
@@ -103,6 +145,7 @@ export async function run(): Promise<void> {
   // First pass: warm the loads on a disjoint set (real records of other result pages), then one timed pass.
   const warm = readSerpRecords(join(SHARED, "serps", "modern")).slice(0, 400);
   classifier.classify(warm.map((r) => ({ query: { en: r.query, zh: "" }, title: r.title, url: r.url, snippet: r.snippet })));
+  classifier.classify([{ query: { en: "", zh: "" }, title: "", url: "", snippet: "I see. 我明白了。" }]); // jieba, CC-CEDICT
   let t = performance.now();
   classifier.classify(records);
   const firstPass = performance.now() - t;
@@ -121,6 +164,21 @@ export async function run(): Promise<void> {
     console.log(`| ${name} | ${ms(ms_)} | ${((n * 1000) / ms_).toFixed(0)} | ${((ms_ * 1000) / n).toFixed(1)} |`);
   }
 
+  const refDir = mkdtempSync(join(ROOT, ".bench-reference-"));
+  try {
+    const reference = await referenceClassifier(refDir);
+    if (reference) {
+      const now = loadClassifier(join(ROOT, "test", "fixtures", "classify", "model-feng2010-6.json"));
+      const [before, after] = interleaved(reference, now, records, 9);
+      console.log(
+        `\nSame process, interleaved, median of 9 (feng2010-6 model): before the rewrite (${REFERENCE_COMMIT}) ${((n * 1000) / before).toFixed(0)} records/s, ` +
+          `now ${((n * 1000) / after).toFixed(0)} records/s: × ${(before / after).toFixed(2)}`,
+      );
+    }
+  } finally {
+    rmSync(refDir, { recursive: true, force: true });
+  }
+
   const dir = mkdtempSync(join(tmpdir(), "bitext-bench-classify-"));
   try {
     const jsonl = join(dir, "records.jsonl");
@@ -135,8 +193,11 @@ export async function run(): Promise<void> {
       `\nEnd to end: \`bitext classify FILE --json\` (dist build, fresh process, stdout to a file) on ${count.toLocaleString("en")} composed records ` +
         `(${(statSync(jsonl).size / 1e6).toFixed(1)} MB, composed in ${(composeMs / 1000).toFixed(1)} s), median of 3:\n`,
     );
-    console.log("| records | wall s | records/s | lines out |\n|---|---|---|---|");
-    console.log(`| ${count} | ${(e2e / 1000).toFixed(2)} | ${((count * 1000) / e2e).toFixed(0)} | ${runs[0]!.lines} |`);
+    const cpu = median(runs.map((r) => r.cpuMs));
+    console.log("| records | wall s | records/s (wall) | CPU s | records/s (CPU) | lines out |\n|---|---|---|---|---|---|");
+    console.log(
+      `| ${count} | ${(e2e / 1000).toFixed(2)} | ${((count * 1000) / e2e).toFixed(0)} | ${(cpu / 1000).toFixed(2)} | ${((count * 1000) / cpu).toFixed(0)} | ${runs[0]!.lines} |`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
