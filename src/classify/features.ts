@@ -444,12 +444,34 @@ function balance(x: number, y: number): number {
   return hi ? Math.min(x, y) / hi : 0;
 }
 
-const HAN = /\p{Script=Han}/gu;
-const LATIN_LETTER = /\p{Script=Latin}/gu;
+const HAN = /^\p{Script=Han}$/u;
+const LATIN_LETTER = /^\p{Script=Latin}$/u;
+/** Script of each BMP code unit, filled on first sight: 0 unknown, 1 Han, 2 Latin, 3 other. */
+const SCRIPT_OF = new Uint8Array(0x10000);
+
+function scriptOf(ch: string): number {
+  return HAN.test(ch) ? 1 : LATIN_LETTER.test(ch) ? 2 : 3;
+}
 
 function scriptBalance(text: string): number {
-  const han = text.match(HAN)?.length ?? 0;
-  const latin = text.match(LATIN_LETTER)?.length ?? 0;
+  let han = 0;
+  let latin = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    let k: number;
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      k = scriptOf(text.slice(i, i + 2)); // astral: Han extensions
+      i++;
+    } else {
+      k = SCRIPT_OF[code]!;
+      if (k === 0) {
+        k = scriptOf(text[i]!);
+        SCRIPT_OF[code] = k;
+      }
+    }
+    if (k === 1) han++;
+    else if (k === 2) latin++;
+  }
   if (!han || !latin) return 0;
   const r = latin / (LETTERS_PER_HAN * han);
   return Math.min(r, 1 / r);
