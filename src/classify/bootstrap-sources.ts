@@ -8,6 +8,7 @@ import { inputError, UserError } from "../errors.js";
 import { parseDocument } from "../html/dom.js";
 import { EN_ZH, langShares, parseParallelTsv } from "../text/index.js";
 import type { PairSource, SerpSource } from "./bootstrap.js";
+import type { BilingualPageUnits } from "./page-snippets.js";
 
 function filesUnder(dir: string, suffix: string): string[] {
   let entries: string[];
@@ -135,6 +136,32 @@ export function readChineseParagraphs(dir: string): Array<{ title: string; text:
       if ((langShares(text, EN_ZH).zh ?? 0) < 0.6) return;
       out.push({ title, text, source: `${rel} ${p.tagName.toLowerCase()} ${k + 1}` });
     });
+  }
+  return out;
+}
+
+/**
+ * The real bilingual pages of a development set laid out as `<source>/<page>.html` + `<page>.pairs.tsv`
+ * (`English<TAB>Chinese`, page order), pages named in `exclude` (a held-out list) left out. Which language comes
+ * first on the page is read from where the first pair's texts occur in the HTML.
+ */
+export function readRealBilingualPages(dir: string, exclude = ""): BilingualPageUnits[] {
+  const out: BilingualPageUnits[] = [];
+  for (const tsv of filesUnder(dir, ".pairs.tsv")) {
+    if (tsv.endsWith(".alt.pairs.tsv") || tsv.endsWith(".pairs.alt.tsv")) continue;
+    const htmlFile = tsv.replace(/\.pairs\.tsv$/, ".html");
+    const rel = relative(dir, htmlFile);
+    if (exclude.includes(rel)) continue;
+    const html = readFileSync(htmlFile, "utf8");
+    const pairs = parseParallelTsv(tsv, readFileSync(tsv, "utf8")).map((p) => ({ en: p.a, zh: p.b }));
+    if (pairs.length === 0) continue;
+    const doc = parseDocument(html);
+    const title = (doc.querySelector("h1")?.textContent || doc.querySelector("title")?.textContent || "").replace(/\s+/g, " ").trim();
+    const flat = html.replace(/<[^>]*>/g, "").replace(/\s+/g, " ");
+    const where = (s: string) => flat.indexOf(s.slice(0, 12));
+    const e = where(pairs[0]!.en);
+    const z = where(pairs[0]!.zh);
+    out.push({ source: rel.replace(/\.html$/, ""), title, pairs, enFirst: z < 0 || (e >= 0 && e < z) });
   }
   return out;
 }

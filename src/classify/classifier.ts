@@ -1,7 +1,7 @@
 import { UserError } from "../errors.js";
 import { resourcePath } from "../paths.js";
 import { loadLexicon } from "../text/index.js";
-import { FEATURE_NAMES, FEATURE_VERSION, recordFeatures } from "./features.js";
+import { FEATURE_NAMES, FEATURE_SETS, FEATURE_VERSION, recordFeatures } from "./features.js";
 import { type ModelFile, modelIdOf, readModelFile } from "./model-file.js";
 import { applyScaling } from "./scaling.js";
 import { loadSvm } from "./svm.js";
@@ -14,9 +14,10 @@ export function defaultModelPath(): string {
 
 /** A classifier from a checked model file. */
 export function createClassifier(path: string, model: ModelFile, options: { threshold?: number } = {}): Classifier {
-  if (model.features.version !== FEATURE_VERSION || model.features.names.join() !== FEATURE_NAMES.join()) {
+  const width = FEATURE_SETS[model.features.version];
+  if (width === undefined || model.features.names.join() !== FEATURE_NAMES.slice(0, width).join()) {
     throw new UserError(
-      `${path}: features: trained on feature set ${model.features.version}, this bitext computes ${FEATURE_VERSION}; retrain with bitext train`,
+      `${path}: features: trained on feature set ${model.features.version}, this bitext computes ${FEATURE_VERSION} (and reads feng2010-6/1 models); retrain with bitext train`,
     );
   }
   let svm: ReturnType<typeof loadSvm>;
@@ -32,7 +33,7 @@ export function createClassifier(path: string, model: ModelFile, options: { thre
     modelId: modelIdOf(path, model),
     threshold,
     classify(inputs: readonly ClassifierInput[]): Prediction[] {
-      const rows = inputs.map((r) => applyScaling(model.scaling, recordFeatures(r, lex, pair)));
+      const rows = inputs.map((r) => applyScaling(model.scaling, recordFeatures(r, lex, pair).slice(0, width)));
       return svm.probabilities(rows).map((p) => ({ label: p >= threshold ? "bilingual" : "monolingual", probability: p }));
     },
   };

@@ -9,7 +9,9 @@ import { createClassifier } from "./classifier.js";
 import type { ModelFile } from "./model-file.js";
 import { type CvResult, crossValidate, type Grid, stratifiedFolds, summarise } from "./train.js";
 import { type AblationRow, ablation, featurise } from "./trainer.js";
-import type { Annotation } from "./types.js";
+import type { SerpSource } from "./bootstrap.js";
+import { type BilingualPageUnits, type PageSnippet, pageSnippets } from "./page-snippets.js";
+import type { Annotation, Classifier } from "./types.js";
 
 export interface ClassifierReport {
   size: number;
@@ -81,4 +83,43 @@ export function evaluateClassifier(
     report.model = { ...summarise(confusion(predicted, set.labels)), modelId: classifier.modelId, threshold: classifier.threshold };
   }
   return report;
+}
+
+/** One row of the real-data report: a source of bilingual pages (recall) or of monolingual result records (false positives). */
+export interface RealDataRow {
+  source: string;
+  kind: "bilingual pages" | "monolingual results";
+  n: number;
+  /** Records labelled bilingual. */
+  bilingual: number;
+  /** recall for bilingual pages, false-positive rate for monolingual results. */
+  rate: number;
+}
+
+/**
+ * A model on real data, per source: recall on engine-like snippets of real bilingual pages (`pageSnippets`),
+ * grouped by the pages' source folder, and the false-positive rate on real monolingual result records,
+ * grouped by result-page set. No training happens here: the pages and records are test data.
+ */
+export function evaluateOnRealData(
+  classifier: Classifier,
+  pages: readonly BilingualPageUnits[],
+  serpSets: ReadonlyArray<{ name: string; records: readonly SerpSource[] }>,
+): RealDataRow[] {
+  const rows: RealDataRow[] = [];
+  const bySource = new Map<string, PageSnippet[]>();
+  for (const p of pages) {
+    const key = p.source.split("/")[0]!;
+    bySource.set(key, [...(bySource.get(key) ?? []), ...pageSnippets(p)]);
+  }
+  for (const [source, snippets] of [...bySource].sort((x, y) => x[0].localeCompare(y[0]))) {
+    const hits = classifier.classify(snippets).filter((p) => p.label === "bilingual").length;
+    rows.push({ source, kind: "bilingual pages", n: snippets.length, bilingual: hits, rate: snippets.length ? hits / snippets.length : 0 });
+  }
+  for (const set of serpSets) {
+    const inputs = set.records.map((r) => ({ query: r.lang === "en" ? { en: r.query, zh: "" } : { en: "", zh: r.query }, title: r.title, url: r.url, snippet: r.snippet }));
+    const fp = classifier.classify(inputs).filter((p) => p.label === "bilingual").length;
+    rows.push({ source: set.name, kind: "monolingual results", n: inputs.length, bilingual: fp, rate: inputs.length ? fp / inputs.length : 0 });
+  }
+  return rows;
 }

@@ -12,23 +12,44 @@
  * | 5 | segmentLengthVariance | L | population variance of the segments' token counts. |
  * | 6 | queryFrequency | F | occurrences of the English query plus occurrences of the Chinese query in the title + snippet
  * |   |  |  | (after the same cleaning; case-insensitive; trailing punctuation of the query ignored). |
+ *
+ * Character-level evidence (group X), for snippets whose two halves share few dictionary words (literary
+ * text, technical text with code names inside the Chinese). The snippet's two halves: the English half is
+ * the `a` segments of at least SENTENCE_TOKENS tokens; the Chinese half is everything else (the `b` segments
+ * and the short `a` runs inside them — names, terms, code).
+ *
+ * | 7 | halvesOverlap | X | Equation 3 between the halves as two bags of words (0 if either is empty). |
+ * | 8 | sharedTerms | X | share of the distinct Latin-script and number tokens of the Chinese half that occur in the English half |
+ * |   |  |  | (numbers compared by their digit runs). |
+ * | 9 | scriptBalance | X | min(r, 1/r), r = Latin letters / (LETTERS_PER_HAN × Han characters); 0 without either. |
+ * | 10 | sentenceBalance | X | min/max of the sentence ends of the halves (。！？ vs . ! ?); 0 if neither has one. |
  */
 import {
   EN_ZH,
   isStopWord,
   type Lang,
   type LanguagePair,
+  CHAR_DISCOUNT,
+  englishToken,
+  isUnspacedLang,
   type LangSegment,
   type Lexicon,
+  SUBWORD_DISCOUNT,
   segmentByLanguage,
   tokenize,
-  wordSim,
 } from "../text/index.js";
 import { cleanText, prepareRecordText } from "./preprocess.js";
 import type { ClassifierInput } from "./types.js";
 
 /** Bumped whenever a definition above changes: models record it and refuse another version. */
-export const FEATURE_VERSION = "feng2010-6/1";
+export const FEATURE_VERSION = "bitext-10/1";
+
+/**
+ * Feature sets a model may have been trained on: the seed's six (feng2010-6/1), and those plus the four
+ * character-level features (bitext-10/1). The first six are the same in both, so a feng2010-6/1 model still
+ * classifies, from the first six columns.
+ */
+export const FEATURE_SETS: Readonly<Record<string, number>> = { "feng2010-6/1": 6, "bitext-10/1": 10 };
 
 export const FEATURE_NAMES = [
   "wordOverlap",
@@ -37,14 +58,19 @@ export const FEATURE_NAMES = [
   "stringLength",
   "segmentLengthVariance",
   "queryFrequency",
+  "halvesOverlap",
+  "sharedTerms",
+  "scriptBalance",
+  "sentenceBalance",
 ] as const;
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 
 /** The seed's three measures, as indices into the feature vector (for the ablation W, W+L, W+L+F). */
-export const FEATURE_GROUPS: Readonly<Record<"W" | "L" | "F", readonly number[]>> = {
+export const FEATURE_GROUPS: Readonly<Record<"W" | "L" | "F" | "X", readonly number[]>> = {
   W: [0, 1],
   L: [2, 3, 4],
   F: [5],
+  X: [6, 7, 8, 9],
 };
 
 export type SnippetFeatures = Record<FeatureName, number>;
@@ -79,53 +105,136 @@ export function featureVector(f: SnippetFeatures): number[] {
 }
 
 /**
- * Sim on interned tokens, per lexicon and pair: every token gets an integer id, and Sim(c, e) is memoised
- * in one integer-keyed row per token of the `b` (non-English) side. `wordSim` computes each value once;
- * afterwards a pair of words costs one small-integer Map lookup instead of building and hashing a string key.
+ * Sim on interned tokens, per lexicon and pair: every token gets an integer id, each `pair.b` token's
+ * dictionary entry is looked up once (`Row`), and values found through the sub-word back-off are memoised in
+ * an integer-keyed map per token. The arithmetic is `wordSim`'s (src/text/similarity.ts), step for step, so
+ * the values are the same doubles; a test compares them on real snippets.
  */
+/** Translations keyed by token id (the lexicon's maps, keyed by word, re-keyed once). */
+type IdWeights = ReadonlyMap<number, number>;
+
+interface Row {
+  /** The token's translations (`lex.translations`), or undefined when the lexicon does not know it. */
+  direct: IdWeights | undefined;
+  /** Unknown word of an unspaced language: the translations of its known proper sub-words and characters. */
+  parts?: readonly IdWeights[];
+  chars?: readonly IdWeights[];
+  memo?: Map<number, number>;
+}
+
 class SimTable {
   private readonly ids = new Map<string, number>();
   private readonly tokens: string[] = [];
-  private rows: Array<Map<number, number> | undefined> = [];
-  private memoised = 0;
+  /** For `pair.a` English tokens: the id of `englishToken(token)`, Sim's second try. */
+  private readonly stems: number[] = [];
+  private rows: Array<Row | undefined> = [];
+  /** The lexicon's translation maps re-keyed by id, shared by the words (and sub-words) that have them. */
+  private rekeyed = new Map<ReadonlyMap<string, number>, IdWeights>();
+  private readonly bLang: Lang;
+  private readonly aIsEnglish: boolean;
+  private readonly unspacedB: boolean;
 
   constructor(
     private readonly lex: Lexicon,
-    private readonly pair: LanguagePair,
-  ) {}
+    pair: LanguagePair,
+  ) {
+    this.bLang = pair.b;
+    this.aIsEnglish = pair.a === "en";
+    this.unspacedB = isUnspacedLang(pair.b);
+  }
 
   /** The id of a token, the same for equal strings whatever their language. */
   id(token: string): number {
     let id = this.ids.get(token);
     if (id === undefined) {
-      if (this.tokens.length >= TABLE_LIMIT) this.reset();
       id = this.tokens.length;
       this.ids.set(token, id);
       this.tokens.push(token);
+      this.stems.push(-1);
     }
     return id;
   }
 
-  idsOf(tokens: readonly string[]): Int32Array {
-    const out = new Int32Array(tokens.length);
+  idsOf(tokens: readonly string[]): number[] {
+    const out = new Array<number>(tokens.length);
     for (let i = 0; i < tokens.length; i++) out[i] = this.id(tokens[i]!);
     return out;
+  }
+
+  private byId(translations: ReadonlyMap<string, number> | undefined): IdWeights | undefined {
+    if (!translations) return undefined;
+    let m = this.rekeyed.get(translations);
+    if (!m) {
+      const out = new Map<number, number>();
+      for (const [w, weight] of translations) out.set(this.id(w), weight);
+      this.rekeyed.set(translations, out);
+      m = out;
+    }
+    return m;
+  }
+
+  private row(c: number): Row {
+    let row = this.rows[c];
+    if (!row) {
+      const word = this.tokens[c]!;
+      row = { direct: this.byId(this.lex.translations(word, this.bLang)) };
+      if (!row.direct && this.unspacedB) {
+        const chars = Array.from(word);
+        if (chars.length >= 2) {
+          const known = (w: string) => this.byId(this.lex.translations(w, this.bLang));
+          const parts: IdWeights[] = [];
+          for (let len = chars.length - 1; len >= 2; len--) {
+            for (let i = 0; i + len <= chars.length; i++) {
+              const t = known(chars.slice(i, i + len).join(""));
+              if (t) parts.push(t);
+            }
+          }
+          row.parts = parts;
+          row.chars = chars.map(known).filter((t): t is IdWeights => t !== undefined);
+          row.memo = new Map();
+        }
+      }
+      this.rows[c] = row;
+    }
+    return row;
+  }
+
+  /** `direct` of similarity.ts: the weight of e among the translations, else of englishToken(e), at most 1. */
+  private direct(translations: IdWeights, e: number): number {
+    let w = translations.get(e) ?? 0;
+    if (w === 0 && this.aIsEnglish) {
+      let stem = this.stems[e]!;
+      if (stem === -1) {
+        stem = this.id(englishToken(this.tokens[e]!));
+        this.stems[e] = stem;
+      }
+      if (stem !== e) w = translations.get(stem) ?? 0;
+    }
+    return Math.min(1, w);
   }
 
   /** Sim(c, e), c a token of `pair.b`, e of `pair.a`. */
   sim(c: number, e: number): number {
     if (c === e) return 1;
-    let row = this.rows[c];
-    if (!row) {
-      row = new Map();
-      this.rows[c] = row;
-    }
-    let v = row.get(e);
+    const row = this.row(c);
+    if (row.direct) return this.direct(row.direct, e);
+    if (!row.memo) return 0;
+    let v = row.memo.get(e);
     if (v === undefined) {
-      v = wordSim(this.tokens[c]!, this.pair.b, this.tokens[e]!, this.pair.a, this.lex);
-      if (this.memoised >= TABLE_LIMIT * 8) this.clearRows();
-      row.set(e, v);
-      this.memoised++;
+      let best = 0;
+      for (const t of row.parts!) {
+        const s = this.direct(t, e);
+        if (s > best) best = s;
+      }
+      if (best > 0) v = best * SUBWORD_DISCOUNT;
+      else {
+        for (const t of row.chars!) {
+          const s = this.direct(t, e);
+          if (s > best) best = s;
+        }
+        v = best * CHAR_DISCOUNT;
+      }
+      row.memo.set(e, v);
     }
     return v;
   }
@@ -134,7 +243,7 @@ class SimTable {
    * feng2010 Equation 3 on ids: Σ over the `b` tokens of max_j Sim(c_i, e_j), over (p + q); the same sums in
    * the same order as `overlapScore`, so the same doubles.
    */
-  overlap(c: Int32Array, e: Int32Array): number {
+  overlap(c: readonly number[], e: readonly number[]): number {
     const p = c.length;
     const q = e.length;
     if (p === 0 || q === 0) return 0;
@@ -154,16 +263,17 @@ class SimTable {
     return sum / (p + q);
   }
 
-  private clearRows(): void {
-    this.rows = [];
-    this.memoised = 0;
-  }
-
-  /** Bounded memory over a long harvest: start again when the vocabulary grows past the limit. */
-  private reset(): void {
+  /**
+   * Bounded memory over a long harvest: start again when the vocabulary has grown past the limit. Called
+   * between records only, since ids handed out for a record must stay valid while it is scored.
+   */
+  bound(): void {
+    if (this.tokens.length < TABLE_LIMIT) return;
     this.ids.clear();
     this.tokens.length = 0;
-    this.clearRows();
+    this.stems.length = 0;
+    this.rows = [];
+    this.rekeyed = new Map();
   }
 }
 
@@ -214,7 +324,7 @@ const needles = new Map<string, string>();
 interface TokenisedSegment {
   seg: LangSegment;
   tokens: string[];
-  ids: Int32Array;
+  ids: number[];
 }
 
 /** Clean, segment and tokenise a record, and compute the six features from that. */
@@ -224,6 +334,7 @@ function computeFeatures(
   pair: LanguagePair,
 ): { text: string; segments: TokenisedSegment[]; pairs: SnippetAnalysis["pairs"]; features: SnippetFeatures } {
   const table = simTable(lex, pair);
+  table.bound();
   const { text } = prepareRecordText(input);
   const segments: TokenisedSegment[] = segmentByLanguage(text, pair).map((seg) => {
     const tokens = tokenize(seg.text, seg.lang);
@@ -259,6 +370,7 @@ function computeFeatures(
   const mean = L ? totalTokens / L : 0;
   const variance = L ? lengths.reduce((a, x) => a + (x - mean) ** 2, 0) / L : 0;
   const haystack = text.toLowerCase();
+  const halves = halvesOf(segments, pair);
   const features: SnippetFeatures = {
     wordOverlap: m ? sum / (n * m) : 0,
     pairShare: n ? m / n : 0,
@@ -267,8 +379,102 @@ function computeFeatures(
     segmentLengthVariance: variance,
     queryFrequency:
       countOccurrences(haystack, queryNeedle(input.query.en)) + countOccurrences(haystack, queryNeedle(input.query.zh)),
+    halvesOverlap: halves.b.length && halves.a.length ? table.overlap(halves.b, halves.a) : 0,
+    sharedTerms: sharedTerms(halves.terms, halves.aTokens),
+    scriptBalance: scriptBalance(text),
+    sentenceBalance: balance(halves.bEnds, halves.aEnds),
   };
   return { text, segments, pairs, features };
+}
+
+/** An `a` segment this long or longer is a sentence of the English half; shorter ones are terms in the other. */
+const SENTENCE_TOKENS = 3;
+/** Latin letters per Han character in translated text (Gale-Church c of the Tatoeba dev pairs, README extract). */
+const LETTERS_PER_HAN = 2.8;
+const LATIN_OR_NUMBER = /^[\p{Script=Latin}\p{N}]/u;
+const A_SENTENCE_END = /[.!?](?=\s|$)/g;
+const B_SENTENCE_END = /[。！？]/g;
+
+/** The snippet's two halves (see the table at the top). */
+function halvesOf(segments: readonly TokenisedSegment[], pair: LanguagePair) {
+  const a: number[] = [];
+  const b: number[] = [];
+  const aTokens = new Set<string>();
+  const terms = new Set<string>();
+  let aEnds = 0;
+  let bEnds = 0;
+  for (const s of segments) {
+    if (s.seg.lang === pair.a && s.tokens.length >= SENTENCE_TOKENS) {
+      for (const id of s.ids) a.push(id);
+      for (const t of s.tokens) aTokens.add(t);
+      aEnds += s.seg.text.match(A_SENTENCE_END)?.length ?? 0;
+    } else {
+      if (s.seg.lang === pair.b) for (const id of s.ids) b.push(id);
+      for (const t of s.tokens) if (s.seg.lang === pair.a || LATIN_OR_NUMBER.test(t)) terms.add(t);
+      bEnds += s.seg.text.match(B_SENTENCE_END)?.length ?? 0;
+    }
+  }
+  return { a, b, aTokens, terms, aEnds, bEnds };
+}
+
+const DIGITS = /\p{N}+/gu;
+
+/** Numbers compare by their digit runs: "1925年10月" and "1925,10" share 1925 and 10. */
+function termKeys(tokens: ReadonlySet<string>): Set<string> {
+  const out = new Set<string>();
+  for (const t of tokens) {
+    const digits = t.match(DIGITS);
+    if (digits) for (const d of digits) out.add(d);
+    else out.add(t);
+  }
+  return out;
+}
+
+function sharedTerms(terms: ReadonlySet<string>, aTokens: ReadonlySet<string>): number {
+  if (terms.size === 0) return 0;
+  const mine = termKeys(terms);
+  const theirs = termKeys(aTokens);
+  let n = 0;
+  for (const t of mine) if (theirs.has(t)) n++;
+  return n / mine.size;
+}
+
+function balance(x: number, y: number): number {
+  const hi = Math.max(x, y);
+  return hi ? Math.min(x, y) / hi : 0;
+}
+
+const HAN = /^\p{Script=Han}$/u;
+const LATIN_LETTER = /^\p{Script=Latin}$/u;
+/** Script of each BMP code unit, filled on first sight: 0 unknown, 1 Han, 2 Latin, 3 other. */
+const SCRIPT_OF = new Uint8Array(0x10000);
+
+function scriptOf(ch: string): number {
+  return HAN.test(ch) ? 1 : LATIN_LETTER.test(ch) ? 2 : 3;
+}
+
+function scriptBalance(text: string): number {
+  let han = 0;
+  let latin = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    let k: number;
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      k = scriptOf(text.slice(i, i + 2)); // astral: Han extensions
+      i++;
+    } else {
+      k = SCRIPT_OF[code]!;
+      if (k === 0) {
+        k = scriptOf(text[i]!);
+        SCRIPT_OF[code] = k;
+      }
+    }
+    if (k === 1) han++;
+    else if (k === 2) latin++;
+  }
+  if (!han || !latin) return 0;
+  const r = latin / (LETTERS_PER_HAN * han);
+  return Math.min(r, 1 / r);
 }
 
 /** Analyse a record: clean, segment by language, tokenise, and compute the six features. */

@@ -165,8 +165,22 @@ function rbfModel(serialized: string): SvmModel | undefined {
   if (!m) return undefined;
   const n = m.coef.length;
   /** Σ coef_i · exp(−γ‖x − sv_i‖²) − ρ, summed in the file's order as libsvm does. */
+  const dim = m.dim;
+  const sv = m.sv;
   const decision = (x: readonly number[]) => {
     let sum = 0;
+    if (x.length === dim) {
+      // The usual case, without the bounds checks of the general loop below.
+      for (let i = 0, base = 0; i < n; i++, base += dim) {
+        let d2 = 0;
+        for (let j = 0; j < dim; j++) {
+          const d = x[j]! - sv[base + j]!;
+          d2 += d * d;
+        }
+        sum += m.coef[i]! * Math.exp(-m.gamma * d2);
+      }
+      return sum - m.rho;
+    }
     for (let i = 0; i < n; i++) {
       let d2 = 0;
       const base = i * m.dim;

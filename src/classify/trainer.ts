@@ -112,6 +112,7 @@ export function ablation(set: TrainingSet, options: { folds?: number; seed?: num
     ["W", [...FEATURE_GROUPS.W]],
     ["W+L", [...FEATURE_GROUPS.W, ...FEATURE_GROUPS.L]],
     ["W+L+F", [...FEATURE_GROUPS.W, ...FEATURE_GROUPS.L, ...FEATURE_GROUPS.F]],
+    ["W+L+F+X", [...FEATURE_GROUPS.W, ...FEATURE_GROUPS.L, ...FEATURE_GROUPS.F, ...FEATURE_GROUPS.X]],
   ];
   return subsets.map(([name, features]) => {
     const { best } = gridSearch(set.rows, set.labels, foldOf, options.grid ?? DEFAULT_GRID, { features, onStep: options.onStep });

@@ -66,6 +66,7 @@ function classifyJsonl(file: string | undefined, classifier: Classifier, flags: 
   for (let i = 0; i < records.length; i += BATCH) {
     const batch = records.slice(i, i + BATCH);
     const predictions = classifier.classify(batch);
+    const lines: string[] = []; // one write per batch: a write per record costs more than classifying it
     batch.forEach((r, k) => {
       const p = predictions[k]!;
       if (flags.json) {
@@ -75,9 +76,10 @@ function classifyJsonl(file: string | undefined, classifier: Classifier, flags: 
           out.features = a.features;
           out.languageString = a.languageString;
         }
-        printJsonLine(out);
+        lines.push(JSON.stringify(out));
       } else table.push([p.label, p.probability.toFixed(3), truncate(r.title || r.url || r.snippet, 70)]);
     });
+    if (lines.length > 0) printLine(lines.join("\n"));
   }
   if (!flags.json) {
     printLine(formatTable(table));

@@ -1,7 +1,9 @@
-import { resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { basename, resolve } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
-import { type ClassifierReport, evaluateClassifier } from "../classify/evaluate.js";
-import { DEFAULT_GRID, readAnnotations, readModelFile } from "../classify/index.js";
+import { readRealBilingualPages, readSerpRecords } from "../classify/bootstrap-sources.js";
+import { type ClassifierReport, evaluateClassifier, evaluateOnRealData } from "../classify/evaluate.js";
+import { DEFAULT_GRID, defaultModelPath, loadClassifier, readAnnotations, readModelFile } from "../classify/index.js";
 import { UserError } from "../errors.js";
 import { formatTable, printJson, printLine } from "./output.js";
 import { createProgress } from "./progress.js";
@@ -52,18 +54,70 @@ function intAtLeast2(value: string): number {
   return n;
 }
 
+interface EvalClassifierFlags {
+  annotations?: string;
+  model?: string;
+  pages?: string;
+  serps?: string;
+  exclude?: string;
+  folds: number;
+  seed: number;
+  c?: number[];
+  gamma?: number[];
+  json?: boolean;
+}
+
+/** Recall per source on real bilingual pages' snippets, false positives per set of real result pages. */
+function realData(flags: EvalClassifierFlags): void {
+  let exclude = "";
+  if (flags.exclude) {
+    try {
+      exclude = readFileSync(flags.exclude, "utf8");
+    } catch (err) {
+      throw new UserError(`${flags.exclude}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    }
+  }
+  const skipped = (source: string) => exclude !== "" && exclude.includes(source.split("#")[0]!.replace(/\.expected\.json$/, ".html"));
+  const pages = flags.pages ? readRealBilingualPages(flags.pages, exclude) : [];
+  const serpSets = (flags.serps ? flags.serps.split(",") : []).map((dir) => ({
+    name: basename(resolve(dir)),
+    records: readSerpRecords(dir).filter((r) => !skipped(r.source)),
+  }));
+  const classifier = loadClassifier(flags.model ? resolve(flags.model) : defaultModelPath());
+  const rows = evaluateOnRealData(classifier, pages, serpSets);
+  if (flags.json) {
+    printJson({ model: classifier.modelId, rows });
+    return;
+  }
+  printLine(`Model ${classifier.modelId} (P ≥ ${classifier.threshold})`);
+  printLine(
+    formatTable([
+      ["source", "kind", "records", "labelled bilingual", "recall / FP rate"],
+      ...rows.map((r) => [r.source, r.kind, r.n, r.bilingual, r.rate.toFixed(3)]),
+    ]),
+  );
+}
+
 export function registerEvalClassifier(evalCommand: Command): void {
   evalCommand
     .command("classifier")
     .description("cross-validated precision/recall/F1, confusion matrix and W / W+L / W+L+F ablation of the classifier")
-    .requiredOption("--annotations <file>", "annotated records (JSONL)")
-    .option("--model <file>", "also apply this model to the records, as a held-out test set")
+    .option("--annotations <file>", "annotated records (JSONL): cross-validation and ablation")
+    .option("--model <file>", "also apply this model to the records, as a held-out test set (with --pages/--serps: the model to test; default the shipped one)")
+    .option("--pages <dir>", "real bilingual pages (<source>/<page>.html + .pairs.tsv): recall per source on engine-like snippets of them")
+    .option("--serps <dirs>", "folders of real result pages (*.expected.json), comma-separated: false-positive rate per folder on their records")
+    .option("--exclude <file>", "a list of held-out pages (e.g. HOLDOUT.md): pages named in it are left out")
     .option("--folds <k>", "cross-validation folds", intAtLeast2, 5)
     .option("--seed <n>", "seed of the fold assignment", (v) => Number.parseInt(v, 10), 1)
     .option("--c <list>", "grid of C values, comma-separated (default as bitext train)", numberList)
     .option("--gamma <list>", "grid of gamma values, comma-separated (default as bitext train)", numberList)
     .option("--json", "print the report as JSON")
-    .action((flags: { annotations: string; model?: string; folds: number; seed: number; c?: number[]; gamma?: number[]; json?: boolean }) => {
+    .action((flags: EvalClassifierFlags) => {
+      if (flags.pages || flags.serps) {
+        realData(flags);
+        return;
+      }
+      if (!flags.annotations) throw new UserError("eval classifier: give --annotations FILE, or --pages DIR / --serps DIRS");
       const { annotations } = readAnnotations(flags.annotations);
       const model = flags.model ? { path: resolve(flags.model), file: readModelFile(resolve(flags.model)) } : undefined;
       const grid = { C: flags.c ?? DEFAULT_GRID.C, gamma: flags.gamma ?? DEFAULT_GRID.gamma };

@@ -15,8 +15,12 @@ export function normalizeText(text: string): string {
   let out = text;
   if (HAS_ZERO_WIDTH.test(out)) out = out.replace(ZERO_WIDTH, "");
   if (HAS_WIDTH_VARIANT.test(out)) out = out.replace(WIDTH_VARIANTS, (ch) => ch.normalize("NFKC"));
-  return out.replace(WHITESPACE, " ").trim();
+  if (ODD_WHITESPACE.test(out)) out = out.replace(WHITESPACE, " ");
+  return out.trim();
 }
+
+/** Whitespace other than single spaces: the only case where collapsing changes anything. */
+const ODD_WHITESPACE = /[^\S ]| {2}/u;
 
 // Non-global twins of the patterns above for a cheap "anything to do?" test (most text has none).
 const HAS_ZERO_WIDTH = new RegExp(ZERO_WIDTH.source);

@@ -88,12 +88,12 @@ describe("bitext train and bitext eval classifier", () => {
     expect(model.training.file).toMatch(/annotations-sample\.jsonl$/);
   });
 
-  it("reports precision, recall, F1, the confusion matrix and the W / W+L / W+L+F ablation", () => {
+  it("reports precision, recall, F1, the confusion matrix and the W / W+L / W+L+F / W+L+F+X ablation", () => {
     // In-process (the command only formats this report): a CLI run would reload jieba and CC-CEDICT.
     const { annotations } = readAnnotations(fixture);
     const report = evaluateClassifier(annotations, { grid: { C: [2, 32], gamma: [0.5, 8] }, folds: 3 });
     expect(report.size).toBe(lines.length);
-    expect(report.ablation.map((a) => a.features)).toEqual(["W", "W+L", "W+L+F"]);
+    expect(report.ablation.map((a) => a.features)).toEqual(["W", "W+L", "W+L+F", "W+L+F+X"]);
     const f = report.full;
     expect(f.tp + f.fp + f.tn + f.fn).toBe(lines.length);
     expect(f.precision).toBeCloseTo(f.tp / (f.tp + f.fp));

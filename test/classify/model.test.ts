@@ -32,9 +32,9 @@ describe("training, saving and loading a classifier", () => {
   });
 
   it("records the feature set, scaling, C, γ, CV figures and training set in the model", () => {
-    expect(model.features.names).toHaveLength(6);
-    expect(model.features.version).toMatch(/^feng2010-6\//);
-    expect(model.scaling.min).toHaveLength(6);
+    expect(model.features.names).toHaveLength(10);
+    expect(model.features.version).toBe("bitext-10/1");
+    expect(model.scaling.min).toHaveLength(10);
     expect(grid.C).toContain(model.svm.C);
     expect(grid.gamma).toContain(model.svm.gamma);
     expect(model.cv.grid).toHaveLength(4);
@@ -136,7 +136,7 @@ describe("broken model files", () => {
     expectUserError(write("other.json", JSON.stringify({ hello: "world" })), /other\.json: format: expected "bitext-classifier"/);
     const m = JSON.parse(good) as ModelFile;
     (m.scaling as { min: unknown }).min = [1, 2];
-    expectUserError(write("scaling.json", JSON.stringify(m)), /scaling\.json: scaling\.min: expected 6 finite numbers/);
+    expectUserError(write("scaling.json", JSON.stringify(m)), /scaling\.json: scaling\.min: expected 10 finite numbers/);
   });
 });
 

@@ -1,0 +1,103 @@
+/**
+ * The shipped model on real data it was not trained on: engine-like snippets of the real bilingual pages of
+ * the development set (held-out pages excluded) and the real monolingual result records of the result-page sets
+ * the bootstrap set does not use (aql-more, modern).
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { readRealBilingualPages, readSerpRecords } from "../../src/classify/bootstrap-sources.js";
+import { evaluateOnRealData } from "../../src/classify/evaluate.js";
+import { analyseRecord, loadClassifier } from "../../src/classify/index.js";
+import { pageSnippets } from "../../src/classify/page-snippets.js";
+import { loadLexicon } from "../../src/text/index.js";
+import { ROOT, SHARED } from "../helpers/cli.js";
+
+const holdoutFile = join(ROOT, "..", "HOLDOUT.md");
+const exclude = existsSync(holdoutFile) ? readFileSync(holdoutFile, "utf8") : "lands-end.html winter-in-jinan.html packages.html";
+const pagesDir = join(SHARED, "data", "bilingual-pages", "real");
+const LITERARY = ["xlhhai_translations", "kanblog_yykan"];
+
+describe("engine-like snippets of real bilingual pages", () => {
+  const pages = readRealBilingualPages(pagesDir, exclude);
+
+  it("reads the development pages in page order, held-out pages left out", () => {
+    const names = pages.map((p) => p.source);
+    expect(names).toContain("xlhhai_translations/fathers-back");
+    expect(names).toContain("kanblog_yykan/sisyphus");
+    expect(names.some((n) => exclude.includes(`${n}.html`))).toBe(false);
+    // xlhhai gives the Chinese paragraph first, the Rust glossary the English term first.
+    expect(pages.find((p) => p.source === "xlhhai_translations/rivers")!.enFirst).toBe(false);
+    expect(pages.find((p) => p.source === "rust_glossary/rust-glossary")!.enFirst).toBe(true);
+  });
+
+  it("shows both languages around the query pair, at most about 300 characters", () => {
+    const rivers = pages.find((p) => p.source === "xlhhai_translations/rivers")!;
+    const snippets = pageSnippets(rivers);
+    expect(snippets.length).toBeGreaterThanOrEqual(rivers.pairs.length);
+    for (const s of snippets) {
+      expect(s.snippet.length).toBeLessThanOrEqual(310);
+      expect(s.snippet).toMatch(/\p{Script=Han}/u);
+      expect(s.snippet).toMatch(/[A-Za-z]{3}/);
+      expect(s.snippet).toContain(s.query.zh.slice(0, 5));
+    }
+  });
+});
+
+describe("the shipped model on real data", () => {
+  const classifier = loadClassifier();
+  const rows = evaluateOnRealData(
+    classifier,
+    readRealBilingualPages(pagesDir, exclude).filter((p) => LITERARY.includes(p.source.split("/")[0]!)),
+    ["aql-more", "modern"].map((d) => ({
+      name: d,
+      records: readSerpRecords(join(SHARED, "data", "serps", d)).filter((r) => !exclude.includes(r.source.split("#")[0]!.replace(/\.expected\.json$/, ".html"))),
+    })),
+  );
+
+  it("recognises at least 95% of the literary pages' snippets", () => {
+    const lit = rows.filter((r) => r.kind === "bilingual pages");
+    expect(lit.map((r) => r.source).sort()).toEqual(LITERARY.sort());
+    const n = lit.reduce((a, r) => a + r.n, 0);
+    const hits = lit.reduce((a, r) => a + r.bilingual, 0);
+    expect(n).toBeGreaterThan(60);
+    expect(hits / n).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it("labels at most 1% of the real monolingual result records bilingual", () => {
+    for (const r of rows.filter((x) => x.kind === "monolingual results")) {
+      expect(r.n).toBeGreaterThan(400);
+      expect(r.rate).toBeLessThanOrEqual(0.01);
+    }
+  });
+});
+
+describe("character-level features", () => {
+  const lex = loadLexicon();
+  const record = (snippet: string) => ({ query: { en: "", zh: "" }, title: "", url: "", snippet });
+
+  it("compares numbers by their digit runs", () => {
+    // (Dates are dropped as engine noise before this; other numbers stay.)
+    const f = analyseRecord(record("第3章有12.5页和7幅图。 Chapter 3 has 12,5 pages and 7 figures."), lex).features;
+    expect(f.sharedTerms).toBe(1); // 3, 12, 5 and 7 on both sides, whatever the decimal mark
+    expect(f.sentenceBalance).toBe(1);
+    expect(f.scriptBalance).toBeGreaterThan(0.5);
+  });
+
+  it("keeps code names inside Chinese text in the Chinese half and matches them in the English one", () => {
+    const f = analyseRecord(
+      record("可以通过 CATCH 代码块来处理异常。 It is possible to handle exceptions with a CATCH block."),
+      lex,
+    ).features;
+    expect(f.sharedTerms).toBe(1); // "catch" is the Chinese half's only Latin term, and the English half has it
+    expect(f.halvesOverlap).toBeGreaterThan(0);
+    expect(f.sentenceBalance).toBe(1);
+  });
+
+  it("gives a monolingual Chinese snippet with English terms no shared terms and a low script balance", () => {
+    const f = analyseRecord(record("Nacos 支持 Spring Cloud 的服务发现与配置管理，可以与 Dubbo 一起使用。"), lex).features;
+    expect(f.sharedTerms).toBe(0);
+    expect(f.halvesOverlap).toBe(0);
+    expect(f.scriptBalance).toBeLessThan(0.5);
+  });
+});
