@@ -14,6 +14,7 @@ export {
   getFetchHtml,
   lastCompletedFetch,
   listFetches,
+  markFetchUnprocessable,
   type NewFetch,
   type NewRecord,
   recordFetch,
@@ -22,6 +23,7 @@ export {
 export {
   getPage,
   listPages,
+  markPageUnprocessable,
   type PageFilter,
   type PageInput,
   type PageSummary,
