@@ -116,6 +116,19 @@ describe("a crawl bounds its work", () => {
     expect(reasons["/deep.html"]).toBe("cannot be processed: too-many-elements: more than 50,000 elements");
   });
 
+  it("gives a redirect's robots skip reason whole, naming where the redirect led", async () => {
+    const home = `<html><body><h1>News</h1>${article(0)}<a href="/r">short</a></body></html>`;
+    server = await startServer({
+      "/robots.txt": (_req, res) => res.writeHead(200, { "content-type": "text/plain" }).end("User-agent: *\nDisallow: /private/\n"),
+      "/": html(home),
+      "/r": (_req, res) => res.writeHead(302, { location: "/private/a-much-longer-target-path.html" }).end(),
+    });
+    const out = outDir();
+    await crawlSite([server.url("/")], { out, fetch: { delayMs: 0 }, sitemaps: false });
+    const skip = readCrawlManifest(out).skipped.find((s) => s.url === server!.url("/r"));
+    expect(skip?.reason).toBe(`robots: disallowed by robots.txt (at ${server.url("/private/a-much-longer-target-path.html")})`);
+  });
+
   it("an unreachable start URL is a clear error, not an empty crawl", async () => {
     const port = await new Promise<number>((resolve) => {
       const s = createServer().listen(0, "127.0.0.1", () => {
