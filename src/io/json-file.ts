@@ -1,28 +1,36 @@
-import { readFileSync } from "node:fs";
 import type { z } from "zod";
 import { UserError } from "../errors.js";
+import { readUserTextFile } from "./text-file.js";
 
 /**
  * Reading the project's JSON files (wrapper files, model files, schedule configs, gold data) with the
  * one error format users see: `FILE: problem`, `FILE: not valid JSON (…)`, `FILE: field.path: problem`.
  */
 
-/** The text of a file; a missing or unreadable file is a UserError naming it and what it should have been. */
+/**
+ * The text of a file; a missing or unreadable file, or one that is not UTF-8 text (binary, NUL bytes),
+ * is a UserError naming it, the line at fault and what it should have been (see `text-file.ts`).
+ */
 export function readTextFile(path: string, what: string, hint = ""): string {
-  try {
-    return readFileSync(path, "utf8");
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new UserError(`${path}: cannot read ${what} (${code === "ENOENT" ? "no such file" : (code ?? String(err))})${hint}`);
-  }
+  return readUserTextFile(path, { what, hint });
 }
 
+/** Parse JSON text; a syntax error is `FILE:LINE: not valid JSON (…)`. */
 export function parseJsonText(text: string, path: string, hint = ""): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new UserError(`${path}: not valid JSON (${(err as Error).message.split("\n")[0]})${hint}`);
+    const message = (err as Error).message.split("\n")[0]!;
+    const at = /\bposition (\d+)/u.exec(message);
+    const where = at ? `${path}:${lineOfOffset(text, Number(at[1]))}` : path;
+    throw new UserError(`${where}: not valid JSON (${message})${hint}`);
   }
+}
+
+function lineOfOffset(text: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
 }
 
 /** Read a JSON file: `what` names it in errors ("wrapper file", "schedule config", …). */
