@@ -15,22 +15,13 @@ export function readTextFile(path: string, what: string, hint = ""): string {
   return readUserTextFile(path, { what, hint });
 }
 
-/** Parse JSON text; a syntax error is `FILE:LINE: not valid JSON (…)`. */
+/** Parse JSON text; a syntax error is `FILE: not valid JSON (… at position N)`. */
 export function parseJsonText(text: string, path: string, hint = ""): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    const message = (err as Error).message.split("\n")[0]!;
-    const at = /\bposition (\d+)/u.exec(message);
-    const where = at ? `${path}:${lineOfOffset(text, Number(at[1]))}` : path;
-    throw new UserError(`${where}: not valid JSON (${message})${hint}`);
+    throw new UserError(`${path}: not valid JSON (${(err as Error).message.split("\n")[0]})${hint}`);
   }
-}
-
-function lineOfOffset(text: string, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
 }
 
 /** Read a JSON file: `what` names it in errors ("wrapper file", "schedule config", …). */

@@ -55,9 +55,9 @@ describe("reading a user's text file", () => {
     expect(readUserTextFile(path, { what: "list" })).toBe("早上好\nGood morning\n");
   });
 
-  it("gives the line of a JSON syntax error", () => {
+  it("names the file and position of a JSON syntax error", () => {
     const broken = file(BING.replace(/"engine"\s*:/, '"engine" '), "broken.json");
-    expect(message(() => readJsonFile(broken, "wrapper file"))).toMatch(new RegExp(`^${broken}:3: not valid JSON \\(.* at position \\d+\\)$`));
+    expect(message(() => readJsonFile(broken, "wrapper file"))).toMatch(new RegExp(`^${broken}: not valid JSON \\(.* at position \\d+\\)$`));
   });
 });
 
