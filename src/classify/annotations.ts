@@ -1,8 +1,9 @@
 /** Annotation files: JSONL, one annotated record a line (see `Annotation`). Appended to, never rewritten. */
 import { createHash } from "node:crypto";
-import { appendFileSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync } from "node:fs";
+import { appendFileSync, closeSync, fsyncSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
-import { inputError, UserError } from "../errors.js";
+import { inputError } from "../errors.js";
+import { readUserTextFile } from "../io/text-file.js";
 import type { Annotation, ClassifierInput, Label } from "./types.js";
 
 const LABELS: readonly Label[] = ["bilingual", "monolingual"];
@@ -66,13 +67,11 @@ export function annotationKey(r: ClassifierInput): string {
   return JSON.stringify([r.query.en, r.query.zh, r.url, r.title, r.snippet]);
 }
 
+/** An annotation line is one record (query, title, url, snippet, label): far under this. */
+const MAX_ANNOTATION_LINE = 1_000_000;
+
 export function readAnnotations(file: string): { annotations: Annotation[]; sha256: string } {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (err) {
-    throw new UserError(`${file}: cannot read annotations (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
-  }
+  const text = readUserTextFile(file, { what: "annotations file", maxLineLength: MAX_ANNOTATION_LINE });
   return { annotations: parseAnnotations(file, text), sha256: createHash("sha256").update(text).digest("hex") };
 }
 

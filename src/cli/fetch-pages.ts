@@ -62,15 +62,16 @@ export function registerFetchPagesCommand(program: Command): void {
             fetched: summary.fetched,
             already_stored: summary.alreadyStored,
             failed: summary.failed,
+            skipped: summary.skipped,
             pairs: summary.pairs,
             pages: summary.pages,
           });
         } else {
-          for (const p of summary.pages) if (p.status === "failed") process.stderr.write(`bitext: ${p.error}\n`);
+          for (const p of summary.pages) if (p.status === "failed" || p.status === "skipped") process.stderr.write(`bitext: ${p.status === "skipped" ? `${p.url}: skipped: ` : ""}${p.error}\n`);
           if (summary.records === 0) process.stderr.write("bitext: no record is classified bilingual yet (run bitext classify --db …)\n");
           process.stdout.write(
             `${summary.urls} pages of ${summary.records} bilingual records: ${summary.fetched} fetched, ` +
-              `${summary.alreadyStored} already stored, ${summary.failed} failed; ${summary.pairs} sentence pairs\n`,
+              `${summary.alreadyStored} already stored, ${summary.failed} failed, ${summary.skipped} skipped; ${summary.pairs} sentence pairs\n`,
           );
         }
       } finally {

@@ -82,6 +82,7 @@ export function registerSiteCommands(program: Command): void {
             `${summary.interrupted ? "interrupted: " : ""}${summary.pages} pages kept, ${summary.skipped} URLs skipped, ` +
               `${(summary.ms / 1000).toFixed(1)} s → ${summary.manifest}`,
           );
+          printLine(`stopped: ${summary.stopReason}${summary.resumed > 0 ? ` (resumed an unfinished crawl of ${summary.resumed} pages)` : ""}`);
           if (summary.skipped > 0) printLine(`(skipped URLs and why: "skipped" in ${summary.manifest})`);
         }
       } finally {

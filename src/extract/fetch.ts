@@ -8,7 +8,8 @@
  */
 import pLimit from "p-limit";
 import { createFetcher, type Fetcher, FetchError, type FetcherOptions, isHtmlContentType } from "../net/index.js";
-import { getPage, listRecords, replacePairs, type Store, upsertPage } from "../store/index.js";
+import { unprocessableReason } from "../html/limits.js";
+import { getPage, listRecords, markPageUnprocessable, replacePairs, type Store, upsertPage } from "../store/index.js";
 import { EN_ZH } from "../text/index.js";
 import { toStoredPair } from "./corpus.js";
 import { type ExtractOptions, extractFromHtml } from "./extract.js";
@@ -33,8 +34,9 @@ export interface FetchPagesOptions {
 
 export interface PageOutcome {
   url: string;
-  status: "fetched" | "stored" | "failed";
-  /** Why the download failed. */
+  /** "skipped": stored, but it cannot be processed (past the page caps, or its extraction failed): see `error`. */
+  status: "fetched" | "stored" | "failed" | "skipped";
+  /** Why the download failed, or why the page is skipped. */
   error?: string;
   pairs: number;
 }
@@ -45,6 +47,8 @@ export interface FetchPagesSummary {
   fetched: number;
   alreadyStored: number;
   failed: number;
+  /** Stored pages that cannot be processed, marked so in the store and skipped (now and on later runs). */
+  skipped: number;
   pairs: number;
   pages: PageOutcome[];
 }
@@ -65,6 +69,7 @@ export async function fetchBilingualPages(store: Store, options: FetchPagesOptio
     fetched: 0,
     alreadyStored: 0,
     failed: 0,
+    skipped: 0,
     pairs: 0,
     pages: [],
   };
@@ -73,6 +78,7 @@ export async function fetchBilingualPages(store: Store, options: FetchPagesOptio
     const stored = getPage(store, url);
     let pageId: number;
     let status: PageOutcome["status"];
+    if (stored?.unprocessable && !options.refetch) return { url, status: "skipped", error: stored.unprocessable, pairs: 0 };
     if (stored?.html && !options.refetch) {
       pageId = stored.id;
       status = "stored";
@@ -96,7 +102,15 @@ export async function fetchBilingualPages(store: Store, options: FetchPagesOptio
     }
     const page = getPage(store, pageId);
     const text = page ? storedPageText(page) : null;
-    const pairs = text === null ? [] : extractFromHtml(text, page?.finalUrl ?? url, extractOptions).pairs;
+    let pairs: ReturnType<typeof extractFromHtml>["pairs"];
+    try {
+      pairs = text === null ? [] : extractFromHtml(text, page?.finalUrl ?? url, extractOptions).pairs;
+    } catch (err) {
+      // One page that cannot be processed must not stop the run, nor every later run: mark it with its reason.
+      const reason = unprocessableReason(err);
+      markPageUnprocessable(store, pageId, reason);
+      return { url, status: "skipped", error: reason, pairs: 0 };
+    }
     replacePairs(store, pageId, pairs.map(toStoredPair));
     return { url, status, pairs: pairs.length };
   };
@@ -108,6 +122,7 @@ export async function fetchBilingualPages(store: Store, options: FetchPagesOptio
         summary.pages.push(outcome);
         if (outcome.status === "fetched") summary.fetched++;
         else if (outcome.status === "stored") summary.alreadyStored++;
+        else if (outcome.status === "skipped") summary.skipped++;
         else summary.failed++;
         summary.pairs += outcome.pairs;
         options.onPage?.(outcome);

@@ -76,3 +76,13 @@ function tooLarge(size: number, where?: string): PageSkipped {
 function binary(control: number, size: number, where?: string): PageSkipped {
   return new PageSkipped("binary", `${control.toLocaleString("en")} control bytes in ${size.toLocaleString("en")}: not text`, where);
 }
+
+/**
+ * Why a page could not be processed, as stored beside it so later runs skip it: the cap it passed,
+ * or the error its processing ended in (a stack overflow in a tree walk is a `RangeError`).
+ */
+export function unprocessableReason(err: unknown): string {
+  if (err instanceof PageSkipped) return `${err.reason}: ${err.detail}`;
+  if (err instanceof Error) return `${err.name}: ${err.message.split("\n")[0]}`;
+  return String(err);
+}

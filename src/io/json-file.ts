@@ -1,22 +1,21 @@
-import { readFileSync } from "node:fs";
 import type { z } from "zod";
 import { UserError } from "../errors.js";
+import { readUserTextFile } from "./text-file.js";
 
 /**
  * Reading the project's JSON files (wrapper files, model files, schedule configs, gold data) with the
  * one error format users see: `FILE: problem`, `FILE: not valid JSON (…)`, `FILE: field.path: problem`.
  */
 
-/** The text of a file; a missing or unreadable file is a UserError naming it and what it should have been. */
+/**
+ * The text of a file; a missing or unreadable file, or one that is not UTF-8 text (binary, NUL bytes),
+ * is a UserError naming it, the line at fault and what it should have been (see `text-file.ts`).
+ */
 export function readTextFile(path: string, what: string, hint = ""): string {
-  try {
-    return readFileSync(path, "utf8");
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new UserError(`${path}: cannot read ${what} (${code === "ENOENT" ? "no such file" : (code ?? String(err))})${hint}`);
-  }
+  return readUserTextFile(path, { what, hint });
 }
 
+/** Parse JSON text; a syntax error is `FILE: not valid JSON (… at position N)`. */
 export function parseJsonText(text: string, path: string, hint = ""): unknown {
   try {
     return JSON.parse(text);

@@ -74,13 +74,16 @@ export class FetchError extends Error {
   readonly kind: FetchErrorKind;
   readonly url: string;
   readonly status: number | undefined;
+  /** What went wrong, without the URL (the message is `url: reason`; after a redirect `url` is the target's). */
+  readonly reason: string;
 
-  constructor(kind: FetchErrorKind, url: string, message: string, status?: number) {
-    super(`${url}: ${message}`);
+  constructor(kind: FetchErrorKind, url: string, reason: string, status?: number) {
+    super(`${url}: ${reason}`);
     this.name = "FetchError";
     this.kind = kind;
     this.url = url;
     this.status = status;
+    this.reason = reason;
   }
 }
 

@@ -1,8 +1,10 @@
 import { decodeHtml } from "../html/charset.js";
+import { unprocessableReason } from "../html/limits.js";
 import { tagPathsFromHtml } from "../html/parse.js";
 import {
   finishRun,
   getFetchHtml,
+  markFetchUnprocessable,
   type NewRecord,
   type QueryPair,
   recordFetch,
@@ -48,7 +50,7 @@ export function reextractStoredPages(store: Store, o: ReextractOptions): Reextra
       .prepare(
         `SELECT f.id, f.query_en, f.query_zh, f.page, f.url, f.final_url, f.http_status, f.started_at, f.content_sha256
          FROM fetches f
-         WHERE f.engine = ? AND f.html IS NOT NULL AND f.id = (
+         WHERE f.engine = ? AND f.html IS NOT NULL AND f.unprocessable IS NULL AND f.id = (
            SELECT max(g.id) FROM fetches g WHERE g.engine = f.engine AND g.query_en = f.query_en
              AND g.query_zh = f.query_zh AND g.page = f.page AND g.html IS NOT NULL)
          ORDER BY f.id`,
@@ -67,7 +69,14 @@ export function reextractStoredPages(store: Store, o: ReextractOptions): Reextra
     for (const row of rows) {
       if (wanted && !wanted.has(`${row.query_en}\t${row.query_zh}`)) continue;
       const html = getFetchHtml(store, row.id)!;
-      const seq = tagPathsFromHtml(decodeHtml(html).text);
+      let seq: ReturnType<typeof tagPathsFromHtml>;
+      try {
+        seq = tagPathsFromHtml(decodeHtml(html).text);
+      } catch (err) {
+        markFetchUnprocessable(store, row.id, unprocessableReason(err)); // skipped from now on, never retried into the same failure
+        out.errors++;
+        continue;
+      }
       const finalUrl = row.final_url ?? row.url;
       const v = interpretPage(
         {

@@ -4,17 +4,26 @@
  * shared fetcher keeps robots.txt and the per-host delay. Besides hyperlinks it follows hreflang
  * alternates, meta refreshes and sitemaps: the other language of a site, and pages no menu lists, are
  * often reachable only through them.
- * Pages with under 100 bytes of text are not kept (liu2014), but their links are followed.
+ * Pages with under 100 bytes of text are not kept (liu2014), but their links are followed — unless the
+ * page is barren (see `isBarren`): a calendar-like trap, an endless `next` chain of near-empty pages,
+ * is left after a few steps instead of after `maxPages`.
+ *
+ * The manifest is written atomically from the start and as the crawl goes, so a crawl that dies is loadable;
+ * crawling again into a folder holding an unfinished crawl resumes it. Pages past the page caps
+ * (`src/html/limits.ts`) are skipped with their reason.
  */
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import pLimit from "p-limit";
 import { decodeHtml } from "../html/charset.js";
+import { unprocessableReason } from "../html/limits.js";
+import { cappedHtml } from "../html/parse.js";
 import { writeFileAtomic, writeJsonAtomic } from "../io/atomic-write.js";
 import { createFetcher, type Fetcher, FetchError, type FetcherOptions, isHtmlContentType } from "../net/index.js";
 import { UserError } from "../errors.js";
+import { hashString } from "../random.js";
 import { DEFAULT_MIN_CONTENT_BYTES, normaliseUrl } from "./build.js";
-import { CRAWL_FORMAT, CRAWL_MANIFEST, type CrawledPage, type CrawlManifest } from "./crawl-store.js";
+import { CRAWL_FORMAT, CRAWL_MANIFEST, type CrawledPage, type CrawlManifest, readCrawlManifest } from "./crawl-store.js";
 import { pageFeatures } from "./page-features.js";
 
 export interface CrawlOptions {
@@ -49,7 +58,29 @@ export interface CrawlSummary {
   pages: number;
   skipped: number;
   interrupted: boolean;
+  /** Why the crawl ended, in words (frontier exhausted, page limit, interrupted; with the barren pages left). */
+  stopReason: string;
+  /** Pages whose links were not followed because they, and the pages before them, added nothing new. */
+  barren: number;
+  /** Pages already in the folder from an unfinished crawl that this one resumed. */
+  resumed: number;
   ms: number;
+}
+
+/** Exit status when the start page cannot be fetched at all (sysexits' EX_UNAVAILABLE). */
+export const UNREACHABLE_EXIT = 69;
+
+/** After this many barren pages in a row along a chain of links, their links are no longer followed. */
+const MAX_BARREN_CHAIN = 3;
+
+/** Bigrams of a page's text remembered to judge what its linked pages add. */
+const MAX_BIGRAMS = 4000;
+
+/** What a page passes on to the pages it links to, to judge whether they add anything. */
+interface Lineage {
+  bigrams: Set<number>;
+  /** Barren pages in a row ending with this one (0: it added something). */
+  barrenChain: number;
 }
 
 /** How often the manifest of a running crawl is saved, so an interrupted crawl keeps its pages. */
@@ -78,17 +109,20 @@ export async function crawlSite(starts: readonly string[], options: Partial<Craw
   const origin = startUrls[0]!.origin;
   const hosts = new Set(startUrls.map((u) => u.host));
   const aliases = new Set(opts.hostAliases.map((h) => h.toLowerCase()));
-  prepareFolder(opts.out, opts.force);
+  const earlier = prepareFolder(opts.out, opts.force, startUrls.map((u) => u.href));
 
   const fetcher = opts.fetcher ?? createFetcher(opts.fetch);
-  const startedAt = new Date().toISOString();
+  const startedAt = earlier?.startedAt ?? new Date().toISOString();
   const pages: CrawledPage[] = [];
   const skipped: CrawlManifest["skipped"] = [];
   const stored = new Map<string, CrawledPage>(); // normalised final URL → page
   const seen = new Set<string>();
-  const queue: Array<{ url: string; depth: number }> = [];
+  const queue: QueueItem[] = [];
+  const templates = new Set<number>();
+  let barren = 0;
   let fetched = 0;
   let lastSave = performance.now();
+  let savedPages = 0;
   const t0 = performance.now();
 
   const inScope = (raw: string): string | null => {
@@ -103,14 +137,14 @@ export async function crawlSite(starts: readonly string[], options: Partial<Craw
     u.hash = "";
     return u.href;
   };
-  const enqueue = (raw: string, depth: number) => {
+  const enqueue = (raw: string, depth: number, from: Lineage | null = null) => {
     const url = inScope(raw);
     if (!url || depth > opts.maxDepth) return;
     const key = normaliseUrl(url);
     if (seen.has(key)) return;
     seen.add(key);
     if (NOT_HTML.test(new URL(url).pathname)) return;
-    queue.push({ url, depth });
+    queue.push({ url, depth, from });
   };
   const save = (finished: boolean) => {
     const manifest: CrawlManifest = {
@@ -135,13 +169,13 @@ export async function crawlSite(starts: readonly string[], options: Partial<Craw
     writeJsonAtomic(join(opts.out, CRAWL_MANIFEST), manifest);
   };
 
-  const visit = async ({ url, depth }: { url: string; depth: number }): Promise<void> => {
+  const visit = async ({ url, depth, from }: QueueItem): Promise<void> => {
     let page: Awaited<ReturnType<Fetcher["fetch"]>>;
     try {
       page = await fetcher.fetch(url, { accept: isHtmlContentType, ...(opts.signal ? { signal: opts.signal } : {}) });
     } catch (err) {
       if (err instanceof FetchError) {
-        if (err.kind !== "aborted") skipped.push({ url, reason: `${err.kind}: ${err.message.slice(url.length + 2)}` });
+        if (err.kind !== "aborted") skipped.push({ url, reason: `${err.kind}: ${err.reason}${err.url === url ? "" : ` (at ${err.url})`}` });
         return;
       }
       throw err;
@@ -161,9 +195,22 @@ export async function crawlSite(starts: readonly string[], options: Partial<Craw
     }
     seen.add(key);
     const html = page.decoded?.text ?? decodeHtml(page.bytes, { contentType: page.contentType }).text;
-    const features = pageFeatures(html, finalUrl);
-    for (const link of features.links) enqueue(link, depth + 1);
-    for (const link of features.discover) enqueue(link, depth + 1);
+    let features: ReturnType<typeof pageFeatures>;
+    try {
+      // Through the capped parse: past the caps it throws, and the feature walks never meet a tree deeper than 512.
+      features = pageFeatures(cappedHtml(html), finalUrl);
+    } catch (err) {
+      skipped.push({ url: finalUrl, reason: `cannot be processed: ${unprocessableReason(err)}` });
+      return;
+    }
+    const lineage = judge(features, from, templates, opts.minContentBytes);
+    if (lineage.barrenChain >= MAX_BARREN_CHAIN) {
+      barren++;
+      skipped.push({ url: finalUrl, reason: `links not followed: ${lineage.barrenChain} pages in a row added no new text or template` });
+    } else {
+      for (const link of features.links) enqueue(link, depth + 1, lineage);
+      for (const link of features.discover) enqueue(link, depth + 1, lineage);
+    }
     if (opts.sitemaps) for (const sitemap of features.sitemaps) await readSitemap(sitemap);
     const contentBytes = Buffer.byteLength(features.text, "utf8");
     if (contentBytes < opts.minContentBytes) {
@@ -184,9 +231,11 @@ export async function crawlSite(starts: readonly string[], options: Partial<Craw
     };
     stored.set(key, entry);
     pages.push(entry);
-    // The manifest grows with the crawl: rewrite it every SAVE_EVERY_MS, not every few pages (that is quadratic).
-    if (performance.now() - lastSave >= SAVE_EVERY_MS) {
+    // The manifest grows with the crawl: rewrite it every SAVE_EVERY_MS or when the pages have doubled since,
+    // not every few pages (that is quadratic); doubling keeps the first pages safe at linear total cost.
+    if (performance.now() - lastSave >= SAVE_EVERY_MS || pages.length >= 2 * savedPages) {
       lastSave = performance.now();
+      savedPages = pages.length;
       save(false);
     }
   };
@@ -203,7 +252,7 @@ export async function crawlSite(starts: readonly string[], options: Partial<Craw
       text = res.decoded?.text ?? "";
     } catch (err) {
       if (err instanceof FetchError) {
-        if (err.kind !== "aborted") skipped.push({ url, reason: `sitemap ${err.kind}: ${err.message.slice(url.length + 2)}` });
+        if (err.kind !== "aborted") skipped.push({ url, reason: `sitemap ${err.kind}: ${err.reason}` });
         return;
       }
       throw err;
@@ -216,7 +265,18 @@ export async function crawlSite(starts: readonly string[], options: Partial<Craw
     }
   };
 
+  // Resuming: the pages kept so far stay; the frontier is their links not yet visited.
+  for (const p of earlier?.pages ?? []) {
+    const key = normaliseUrl(p.url);
+    stored.set(key, p);
+    pages.push(p);
+    seen.add(key);
+    for (const a of p.aliases) seen.add(normaliseUrl(a));
+  }
   for (const u of startUrls) enqueue(u.href, 0);
+  for (const p of earlier?.pages ?? []) for (const link of p.links) enqueue(link, p.depth + 1);
+  savedPages = pages.length;
+  save(false); // loadable from the first moment: a crawl that dies keeps what it has
   if (opts.sitemaps) for (const sm of await fetcher.sitemaps(startUrls[0]!.href)) await readSitemap(sm);
   const limit = pLimit(Math.max(1, opts.concurrency));
   const running = new Set<Promise<void>>();
@@ -241,26 +301,88 @@ export async function crawlSite(starts: readonly string[], options: Partial<Craw
   }
   await Promise.allSettled(running);
   save(!interrupted);
+  const resumed = earlier?.pages.length ?? 0;
+  if (pages.length === 0 && !interrupted) {
+    const start = startUrls[0]!.href;
+    const why = skipped.find((s) => s.url === start)?.reason;
+    if (why && fetched <= startUrls.length + 1) {
+      throw new UserError(`${start}: cannot crawl: the start page is unreachable (${why})`, { exitCode: UNREACHABLE_EXIT });
+    }
+  }
+  const stopReason = interrupted
+    ? "interrupted"
+    : pages.length >= opts.maxPages
+      ? `page limit reached (--max-pages ${opts.maxPages})`
+      : barren > 0
+        ? `no pages left to visit; ${barren} barren page(s) (${MAX_BARREN_CHAIN} in a row adding no new text or template) were not followed`
+        : "no pages left to visit";
   return {
     manifest: join(opts.out, CRAWL_MANIFEST),
     pages: pages.length,
     skipped: skipped.length,
     interrupted,
+    stopReason,
+    barren,
+    resumed,
     ms: Math.round(performance.now() - t0),
   };
 }
 
-/** The output folder must be new, empty, or (with `force`) an earlier crawl, whose pages are then removed. */
-function prepareFolder(out: string, force: boolean): void {
+interface QueueItem {
+  url: string;
+  depth: number;
+  /** The page that linked here (null for start, sitemap and resumed links). */
+  from: Lineage | null;
+}
+
+/**
+ * What a page adds to the one that linked to it. A page is barren when its template (its tag sequence)
+ * was seen before on the site and its text adds under `minBytes` of word (or CJK character) bigrams that
+ * the linking page lacks — the pages of a calendar, an endless `next` chain, differ only in a date.
+ * Its barren chain counts such pages in a row; content pages reset it.
+ */
+function judge(features: { tags: string[]; text: string }, from: Lineage | null, templates: Set<number>, minBytes: number): Lineage {
+  const template = hashString(features.tags.join(" "));
+  const knownTemplate = templates.has(template);
+  templates.add(template);
+  const bigrams = new Set<number>();
+  let added = 0;
+  const tokens = features.text.match(/\p{sc=Han}|[\p{L}\p{N}]+/gu) ?? [];
+  for (let i = 0; i + 1 < tokens.length && bigrams.size < MAX_BIGRAMS; i++) {
+    const h = hashString(`${tokens[i]} ${tokens[i + 1]}`);
+    if (bigrams.has(h)) continue;
+    bigrams.add(h);
+    if (!from?.bigrams.has(h)) added += Buffer.byteLength(tokens[i]!, "utf8") + 1;
+  }
+  const isBarren = from !== null && knownTemplate && added < minBytes;
+  return { bigrams, barrenChain: isBarren ? from.barrenChain + 1 : 0 };
+}
+
+/**
+ * The output folder must be new, empty, an unfinished crawl of the same start (returned, to resume), or
+ * (with `force`) an earlier crawl, whose pages are then removed. A folder holding only `pages/` is a
+ * crawl that died before its first manifest: it is started again.
+ */
+function prepareFolder(out: string, force: boolean, start: readonly string[]): CrawlManifest | null {
   if (existsSync(out)) {
-    const entries = readdirSync(out);
+    const entries = readdirSync(out).filter((e) => !e.startsWith(".")); // atomic writes' leftovers
     if (entries.length > 0) {
-      const isCrawl = entries.includes(CRAWL_MANIFEST);
+      const isCrawl = entries.includes(CRAWL_MANIFEST) || (entries.length === 1 && entries[0] === "pages");
       if (!isCrawl) throw new UserError(`${out}: folder is not empty and holds no crawl; choose another --out`);
-      if (!force) throw new UserError(`${out}: holds an earlier crawl; add --force to replace it`);
+      const earlier = entries.includes(CRAWL_MANIFEST) ? readCrawlManifest(out) : null;
+      const sameStart = earlier !== null && earlier.start.join(" ") === start.join(" ");
+      if (!force && earlier?.finishedAt === null && sameStart) return earlier;
+      if (!force && earlier !== null) {
+        throw new UserError(
+          earlier.finishedAt === null
+            ? `${out}: holds an unfinished crawl of ${earlier.start.join(" ")}; crawl that again to resume it, or add --force to replace it`
+            : `${out}: holds an earlier crawl; add --force to replace it`,
+        );
+      }
       rmSync(join(out, "pages"), { recursive: true, force: true });
       rmSync(join(out, CRAWL_MANIFEST), { force: true });
     }
   }
   mkdirSync(join(out, "pages"), { recursive: true });
+  return null;
 }

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { UserError } from "../errors.js";
-import { environmentError, noteStoreClosed, noteStoreOpened } from "./errors.js";
+import { environmentError, noteStoreOpened } from "./errors.js";
 import { MIGRATIONS } from "./migrations.js";
 
 /** Where commands keep the store unless `--db` says otherwise (relative to the working directory). */
@@ -57,21 +57,23 @@ export function openStore(path: string = DEFAULT_STORE_PATH, options: { readonly
       if (!db.open) return;
       db.close();
       cleanup();
-      noteStoreClosed(path);
     },
   };
 }
 
-function openDatabase(file: string, readonly: boolean): Database.Database {
+/** Open `file` (the store at `path`, or a private copy of it) with the store's settings. */
+function openDatabase(file: string, readonly: boolean, path: string = file): Database.Database {
   const db = new Database(file, { readonly, fileMustExist: readonly });
   try {
+    // SQLite quietly opens a file it cannot write read-only: say so now, not at the first write.
+    if (!readonly && db.readonly) throw Object.assign(new Error("store opened read-only"), { name: "SqliteError", code: "SQLITE_READONLY" });
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     if (!readonly) {
       db.pragma("journal_mode = WAL");
       db.pragma("synchronous = NORMAL");
     }
     db.pragma("foreign_keys = ON");
-    migrate(db, file, readonly);
+    migrate(db, path, readonly);
     return db;
   } catch (err) {
     db.close();
@@ -95,7 +97,7 @@ function openReadonly(path: string): { db: Database.Database; cleanup: () => voi
   try {
     copyFileSync(path, copy);
     if (existsSync(`${path}-wal`)) copyFileSync(`${path}-wal`, `${copy}-wal`);
-    return { db: openDatabase(copy, true), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+    return { db: openDatabase(copy, true, path), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
     throw err;
@@ -134,6 +136,8 @@ export async function withStore<T>(path: string, fn: (store: Store) => T | Promi
   const store = openStore(path, options);
   try {
     return await fn(store);
+  } catch (err) {
+    throw environmentError(err, path) ?? err; // named while the path is known
   } finally {
     store.close();
   }

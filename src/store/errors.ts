@@ -9,16 +9,14 @@ export const EXIT_IO = 74;
 export const EXIT_TEMPFAIL = 75;
 export const EXIT_NOPERM = 77;
 
-/** Stores opened by this process, newest last: SQLite's errors do not say which file they are about. */
-const openPaths: string[] = [];
+/**
+ * The store this process opened last: SQLite's errors do not say which file they are about, and a
+ * command's error reaches the CLI after its store was closed. (Commands use one store each.)
+ */
+let lastStorePath: string | null = null;
 
 export function noteStoreOpened(path: string): void {
-  openPaths.push(path);
-}
-
-export function noteStoreClosed(path: string): void {
-  const i = openPaths.lastIndexOf(path);
-  if (i >= 0) openPaths.splice(i, 1);
+  lastStorePath = path;
 }
 
 /** The environment error `err` stands for, or null when it is something else (a bug, a user mistake). */
@@ -26,7 +24,7 @@ export function environmentError(err: unknown, path?: string): UserError | null 
   if (!(err instanceof Error) || err instanceof UserError) return null;
   const code = (err as NodeJS.ErrnoException).code;
   if (typeof code !== "string") return null;
-  if (err.name === "SqliteError" || code.startsWith("SQLITE_")) return sqliteError(code, path ?? openPaths.at(-1) ?? "the store");
+  if (err.name === "SqliteError" || code.startsWith("SQLITE_")) return sqliteError(code, path ?? lastStorePath ?? "the store");
   return fileError(code, (err as NodeJS.ErrnoException).path ?? path ?? "a file");
 }
 
@@ -45,7 +43,7 @@ function sqliteError(code: string, path: string): UserError | null {
     case "SQLITE_AUTH":
       return new UserError(`${path}: no permission to use the store (${code}): check the file's and folder's permissions`, { exitCode: EXIT_NOPERM });
     case "SQLITE_CANTOPEN":
-      return new UserError(`${path}: cannot open the store (${code}): check that the folder exists and is readable and writable`, { exitCode: EXIT_IO });
+      return new UserError(`${path}: cannot open the store (${code}): check that it and its folder exist and are readable, and writable for commands that write (on read-only media only export and runs work)`, { exitCode: EXIT_IO });
     case "SQLITE_IOERR":
       return new UserError(`${path}: the disk failed to read or write the store (${code}): check the disk, then rerun`, { exitCode: EXIT_IO });
     case "SQLITE_CORRUPT":

@@ -157,6 +157,14 @@ export function getFetchHtml(store: Store, id: number): Buffer | null {
   return row?.html ? decompressHtml(row.html) : null;
 }
 
+/**
+ * Mark a kept result page as one that cannot be processed, with the reason: `harvest --reextract`
+ * skips it from then on instead of failing on it again.
+ */
+export function markFetchUnprocessable(store: Store, id: number, reason: string): void {
+  store.db.prepare("UPDATE fetches SET unprocessable = ? WHERE id = ?").run(reason, id);
+}
+
 export interface FetchFilter {
   runId?: number;
   engine?: string;

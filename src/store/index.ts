@@ -14,6 +14,7 @@ export {
   getFetchHtml,
   lastCompletedFetch,
   listFetches,
+  markFetchUnprocessable,
   type NewFetch,
   type NewRecord,
   recordFetch,
@@ -23,6 +24,7 @@ export { type FetchTransport, getFetchTransport, setFetchTransport } from "./tra
 export {
   getPage,
   listPages,
+  markPageUnprocessable,
   type PageFilter,
   type PageInput,
   type PageSummary,

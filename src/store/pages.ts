@@ -28,6 +28,8 @@ export interface PageSummary {
   charset: string | null;
   error: string | null;
   hasHtml: boolean;
+  /** Why the stored page cannot be processed (see `markPageUnprocessable`); null when it can. */
+  unprocessable: string | null;
 }
 
 export interface StoredPage extends PageSummary {
@@ -51,7 +53,7 @@ export function upsertPage(store: Store, page: PageInput): number {
        VALUES (@url, @final_url, @fetched_at, @http_status, @content_type, @charset, @html, @error)
        ON CONFLICT (url) DO UPDATE SET final_url = excluded.final_url, fetched_at = excluded.fetched_at,
          http_status = excluded.http_status, content_type = excluded.content_type, charset = excluded.charset,
-         html = excluded.html, error = excluded.error
+         html = excluded.html, error = excluded.error, unprocessable = NULL
        RETURNING id`,
     )
     .get({
@@ -65,6 +67,14 @@ export function upsertPage(store: Store, page: PageInput): number {
       error: page.error ?? null,
     }) as { id: number };
   return row.id;
+}
+
+/**
+ * Mark a stored page as one that cannot be processed (past the page caps, or its processing failed),
+ * with the reason: later runs skip it instead of failing on it again. Downloading it anew clears the mark.
+ */
+export function markPageUnprocessable(store: Store, pageId: number, reason: string): void {
+  store.db.prepare("UPDATE pages SET unprocessable = ? WHERE id = ?").run(reason, pageId);
 }
 
 /** The stored page with this id or URL, with its HTML; null if there is none. */
@@ -94,7 +104,7 @@ export function listPages(store: Store, filter: PageFilter = {}): PageSummary[] 
 }
 
 const PAGE_COLUMNS =
-  "id, url, final_url, fetched_at, http_status, content_type, charset, error, html IS NOT NULL AS has_html";
+  "id, url, final_url, fetched_at, http_status, content_type, charset, error, html IS NOT NULL AS has_html, unprocessable";
 
 interface PageRow {
   id: number;
@@ -106,6 +116,7 @@ interface PageRow {
   charset: string | null;
   error: string | null;
   has_html: number;
+  unprocessable: string | null;
 }
 
 function toSummary(row: PageRow): PageSummary {
@@ -119,5 +130,6 @@ function toSummary(row: PageRow): PageSummary {
     charset: row.charset,
     error: row.error,
     hasHtml: row.has_html === 1,
+    unprocessable: row.unprocessable,
   };
 }

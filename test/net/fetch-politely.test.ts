@@ -99,6 +99,21 @@ describe("fetching a page politely", () => {
     for (let i = 1; i < pageStarts.length; i++) expect(pageStarts[i]! - pageStarts[i - 1]!).toBeGreaterThanOrEqual(250);
   });
 
+  it("keeps the spacing from the request actually sent when the process was busy in between", async () => {
+    server = await startServer({}, html("<p>page</p>"));
+    const fetcher = createFetcher({ delayMs: 200, robots: false });
+    const all = Promise.all(["/1", "/2", "/3", "/4"].map((p) => fetcher.fetch(server!.url(p))));
+    // A long parse: the event loop is blocked past every slot the four requests were waiting for.
+    const until = Date.now() + 900;
+    while (Date.now() < until) {
+      // busy
+    }
+    await all;
+    const starts = server.requests.map((r) => r.at);
+    expect(starts).toHaveLength(4);
+    for (let i = 1; i < starts.length; i++) expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(170);
+  });
+
   it("follows redirects, reports the final URL, and stops redirect loops", async () => {
     server = await startServer({
       "/old": (_q, res) => res.writeHead(301, { location: "/mid" }).end(),
