@@ -5,16 +5,17 @@
  * parse5 is the tree builder jsdom wraps (same implied tbody, same foster parenting) without the rest of a DOM
  * (and without parsing `<style>`): the extractor needs no DOM API, so it no longer builds one.
  */
-import { type DefaultTreeAdapterMap, parse } from "parse5";
+import type { DefaultTreeAdapterMap } from "parse5";
+import { parseHtml } from "../html/parse.js";
 
 export type TreeDocument = DefaultTreeAdapterMap["document"];
 export type TreeNode = DefaultTreeAdapterMap["node"];
 export type TreeElement = DefaultTreeAdapterMap["element"];
 export type TreeText = DefaultTreeAdapterMap["textNode"];
 
-/** Parse a page. (The project's other parse5 entry, src/html/parse.ts, returns tag paths, not the tree.) */
+/** Parse a page through the project's one capped parse5 entry (nesting, size and element caps: `src/html/limits.ts`). */
 export function parseTree(html: string): TreeDocument {
-  return parse(html);
+  return parseHtml(html).document;
 }
 
 export function isElement(node: TreeNode): node is TreeElement {

@@ -1,5 +1,5 @@
 import { type Options, selectOne } from "css-select";
-import { parse } from "parse5";
+import { parseHtml } from "../html/parse.js";
 import type { DefaultTreeAdapterMap } from "parse5";
 import { decodeHtml } from "../html/charset.js";
 import { collectTagPaths, type MinimalNode, type TagPathSequence } from "../html/tagpaths.js";
@@ -25,7 +25,7 @@ export interface HtmlObservation {
 
 export function observeHtml(bytes: Uint8Array, contentType: string | null, def: EngineDefinition): HtmlObservation {
   const html = decodeHtml(bytes, { contentType }).text;
-  const doc = parse(html);
+  const doc = parseHtml(html).document;
   const has = (selectors: readonly string[]) =>
     selectors.filter((s) => {
       try {
