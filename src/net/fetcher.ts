@@ -117,12 +117,22 @@ export function createFetcher(options: Partial<FetcherOptions> = {}): Fetcher {
   const request = async (url: URL, signal?: AbortSignal): Promise<Response & { timeoutSignal: AbortSignal }> => {
     const timeoutSignal = AbortSignal.timeout(opts.timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeoutSignal]) : timeoutSignal;
-    try {
-      const res = await fetch(url, {
+    const get = () =>
+      fetch(url, {
         redirect: "manual",
         signal: combined,
         headers: { "user-agent": opts.userAgent, accept: "text/html,application/xhtml+xml,*/*;q=0.8" },
       });
+    try {
+      let res: Response;
+      try {
+        res = await get();
+      } catch (err) {
+        // A kept-alive connection the server closed while this process was busy (a long parse): the GET never
+        // reached the server, so it is sent once more on a fresh connection, not reported as an outage.
+        if (!isStaleConnection(err) || combined.aborted) throw err;
+        res = await get();
+      }
       return Object.assign(res, { timeoutSignal });
     } catch (err) {
       throw failure(url.href, err, timeoutSignal, signal);
@@ -203,6 +213,12 @@ function failure(url: string, err: unknown, timeoutSignal: AbortSignal, callerSi
   const cause = (err as { cause?: { code?: string; message?: string } }).cause;
   const detail = cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err));
   return new FetchError("network", url, `network error (${detail})`);
+}
+
+/** undici's errors for a pooled connection found closed when a request was written to it. */
+function isStaleConnection(err: unknown): boolean {
+  const code = (err as { cause?: { code?: string } }).cause?.code;
+  return code === "UND_ERR_SOCKET" || code === "ECONNRESET" || code === "EPIPE";
 }
 
 async function discard(res: Response): Promise<void> {
