@@ -9,8 +9,11 @@ import { UserError } from "../errors.js";
 
 /** Browsers stop nesting here (Blink's kMaximumHTMLParserDOMTreeDepth): deeper elements become siblings. */
 export const MAX_DEPTH = 512;
-/** A page with more elements than this is skipped (about 5× the largest real page seen; jsdom needs ~1 GB for 200,000). */
-export const MAX_ELEMENTS = 50_000;
+/**
+ * A page with more elements than this is skipped: about 20× the largest real page seen, so a long real glossary or
+ * a page nested 100,000 deep (capped, then read) still goes through, while parse5 stays near 200 MB at the cap.
+ */
+export const MAX_ELEMENTS = 200_000;
 /** A page larger than this (bytes, or UTF-16 code units once decoded) is skipped. */
 export const MAX_PAGE_BYTES = 10 * 1024 * 1024;
 /** Share of control characters above which a body is binary, not text (real HTML has none but tab, CR, LF, FF). */

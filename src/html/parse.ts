@@ -18,7 +18,7 @@ export interface ParsedHtml {
  * The one HTML parse entry (parse5, the spec's tree builder that jsdom wraps), with the caps of
  * `limits.ts`: text over the size cap or binary, or more than `MAX_ELEMENTS` elements, throws
  * `PageSkipped` (the element count stops the parse as soon as it is passed, so the work stays bounded);
- * nesting stops at `MAX_DEPTH` as in Blink — an element that would go deeper is attached to the
+ * nesting stops as in Blink — once `MAX_DEPTH` elements are open (html = 1), an element that would go deeper is attached to the
  * parent of the deepest element instead, so it becomes that element's sibling and no tree walk ever
  * meets a page deeper than the cap.
  */
@@ -43,7 +43,7 @@ export function parseHtml(html: string): ParsedHtml {
   // Where a child of `parent` really goes: `parent` itself, or (at the cap) the nearest ancestor with room.
   const placeUnder = (parent: ParentNode): ParentNode => {
     let target = parent;
-    for (let up = parentOf(target); depthOf(target) >= MAX_DEPTH && up; up = parentOf(target)) target = up;
+    for (let up = parentOf(target); depthOf(target) > MAX_DEPTH && up; up = parentOf(target)) target = up;
     if (target !== parent) reparented++;
     return target;
   };

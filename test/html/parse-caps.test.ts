@@ -34,7 +34,8 @@ describe("the capped parse entry", () => {
   it("stops nesting at the browser's cap: deeper elements become siblings and keep their text", () => {
     for (const html of [deepClosed(5000), deepUnclosed(5000), `<html><body>${"<b>".repeat(5000)}deep text`]) {
       const parsed = parseHtml(html);
-      expect(maxDepth(parsed.document)).toBe(MAX_DEPTH);
+      // Blink attaches an element to the current node's parent once 512 are open (html = 1): the deepest is at 513.
+      expect(maxDepth(parsed.document)).toBe(MAX_DEPTH + 1);
       expect(parsed.reparented).toBeGreaterThan(4000);
       const seq = tagPathsFromHtml(html);
       expect(seq.texts).toContain("deep text");
@@ -45,7 +46,7 @@ describe("the capped parse entry", () => {
   });
 
   it("caps nesting through template contents too", () => {
-    expect(maxDepth(parseHtml(`<html><body>${"<template>".repeat(3000)}x`).document)).toBeLessThanOrEqual(MAX_DEPTH + 1);
+    expect(maxDepth(parseHtml(`<html><body>${"<template>".repeat(3000)}x`).document)).toBeLessThanOrEqual(MAX_DEPTH + 2);
   });
 
   it("skips a page with too many elements, as soon as the count is passed", () => {
@@ -74,6 +75,6 @@ describe("the capped parse entry", () => {
     writeFileSync(many, `<html><body>${"<i></i>".repeat(MAX_ELEMENTS + 1)}`);
     const r = runCli(["records", many, "--learn"]);
     expect(r.code).toBe(65);
-    expect(r.stderr.trim()).toBe(`bitext: ${many}: page skipped (too-many-elements): more than 50,000 elements`);
+    expect(r.stderr.trim()).toBe(`bitext: ${many}: page skipped (too-many-elements): more than ${MAX_ELEMENTS.toLocaleString("en")} elements`);
   });
 });
