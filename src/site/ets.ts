@@ -144,6 +144,10 @@ export function enhancedSimilarityWithAnchors(
   const usedA = new Int32Array(nPages).fill(-1);
   const usedB = new Int32Array(nPages).fill(-1);
   const weightSum = Float64Array.from(nb, (list) => list.reduce((s, p) => s + w(p), 0));
+  // Candidates reachable through a page's neighbours: the work of walking Algorithm 1 from its side.
+  const walkCost = Float64Array.from(nb, (list) => list.reduce((s, x) => s + (byA[x]?.length ?? 0) + (byB[x]?.length ?? 0), 0));
+  const inPGe = new Int32Array(nPages);
+  let mark = 0;
 
   const anchorsOwn = new Map<number, number>();
   let prev = Float64Array.from(sin);
@@ -168,19 +172,29 @@ export function enhancedSimilarityWithAnchors(
       for (const k of ks) {
         const e = cands.a[k]!;
         const pge = nb[e]!;
-        // Candidate pairs between PG(e) and PG(c), best previous ETS first (Algorithm 1).
+        // Candidate pairs between PG(e) and PG(c), best previous ETS first (Algorithm 1), found from the
+        // side with fewer candidates to walk (a hub's neighbours would make the other side cost its size).
         let nFound = 0;
-        for (const x of pge) {
-          const xs = byA[x];
-          if (!xs) continue;
-          for (const kk of xs) {
-            if (inPGc[cands.b[kk]!] !== c || prev[kk]! <= 0) continue;
-            if (nFound === found.length) {
-              const bigger = new Int32Array(found.length * 2);
-              bigger.set(found);
-              found = bigger;
-            }
-            found[nFound++] = rankOf[kk]!;
+        const push = (kk: number) => {
+          if (prev[kk]! <= 0) return;
+          if (nFound === found.length) {
+            const bigger = new Int32Array(found.length * 2);
+            bigger.set(found);
+            found = bigger;
+          }
+          found[nFound++] = rankOf[kk]!;
+        };
+        if (walkCost[e]! <= walkCost[c]!) {
+          for (const x of pge) {
+            const xs = byA[x];
+            if (xs) for (const kk of xs) if (inPGc[cands.b[kk]!] === c) push(kk);
+          }
+        } else {
+          mark++;
+          for (const x of pge) inPGe[x] = mark;
+          for (const y of pgc) {
+            const ys = byB[y];
+            if (ys) for (const kk of ys) if (inPGe[cands.a[kk]!] === mark) push(kk);
           }
         }
         const ranks = found.subarray(0, nFound).sort();
