@@ -3,7 +3,8 @@
  * - S_in = β·S_cb + (1−β)·S_struct (Eq. 2), S_struct = LCS of the tag sequences / their average length;
  * - S_ext(e, c) by Algorithm 1: greedy one-to-one matching of e's and c's neighbours (pages linking to or
  *   linked from the page, within its language) on the previous ETS, 2·Σ / (|PG(e)| + |PG(c)|);
- * - ETS = α·S_ext + (1−α)·S_in (Eq. 1), iterated (Algorithm 2), starting from ETS⁰ = S_in;
+ * - ETS = α·S_ext + (1−α)·S_in (Eq. 1), iterated (Algorithm 2), starting from ETS⁰ = S_in; where a page has
+ *   too few neighbours to judge S_ext (`minNeighbours`), α shrinks towards 0 and ETS falls back to S_in;
  * - pairs by Algorithm 3: the best remaining pair, each page once, until MAX_P pairs or ETS < MIN_SIM.
  * Pairs outside the candidates have ETS 0. Optional page weights (Eq. 6) discount popular neighbours.
  */
@@ -31,6 +32,13 @@ export interface EtsOptions {
   weightSmoothing: number;
   /** For "drop": neighbours linked from more than this share of pages are left out. */
   dropShare: number;
+  /**
+   * Neighbours a page needs before S_ext is trusted at full weight α. A pair whose sparser page has m < this
+   * neighbours gets α·m/minNeighbours (0 neighbours: ETS = S_in): with no or one neighbour S_ext is 0 or
+   * rests on a single link, and would hold every pair of a sparsely linked page down to (1 − α)·S_in,
+   * below the pairs of well-linked pages, whatever their content and structure say.
+   */
+  minNeighbours: number;
 }
 
 export const DEFAULT_ETS_OPTIONS: Readonly<EtsOptions> = Object.freeze({
@@ -40,6 +48,7 @@ export const DEFAULT_ETS_OPTIONS: Readonly<EtsOptions> = Object.freeze({
   weighting: "none",
   weightSmoothing: 1,
   dropShare: 0.5,
+  minNeighbours: 1,
 });
 
 /** S_cb, S_struct and S_in of each candidate pair. */
@@ -211,7 +220,8 @@ export function enhancedSimilarityWithAnchors(
         }
         const denom = weightSum[e]! + weightSum[c]!;
         const sext = denom > 0 ? (2 * sum) / denom : 0;
-        next[k] = opts.alpha * sext + (1 - opts.alpha) * sin[k]!;
+        const alpha = opts.alpha * Math.min(1, Math.min(pge.length, pgc.length) / Math.max(1, opts.minNeighbours));
+        next[k] = alpha * sext + (1 - alpha) * sin[k]!;
       }
     }
     if (fixed) {
