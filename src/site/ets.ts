@@ -36,7 +36,7 @@ export interface EtsOptions {
    * Neighbours a page needs before S_ext is trusted at full weight α. A pair whose sparser page has m < this
    * neighbours gets α·m/minNeighbours (0 neighbours: ETS = S_in): with no or one neighbour S_ext is 0 or
    * rests on a single link, and would hold every pair of a sparsely linked page down to (1 − α)·S_in,
-   * below the pairs of well-linked pages, whatever their content and structure say.
+   * below the pairs of well-linked pages, whatever their content and structure say. 0: liu2014's plain ETS.
    */
   minNeighbours: number;
 }
@@ -220,7 +220,8 @@ export function enhancedSimilarityWithAnchors(
         }
         const denom = weightSum[e]! + weightSum[c]!;
         const sext = denom > 0 ? (2 * sum) / denom : 0;
-        const alpha = opts.alpha * Math.min(1, Math.min(pge.length, pgc.length) / Math.max(1, opts.minNeighbours));
+        const sparser = Math.min(pge.length, pgc.length);
+        const alpha = sparser >= opts.minNeighbours ? opts.alpha : (opts.alpha * sparser) / opts.minNeighbours;
         next[k] = alpha * sext + (1 - alpha) * sin[k]!;
       }
     }

@@ -170,3 +170,29 @@ describe("combining URL keys and links (both)", () => {
     expect(both.fp).toBe(0);
   });
 });
+
+describe("pages too sparsely linked to judge S_ext (mechanism, generated site)", () => {
+  it("falls back to S_in for a page without neighbours, so `both` pairs orphan pages its calibration dropped", () => {
+    const generated = generateSite({
+      seed: 8,
+      scheme: SCHEMES["en:tc"]!,
+      pairs: 40,
+      unpatterned: 10,
+      orphans: 6,
+      onlyEn: 4,
+      onlyZh: 4,
+      sentences,
+    });
+    const dir = join(tmp, "sparse");
+    writeSite(generated, dir);
+    const site = loadSite(dir);
+    const orphans = site.pages.filter((p) => !site.pages.some((q) => q.links.includes(site.pages.indexOf(p))) && p.links.length === 0);
+    expect(orphans).toHaveLength(12);
+    const strict = prf(site, pairPages(site, { method: "both", lexicon, ets: { minNeighbours: 0 } }), generated.gold);
+    const fallback = prf(site, pairPages(site, { method: "both", lexicon }), generated.gold);
+    // Plain ETS holds each orphan pair at (1 − α)·S_in, under the calibrated bar: all 6 are lost.
+    expect(strict.fn).toBe(6);
+    expect(fallback.tp).toBeGreaterThanOrEqual(strict.tp + 5);
+    expect(fallback.fp).toBe(0);
+  });
+});
