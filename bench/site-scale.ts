@@ -43,18 +43,22 @@ function generate(n: number, dir: string): void {
 /** `run DIR METHOD`: load and pair the site in DIR, print one JSON line. */
 function measure(dir: string, method: PairingMethod): void {
   const rss0 = rssMB();
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const lexicon = loadLexicon(EN_ZH);
   const lexMs = performance.now() - t0;
   const t1 = performance.now();
   const site = loadSite(dir);
   const loadMs = performance.now() - t1;
+  const cpu1 = process.cpuUsage();
   const rssLoaded = rssMB();
   const heapLoaded = process.memoryUsage().heapUsed / 1e6;
   const t2 = performance.now();
   const candidates = process.env.BITEXT_BENCH_CANDIDATES ? JSON.parse(process.env.BITEXT_BENCH_CANDIDATES) : undefined;
   const result = pairPages(site, { method, lexicon, candidates });
   const pairMs = performance.now() - t2;
+  const cpu2 = process.cpuUsage();
+  const cpuMs = (a: NodeJS.CpuUsage, b: NodeJS.CpuUsage) => Math.round((b.user - a.user + b.system - a.system) / 1000);
   const gold = (JSON.parse(readFileSync(join(dir, "gold.json"), "utf8")) as Array<{ en: string; zh: string }>).map((g) => ({
     a: g.en,
     b: g.zh,
@@ -72,6 +76,9 @@ function measure(dir: string, method: PairingMethod): void {
       lexMs: Math.round(lexMs),
       loadMs: Math.round(loadMs),
       pairMs: Math.round(pairMs),
+      // CPU time (user + system) of the phases: on a shared machine wall time also counts other processes' turns.
+      loadCpuMs: cpuMs(cpu0, cpu1),
+      pairCpuMs: cpuMs(cpu1, cpu2),
       phases: result.stats.ms,
       candidates: result.stats.candidates,
       allPairs: result.stats.allPairs,

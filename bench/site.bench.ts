@@ -37,7 +37,9 @@ export async function run(): Promise<void> {
     `Scaled sites, each size and method in its own process (so peak RSS is that run's: lexicon + jieba + load + pairing); ` +
       `one run per size (the 50,000 site takes minutes); time = load + pair, F against the generated gold\n`,
   );
-  console.log("| pages/lang | method | load s | pair s | candidates s | ets s | scored pairs (of all) | heap after load MB | peak RSS MB | F |");
+  console.log(
+    "| pages/lang | method | load s (CPU s) | pair s (CPU s) | candidates s | ets s | scored pairs (of all) | heap after load MB | peak RSS MB | F |",
+  );
   console.log("|---|---|---|---|---|---|---|---|---|---|");
   const rows: ScaleRow[] = [];
   for (const n of SIZES) {
@@ -49,22 +51,22 @@ export async function run(): Promise<void> {
         rows.push({ ...r, n });
         const ph = r.phases;
         console.log(
-          `| ${n} | ${method} | ${sec(r.loadMs)} | ${sec(r.pairMs)} | ${sec(ph.candidates ?? 0)} | ${sec(ph.ets ?? 0)} | ${r.candidates} (${r.allPairs}) | ${r.heapAfterLoadMB} | ${r.peakRssMB} | ${r.f1.toFixed(3)} |`,
+          `| ${n} | ${method} | ${sec(r.loadMs)} (${sec(r.loadCpuMs)}) | ${sec(r.pairMs)} (${sec(r.pairCpuMs)}) | ${sec(ph.candidates ?? 0)} | ${sec(ph.ets ?? 0)} | ${r.candidates} (${r.allPairs}) | ${r.heapAfterLoadMB} | ${r.peakRssMB} | ${r.f1.toFixed(3)} |`,
         );
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   }
-  console.log("\nGrowth exponent b of time ≈ a·pages^b (least squares on log–log over the sizes above)\n");
-  console.log("| method | load | pair | candidates | ets | scored pairs | peak RSS |");
-  console.log("|---|---|---|---|---|---|---|");
+  console.log("\nGrowth exponent b of y ≈ a·pages^b (least squares on log–log over the sizes above)\n");
+  console.log("| method | load CPU | pair CPU | pair wall | candidates wall | ets wall | scored pairs | peak RSS |");
+  console.log("|---|---|---|---|---|---|---|---|");
   for (const method of METHODS) {
     const rs = rows.filter((r) => r.method === method);
     if (rs.length < 2) continue;
     const growth = (f: (r: ScaleRow) => number) => exponent(rs.map((r) => r.n), rs.map(f)).toFixed(2);
     console.log(
-      `| ${method} | ${growth((r) => r.loadMs)} | ${growth((r) => r.pairMs)} | ${growth((r) => r.phases.candidates ?? 0)} | ${growth((r) => r.phases.ets ?? 0)} | ${growth((r) => r.candidates)} | ${growth((r) => r.peakRssMB)} |`,
+      `| ${method} | ${growth((r) => r.loadCpuMs)} | ${growth((r) => r.pairCpuMs)} | ${growth((r) => r.pairMs)} | ${growth((r) => r.phases.candidates ?? 0)} | ${growth((r) => r.phases.ets ?? 0)} | ${growth((r) => r.candidates)} | ${growth((r) => r.peakRssMB)} |`,
     );
   }
   console.log();
@@ -158,6 +160,8 @@ interface ScaleRow {
   method: PairingMethod;
   loadMs: number;
   pairMs: number;
+  loadCpuMs: number;
+  pairCpuMs: number;
   phases: Record<string, number>;
   candidates: number;
   allPairs: number;
