@@ -11,9 +11,9 @@
  *
  * Linear in the number of pages, so that a site of tens of thousands of pages pairs in minutes:
  * - a page's retrieval reads the postings of its rarest words first (by classes of document frequency)
- *   and stops before the class that would take it over `postingsPerPage` postings: a frequent word's postings would make each lookup cost a share of the site,
- *   and such a word says little about which page is the translation (its idf is low) — the rare words that
- *   decide the ranking are read first;
+ *   and stops before the class that would take it over `postingsPerPage` postings: a frequent word's
+ *   postings would make each lookup cost a share of the site, and such a word says little about which page
+ *   is the translation (its idf is low) — the rare words that decide the ranking are read first;
  * - a page accepts at most `maxIncoming` pairs from the other side's top-k lists (the best by signature):
  *   without it a hub page (an index listing thousands of pages) collects thousands of candidates, and the
  *   neighbour matching of ETS over them grows with the square of the hub.

@@ -91,6 +91,22 @@ describe("pairing pages of a site without URL patterns by links (liu2014)", () =
     expect(truePairs(pruned)).toEqual(truePairs(all));
     expect(truePairs(pruned)).toHaveLength(gold.length);
   });
+
+  it("bounds every page's candidates by its own top k plus maxIncoming, and keeps the true pairs", () => {
+    const content = buildContentIndex(site, lexicon);
+    const loose = candidatePairs(site, content, { topK: 5, maxIncoming: 1000 });
+    const capped = candidatePairs(site, content, { topK: 5, maxIncoming: 6, postingsPerPage: 300 });
+    const perPage = (c: Candidates) => {
+      const n = new Map<number, number>();
+      for (const x of [...c.a, ...c.b]) n.set(x, (n.get(x) ?? 0) + 1);
+      return Math.max(...n.values());
+    };
+    // Without the cap some page (an index, a long page) collects pairs from many others' lists.
+    expect(perPage(loose)).toBeGreaterThan(5 + 6);
+    expect(perPage(capped)).toBeLessThanOrEqual(5 + 6);
+    const kept = new Set(Array.from(capped.a, (a, k) => `${site.pages[a]!.key} ${site.pages[capped.b[k]!]!.key}`));
+    expect(gold.filter((g) => kept.has(`${g.en} ${g.zh}`)).length).toBeGreaterThanOrEqual(gold.length - 1);
+  });
 });
 
 describe("the external similarity (Algorithms 1–3)", () => {
