@@ -1,7 +1,9 @@
 /**
- * Site pairing at scale: time and memory of loading and pairing (urls, links, both) against the number of
- * pages, on scaled sites of 500 / 2,000 / 5,000 pages per language; and F of the pruned vs the exhaustive
- * link-based run on the real nacos site (and on a 200-page scaled site).
+ * Site pairing at scale: time and peak RSS of loading and pairing (links, both) against the number of pages,
+ * on scaled sites of 5,000 / 20,000 / 50,000 pages per language (`BITEXT_BENCH_SITE_SIZES`,
+ * `BITEXT_BENCH_SITE_METHODS`), each size and method in its own process (`site-scale.ts`), with the growth
+ * exponent fitted over the sizes; and F of the pruned vs the exhaustive link-based run on the real nacos site
+ * (and on a 200-page scaled site).
  *
  * The scaled sites are made by `test/site/site-generator.ts` from the 27k real Tatoeba sentence pairs in
  * ../shared: N pages per language in 8 sections; 90 % of the translated pairs named by the en:tc scheme,
@@ -10,18 +12,21 @@
  * 3–6 related-page links mirrored across the languages, and section index pages listing their pages.
  * The gold pairs are known, so F is reported too.
  */
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { scores } from "../src/eval/metrics.js";
 import { loadSite, matchPairs, type PairingMethod, pairPages, readGoldPairs, type Site } from "../src/site/index.js";
 import { EN_ZH, loadLexicon } from "../src/text/index.js";
-import { generateSite, readSentencePairs, SCHEMES, writeSite } from "../test/site/site-generator.js";
+import { readSentencePairs, writeSite } from "../test/site/site-generator.js";
+import { scaledSite } from "./site-scale.js";
 import { median } from "./stats.js";
 
 const HERE = import.meta.dirname;
 const SHARED = join(HERE, "..", "..", "shared", "data");
-const SIZES = (process.env.BITEXT_BENCH_SITE_SIZES ?? "500,2000,5000").split(",").map(Number);
+const SIZES = (process.env.BITEXT_BENCH_SITE_SIZES ?? "5000,20000,50000").split(",").map(Number);
+const METHODS = (process.env.BITEXT_BENCH_SITE_METHODS ?? "links,both").split(",") as PairingMethod[];
 const REPEATS = Number(process.env.BITEXT_BENCH_REPEATS ?? 3);
 
 export async function run(): Promise<void> {
@@ -29,41 +34,44 @@ export async function run(): Promise<void> {
   const sentences = readSentencePairs(join(SHARED, "parallel", "tatoeba-cmn-eng.dev.tsv")).filter((s) => s.en.length >= 20);
 
   console.log(
-    `Scaled sites (medians of ${REPEATS} runs; load of the 5,000 site timed once; CC-CEDICT/jieba loading excluded; ` +
-      "heap includes the lexicon; peak RSS is the process's)\n",
+    `Scaled sites, each size and method in its own process (so peak RSS is that run's: lexicon + jieba + load + pairing); ` +
+      `one run per size (the 50,000 site takes minutes); time = load + pair, F against the generated gold\n`,
   );
-  console.log("| pages/lang | files | load s | urls s | links s | both s | links: scored pairs (of all) | heap after load MB | peak RSS MB | F urls | F links | F both |");
-  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
-  // Warm the lexicon and jieba on a small site so the first size does not pay for them.
-  withSite(100, sentences, (site) => pairPages(site, { method: "links", lexicon }));
-  const phases: string[] = [];
+  console.log(
+    "| pages/lang | method | load s (CPU s) | pair s (CPU s) | candidates s | ets s | scored pairs (of all) | heap after load MB | peak RSS MB | F |",
+  );
+  console.log("|---|---|---|---|---|---|---|---|---|---|");
+  const rows: ScaleRow[] = [];
   for (const n of SIZES) {
-    withSite(n, sentences, (site, gold, files, loadMs) => {
-      const row: Record<PairingMethod, { ms: number[]; f1: number; phases: Record<string, number> }> = {
-        urls: { ms: [], f1: 0, phases: {} },
-        links: { ms: [], f1: 0, phases: {} },
-        both: { ms: [], f1: 0, phases: {} },
-      };
-      let scored = "";
-      for (const method of ["urls", "links", "both"] as PairingMethod[]) {
-        for (let r = 0; r < REPEATS; r++) {
-          const t = performance.now();
-          const result = pairPages(site, { method, lexicon });
-          row[method].ms.push(performance.now() - t);
-          row[method].phases = result.stats.ms;
-          row[method].f1 = f1(site, result.pairs, gold);
-          if (method === "links") scored = `${result.stats.candidates} (${result.stats.allPairs})`;
-        }
+    const dir = mkdtempSync(join(tmpdir(), `bitext-bench-site-${n}-`));
+    try {
+      child(["gen", String(n), dir]);
+      for (const method of METHODS) {
+        const r = JSON.parse(child(["run", dir, method]).trim().split("\n").pop()!) as ScaleRow;
+        rows.push({ ...r, n });
+        const ph = r.phases;
+        console.log(
+          `| ${n} | ${method} | ${sec(r.loadMs)} (${sec(r.loadCpuMs)}) | ${sec(r.pairMs)} (${sec(r.pairCpuMs)}) | ${sec(ph.candidates ?? 0)} | ${sec(ph.ets ?? 0)} | ${r.candidates} (${r.allPairs}) | ${r.heapAfterLoadMB} | ${r.peakRssMB} | ${r.f1.toFixed(3)} |`,
+        );
       }
-      const heap = process.memoryUsage().heapUsed / 1e6;
-      const rss = process.resourceUsage().maxRSS / 1024;
-      console.log(
-        `| ${n} | ${files} | ${(median(loadMs) / 1000).toFixed(1)} | ${s(row.urls.ms)} | ${s(row.links.ms)} | ${s(row.both.ms)} | ${scored} | ${heap.toFixed(0)} | ${rss.toFixed(0)} | ${row.urls.f1.toFixed(3)} | ${row.links.f1.toFixed(3)} | ${row.both.f1.toFixed(3)} |`,
-      );
-      phases.push(`${n}: links ${JSON.stringify(row.links.phases)}`);
-    });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
-  console.log(`\nms per phase of the last links run: ${phases.join("; ")}\n`);
+  console.log("\nGrowth exponent b of y ≈ a·pages^b (least squares on log–log over the sizes above)\n");
+  console.log("| method | load CPU | pair CPU | pair wall | candidates wall | ets wall | scored pairs | peak RSS |");
+  console.log("|---|---|---|---|---|---|---|---|");
+  for (const method of METHODS) {
+    const rs = rows.filter((r) => r.method === method);
+    if (rs.length < 2) continue;
+    const growth = (f: (r: ScaleRow) => number) => exponent(rs.map((r) => r.n), rs.map(f)).toFixed(2);
+    console.log(
+      `| ${method} | ${growth((r) => r.loadCpuMs)} | ${growth((r) => r.pairCpuMs)} | ${growth((r) => r.pairMs)} | ${growth((r) => r.phases.candidates ?? 0)} | ${growth((r) => r.phases.ets ?? 0)} | ${growth((r) => r.candidates)} | ${growth((r) => r.peakRssMB)} |`,
+    );
+  }
+  console.log();
+  // Warm the lexicon and jieba so the nacos timings below do not pay for them.
+  withSite(100, sentences, (site) => pairPages(site, { method: "links", lexicon }));
 
   // Pruned (top-k candidates) vs exhaustive (every pair passing the size ratio).
   console.log("Pruned vs exhaustive links run\n");
@@ -126,16 +134,7 @@ function withSite(
   sentences: ReturnType<typeof readSentencePairs>,
   body: (site: Site, gold: Array<{ a: string; b: string }>, files: number, loadMs: number[]) => void,
 ): void {
-  const generated = generateSite({
-    seed: n,
-    scheme: SCHEMES["en:tc"]!,
-    pairs: Math.round(n * 0.95),
-    unpatterned: Math.round(n * 0.095),
-    onlyEn: Math.round(n * 0.05),
-    onlyZh: Math.round(n * 0.05),
-    sections: 8,
-    sentences,
-  });
+  const generated = scaledSite(n, sentences);
   const dir = mkdtempSync(join(tmpdir(), `bitext-bench-site-${n}-`));
   try {
     writeSite(generated, dir);
@@ -156,13 +155,47 @@ function withSite(
   }
 }
 
-function f1(site: Site, pairs: Array<{ a: number; b: number }>, gold: Array<{ a: string; b: string }>): number {
-  return scores(
-    matchPairs(
-      pairs.map((p) => ({ a: site.pages[p.a]!.key, b: site.pages[p.b]!.key })),
-      gold,
-    ),
-  ).f1;
+interface ScaleRow {
+  n: number;
+  method: PairingMethod;
+  loadMs: number;
+  pairMs: number;
+  loadCpuMs: number;
+  pairCpuMs: number;
+  phases: Record<string, number>;
+  candidates: number;
+  allPairs: number;
+  heapAfterLoadMB: number;
+  peakRssMB: number;
+  f1: number;
+}
+
+/** One step of the scaling benchmark in its own process (`bench/site-scale.ts`); its stdout. */
+function child(args: string[]): string {
+  return execFileSync(process.execPath, ["--import", "tsx", join(HERE, "site-scale.ts"), ...args], {
+    encoding: "utf8",
+    maxBuffer: 1 << 24,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+}
+
+/** Least-squares slope of log y on log x: the b of y ≈ a·x^b. */
+function exponent(xs: number[], ys: number[]): number {
+  const lx = xs.map(Math.log);
+  const ly = ys.map((y) => Math.log(Math.max(y, 1e-9)));
+  const mx = lx.reduce((a, b) => a + b, 0) / lx.length;
+  const my = ly.reduce((a, b) => a + b, 0) / ly.length;
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < lx.length; i++) {
+    num += (lx[i]! - mx) * (ly[i]! - my);
+    den += (lx[i]! - mx) ** 2;
+  }
+  return den === 0 ? Number.NaN : num / den;
+}
+
+function sec(ms: number): string {
+  return (ms / 1000).toFixed(ms < 10_000 ? 2 : 1);
 }
 
 function s(times: number[]): string {

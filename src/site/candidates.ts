@@ -5,8 +5,18 @@
  *    site's own length constant C (median size of `pair.b` pages over that of `pair.a` pages);
  * 2. a content signature: each `pair.b` page retrieves, through an inverted index over the `pair.a` pages'
  *    words, the pages sharing the most (idf-weighted) translated words — S_cb with rare words counting more;
- * 3. top-k: a pair is kept when it is among the k best of either of its pages.
+ * 3. top-k: a pair is kept when it is among the k best of either of its pages (and the other page does not
+ *    hold `maxIncoming` better such pairs, see below).
  * With `topK: 0` (exhaustive) every pair that passes the size ratio is kept.
+ *
+ * Linear in the number of pages, so that a site of tens of thousands of pages pairs in minutes:
+ * - a page's retrieval reads the postings of its rarest words first (by classes of document frequency)
+ *   and stops before the class that would take it over `postingsPerPage` postings: a frequent word's
+ *   postings would make each lookup cost a share of the site, and such a word says little about which page
+ *   is the translation (its idf is low) — the rare words that decide the ranking are read first;
+ * - a page accepts at most `maxIncoming` pairs from the other side's top-k lists (the best by signature):
+ *   without it a hub page (an index listing thousands of pages) collects thousands of candidates, and the
+ *   neighbour matching of ETS over them grows with the square of the hub.
  */
 import type { ContentIndex } from "./content.js";
 import type { Site } from "./types.js";
@@ -18,12 +28,18 @@ export interface CandidateOptions {
   topK: number;
   /** Words on more than this share of the `pair.a` pages (site boilerplate) are left out of the signature. */
   maxDocShare: number;
+  /** Postings one page's retrieval reads at most, rarest words first (bounds each retrieval). */
+  postingsPerPage: number;
+  /** Pairs a page accepts from the other language's top-k lists, best first (bounds hub pages). */
+  maxIncoming: number;
 }
 
 export const DEFAULT_CANDIDATE_OPTIONS: Readonly<CandidateOptions> = Object.freeze({
   maxSizeRatio: 3,
   topK: 10,
   maxDocShare: 0.5,
+  postingsPerPage: 40000,
+  maxIncoming: 50,
 });
 
 /** Candidate pairs as parallel arrays of page indices (`a[k]` a `pair.a` page, `b[k]` a `pair.b` page). */
@@ -112,13 +128,26 @@ export function candidatePairs(site: Site, content: ContentIndex, options: Parti
   });
 
   const k = opts.topK;
-  const bestOfA = A.map(() => new TopK(k));
-  const keep = new Set<number>(); // ai * nB + bi
   const nB = B.length;
+  const bestOfA = A.map(() => new TopK(k));
+  const bestOfB: TopK[] = [];
   const acc = new Float64Array(nA);
   const touched: number[] = [];
+  // Rarity classes (⌊log2 df⌋): a page reads its terms class by class, rarest first, while its budget lasts —
+  // one pass to count, one to read, no per-page sort.
+  const rarity = Uint8Array.from(df, (d) => (d > 0 ? 31 - Math.clz32(d) : 0));
+  const classPostings = new Float64Array(33);
   B.forEach((b, bi) => {
-    for (const t of content.reach(b)) {
+    const reach = content.reach(b);
+    classPostings.fill(0);
+    for (const t of reach) if (df[t]! <= maxDf) classPostings[rarity[t]!]! += df[t]!;
+    let maxClass = 0;
+    for (let spent = classPostings[0]!; maxClass + 1 < 33; maxClass++) {
+      spent += classPostings[maxClass + 1]!;
+      if (spent > opts.postingsPerPage) break;
+    }
+    for (const t of reach) {
+      if (rarity[t]! > maxClass) continue;
       for (let at = off[t]!; at < off[t + 1]!; at++) {
         const ai = postA[at]!;
         if (acc[ai] === 0) touched.push(ai);
@@ -134,10 +163,28 @@ export function candidatePairs(site: Site, content: ContentIndex, options: Parti
       bestOfA[ai]!.offer(bi, s);
     }
     touched.length = 0;
-    for (const ai of mine.items()) keep.add(ai * nB + bi);
+    bestOfB.push(mine);
+  });
+  // A pair in one page's top k is kept when it is also among the `maxIncoming` best such pairs the other
+  // page receives: one page's own list stays whole unless its partner is a hub swamped by better offers.
+  const incomingA = A.map(() => new TopK(opts.maxIncoming));
+  const incomingB = B.map(() => new TopK(opts.maxIncoming));
+  bestOfB.forEach((top, bi) => {
+    top.forEach((ai, s) => {
+      incomingA[ai]!.offer(bi, s);
+    });
   });
   bestOfA.forEach((top, ai) => {
+    top.forEach((bi, s) => {
+      incomingB[bi]!.offer(ai, s);
+    });
+  });
+  const keep = new Set<number>(); // ai * nB + bi
+  incomingA.forEach((top, ai) => {
     for (const bi of top.items()) keep.add(ai * nB + bi);
+  });
+  incomingB.forEach((top, bi) => {
+    for (const ai of top.items()) keep.add(ai * nB + bi);
   });
   sizeOkCount = countSizeOk();
   for (const code of [...keep].sort((x, y) => x - y)) {
@@ -186,6 +233,10 @@ class TopK {
 
   items(): number[] {
     return this.ids;
+  }
+
+  forEach(f: (id: number, score: number) => void): void {
+    for (let i = 0; i < this.ids.length; i++) f(this.ids[i]!, this.scores[i]!);
   }
 }
 

@@ -7,8 +7,8 @@
  * pair). Here each distinct word of the site is looked up once: for a `pair.b` word, the `pair.a` words it
  * can translate to are gathered from the lexicon (its own translations, its sub-words' when the lexicon
  * does not know it, and itself for names and numbers written alike) and each is confirmed with `wordSim`,
- * so the decision stays the shared Sim's. A `pair.b` page then becomes a bit set of reachable `pair.a`
- * words, and S_cb(e, c) is one pass over e's words. Tests pin the result to `translatedShare`.
+ * so the decision stays the shared Sim's. A `pair.b` page then becomes a sorted list of reachable `pair.a`
+ * words, and S_cb(e, c) is one merge of e's words with that list. Tests pin the result to `translatedShare`.
  */
 import { isUnspacedLang, type Lexicon, wordSim } from "../text/index.js";
 import type { Site } from "./types.js";
@@ -29,7 +29,7 @@ export interface ContentIndex {
 
 export function buildContentIndex(site: Site, lex: Lexicon, minSim = DEFAULT_MIN_SIM): ContentIndex {
   const { pair, pages, vocabulary } = site;
-  // Words used by pair.a pages get dense numbers: the bit sets only need to cover them.
+  // Words used by pair.a pages get dense numbers (`aTerm`): reach lists and the candidate index use them.
   const aTermOf = new Int32Array(vocabulary.length).fill(-1);
   let aTermCount = 0;
   for (const p of pages) {
@@ -71,52 +71,40 @@ export function buildContentIndex(site: Site, lex: Lexicon, minSim = DEFAULT_MIN
     return arr;
   };
 
-  const words = Math.ceil(aTermCount / 32);
-  const bitsets = new Map<number, Uint32Array>();
+  // A pair.b page's reach is a sorted list (not a bit set over the site's words: that would grow with
+  // pages × vocabulary). A pair.a page's words as sorted aTerm numbers with their counts, so S_cb is one merge.
   const reachLists = new Map<number, Int32Array>();
+  const aTerms = new Map<number, { terms: Int32Array; counts: Int32Array; total: number }>();
   pages.forEach((p, i) => {
-    if (p.lang !== pair.b) return;
-    const bits = new Uint32Array(words);
-    for (const id of p.termIds) for (const t of reachOfWord(id)) bits[t >>> 5]! |= 1 << (t & 31);
-    bitsets.set(i, bits);
+    if (p.lang === pair.b) {
+      const seen = new Set<number>();
+      for (const id of p.termIds) for (const t of reachOfWord(id)) seen.add(t);
+      reachLists.set(i, Int32Array.from(seen).sort());
+    } else if (p.lang === pair.a) {
+      const order = Array.from(p.termIds.keys()).sort((x, y) => aTermOf[p.termIds[x]!]! - aTermOf[p.termIds[y]!]!);
+      const terms = Int32Array.from(order, (k) => aTermOf[p.termIds[k]!]!);
+      const counts = Int32Array.from(order, (k) => p.termCounts[k]!);
+      aTerms.set(i, { terms, counts, total: counts.reduce((s, n) => s + n, 0) });
+    }
   });
+  const empty = new Int32Array(0);
 
   return {
     aTermCount,
     aTerm: (vocabId) => aTermOf[vocabId] ?? -1,
     scb(a, b) {
-      const bits = bitsets.get(b);
-      const page = pages[a];
-      if (!bits || !page || page.lang !== pair.a) return 0;
-      let total = 0;
+      const reach = reachLists.get(b);
+      const page = aTerms.get(a);
+      if (!reach || !page || page.total === 0) return 0;
       let hit = 0;
-      for (let k = 0; k < page.termIds.length; k++) {
-        const t = aTermOf[page.termIds[k]!]!;
-        const n = page.termCounts[k]!;
-        total += n;
-        if ((bits[t >>> 5]! >>> (t & 31)) & 1) hit += n;
+      let j = 0;
+      for (let k = 0; k < page.terms.length && j < reach.length; k++) {
+        const t = page.terms[k]!;
+        while (j < reach.length && reach[j]! < t) j++;
+        if (reach[j] === t) hit += page.counts[k]!;
       }
-      return total === 0 ? 0 : hit / total;
+      return hit / page.total;
     },
-    reach(b) {
-      let list = reachLists.get(b);
-      if (!list) {
-        const bits = bitsets.get(b);
-        const out: number[] = [];
-        if (bits) {
-          for (let w = 0; w < bits.length; w++) {
-            let x = bits[w]!;
-            while (x !== 0) {
-              const low = x & -x;
-              out.push(w * 32 + (31 - Math.clz32(low)));
-              x ^= low;
-            }
-          }
-        }
-        list = Int32Array.from(out);
-        reachLists.set(b, list);
-      }
-      return list;
-    },
+    reach: (b) => reachLists.get(b) ?? empty,
   };
 }

@@ -3,7 +3,8 @@
  * - S_in = β·S_cb + (1−β)·S_struct (Eq. 2), S_struct = LCS of the tag sequences / their average length;
  * - S_ext(e, c) by Algorithm 1: greedy one-to-one matching of e's and c's neighbours (pages linking to or
  *   linked from the page, within its language) on the previous ETS, 2·Σ / (|PG(e)| + |PG(c)|);
- * - ETS = α·S_ext + (1−α)·S_in (Eq. 1), iterated (Algorithm 2), starting from ETS⁰ = S_in;
+ * - ETS = α·S_ext + (1−α)·S_in (Eq. 1), iterated (Algorithm 2), starting from ETS⁰ = S_in; where a page has
+ *   too few neighbours to judge S_ext (`minNeighbours`), α shrinks towards 0 and ETS falls back to S_in;
  * - pairs by Algorithm 3: the best remaining pair, each page once, until MAX_P pairs or ETS < MIN_SIM.
  * Pairs outside the candidates have ETS 0. Optional page weights (Eq. 6) discount popular neighbours.
  */
@@ -31,6 +32,13 @@ export interface EtsOptions {
   weightSmoothing: number;
   /** For "drop": neighbours linked from more than this share of pages are left out. */
   dropShare: number;
+  /**
+   * Neighbours a page needs before S_ext is trusted at full weight α. A pair whose sparser page has m < this
+   * neighbours gets α·m/minNeighbours (0 neighbours: ETS = S_in): with no or one neighbour S_ext is 0 or
+   * rests on a single link, and would hold every pair of a sparsely linked page down to (1 − α)·S_in,
+   * below the pairs of well-linked pages, whatever their content and structure say. 0: liu2014's plain ETS.
+   */
+  minNeighbours: number;
 }
 
 export const DEFAULT_ETS_OPTIONS: Readonly<EtsOptions> = Object.freeze({
@@ -40,6 +48,7 @@ export const DEFAULT_ETS_OPTIONS: Readonly<EtsOptions> = Object.freeze({
   weighting: "none",
   weightSmoothing: 1,
   dropShare: 0.5,
+  minNeighbours: 1,
 });
 
 /** S_cb, S_struct and S_in of each candidate pair. */
@@ -144,6 +153,10 @@ export function enhancedSimilarityWithAnchors(
   const usedA = new Int32Array(nPages).fill(-1);
   const usedB = new Int32Array(nPages).fill(-1);
   const weightSum = Float64Array.from(nb, (list) => list.reduce((s, p) => s + w(p), 0));
+  // Candidates reachable through a page's neighbours: the work of walking Algorithm 1 from its side.
+  const walkCost = Float64Array.from(nb, (list) => list.reduce((s, x) => s + (byA[x]?.length ?? 0) + (byB[x]?.length ?? 0), 0));
+  const inPGe = new Int32Array(nPages);
+  let mark = 0;
 
   const anchorsOwn = new Map<number, number>();
   let prev = Float64Array.from(sin);
@@ -168,19 +181,29 @@ export function enhancedSimilarityWithAnchors(
       for (const k of ks) {
         const e = cands.a[k]!;
         const pge = nb[e]!;
-        // Candidate pairs between PG(e) and PG(c), best previous ETS first (Algorithm 1).
+        // Candidate pairs between PG(e) and PG(c), best previous ETS first (Algorithm 1), found from the
+        // side with fewer candidates to walk (a hub's neighbours would make the other side cost its size).
         let nFound = 0;
-        for (const x of pge) {
-          const xs = byA[x];
-          if (!xs) continue;
-          for (const kk of xs) {
-            if (inPGc[cands.b[kk]!] !== c || prev[kk]! <= 0) continue;
-            if (nFound === found.length) {
-              const bigger = new Int32Array(found.length * 2);
-              bigger.set(found);
-              found = bigger;
-            }
-            found[nFound++] = rankOf[kk]!;
+        const push = (kk: number) => {
+          if (prev[kk]! <= 0) return;
+          if (nFound === found.length) {
+            const bigger = new Int32Array(found.length * 2);
+            bigger.set(found);
+            found = bigger;
+          }
+          found[nFound++] = rankOf[kk]!;
+        };
+        if (walkCost[e]! <= walkCost[c]!) {
+          for (const x of pge) {
+            const xs = byA[x];
+            if (xs) for (const kk of xs) if (inPGc[cands.b[kk]!] === c) push(kk);
+          }
+        } else {
+          mark++;
+          for (const x of pge) inPGe[x] = mark;
+          for (const y of pgc) {
+            const ys = byB[y];
+            if (ys) for (const kk of ys) if (inPGe[cands.a[kk]!] === mark) push(kk);
           }
         }
         const ranks = found.subarray(0, nFound).sort();
@@ -197,7 +220,9 @@ export function enhancedSimilarityWithAnchors(
         }
         const denom = weightSum[e]! + weightSum[c]!;
         const sext = denom > 0 ? (2 * sum) / denom : 0;
-        next[k] = opts.alpha * sext + (1 - opts.alpha) * sin[k]!;
+        const sparser = Math.min(pge.length, pgc.length);
+        const alpha = sparser >= opts.minNeighbours ? opts.alpha : (opts.alpha * sparser) / opts.minNeighbours;
+        next[k] = alpha * sext + (1 - alpha) * sin[k]!;
       }
     }
     if (fixed) {

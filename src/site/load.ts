@@ -28,15 +28,24 @@ export function loadSite(dir: string, options: BuildSiteOptions = {}): Site {
 /** The HTML files of a mirror folder, in path order; hidden folders and HTTrack's cache are skipped. */
 export function mirrorFiles(dir: string): string[] {
   const out: string[] = [];
-  const walk = (d: string) => {
-    for (const entry of readdirSync(d, { withFileTypes: true }).sort((x, y) => (x.name < y.name ? -1 : 1))) {
-      if (entry.name.startsWith(".") || entry.name === "hts-cache") continue;
-      const full = join(d, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.isFile() && PAGE_EXTENSIONS.test(entry.name)) out.push(relative(dir, full).split(sep).join("/"));
+  // An explicit stack (not recursion: a mirror's folder depth is whatever the site's URLs made it) of
+  // folders to open and files to emit, pushed in reverse so entries come out in name order, depth first.
+  const stack: Array<{ path: string; folder: boolean }> = [{ path: dir, folder: true }];
+  while (stack.length > 0) {
+    const item = stack.pop()!;
+    if (!item.folder) {
+      out.push(relative(dir, item.path).split(sep).join("/"));
+      continue;
     }
-  };
-  walk(dir);
+    const entries = readdirSync(item.path, { withFileTypes: true }).sort((x, y) => (x.name < y.name ? -1 : 1));
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const entry = entries[i]!;
+      if (entry.name.startsWith(".") || entry.name === "hts-cache") continue;
+      const full = join(item.path, entry.name);
+      if (entry.isDirectory()) stack.push({ path: full, folder: true });
+      else if (entry.isFile() && PAGE_EXTENSIONS.test(entry.name)) stack.push({ path: full, folder: false });
+    }
+  }
   return out;
 }
 

@@ -5,7 +5,7 @@
  * Pure: HTML and the page URL in, features out.
  */
 import { parse } from "parse5";
-import { collectTagPaths, type MinimalNode, PATH_SEPARATOR, TEXT_TAG } from "../html/tagpaths.js";
+import { type MinimalNode, TEXT_TAG } from "../html/tagpaths.js";
 
 export interface PageFeatures {
   title: string;
@@ -51,50 +51,100 @@ export const VISUAL_TAGS: ReadonlySet<string> = new Set([
 ]);
 
 const CODE_TAGS = new Set(["pre", "code", "kbd", "samp", "tt"]);
+/** Elements whose content is not visible text (their tag still counts in the structure). */
+const HIDDEN_CONTENT_TAGS = new Set(["script", "style", "noscript", "template"]);
 
 export function pageFeatures(html: string, pageUrl: string): PageFeatures {
-  // One parse: the tag-path walk and the attribute-only link tags both read the same parse5 tree.
   const tree = parse(html) as unknown as MinimalNode;
-  const seq = collectTagPaths(tree);
-  const base = resolveUrl(seq.baseHref ?? "", pageUrl) ?? pageUrl;
-  const tags: string[] = [];
-  const textParts: string[] = [];
-  const proseParts: string[] = [];
+  const walked = walkPage(tree);
+  const base = resolveUrl(walked.baseHref ?? "", pageUrl) ?? pageUrl;
   const links: string[] = [];
-  let title = "";
-  for (let p = 0; p < seq.pathIds.length; p++) {
-    const path = seq.paths[seq.pathIds[p]!]!;
-    const cut = path.lastIndexOf(PATH_SEPARATOR);
-    const tag = cut < 0 ? path : path.slice(cut + 1);
-    const text = seq.texts[p];
-    if (tag === TEXT_TAG && text != null) {
-      if (tags[tags.length - 1] !== TEXT_TAG) tags.push(TEXT_TAG);
-      const parentTags = path.split(PATH_SEPARATOR);
-      if (parentTags.includes("title") && parentTags.includes("head")) {
-        title = title || collapse(text);
-        continue; // the title is metadata, not body text
-      }
-      textParts.push(text);
-      if (!parentTags.some((t) => CODE_TAGS.has(t))) proseParts.push(text);
-      continue;
-    }
-    if (!VISUAL_TAGS.has(tag)) tags.push(tag);
-    const href = seq.hrefs[p];
-    if (href != null) {
-      const abs = resolveUrl(href, base);
-      if (abs) links.push(abs);
-    }
+  for (const href of walked.hrefs) {
+    const abs = resolveUrl(href, base);
+    if (abs) links.push(abs);
   }
   const extra = attributeTargets(tree, base);
   return {
-    title,
-    tags,
-    text: collapse(textParts.join(" ")),
-    proseText: collapse(proseParts.join(" ")),
+    title: walked.title,
+    tags: walked.tags,
+    text: collapse(walked.textParts.join(" ")),
+    proseText: collapse(walked.proseParts.join(" ")),
     links: links.concat(extra.links),
     discover: extra.discover,
     sitemaps: extra.sitemaps,
   };
+}
+
+/**
+ * One pre-order walk of the parsed page: the structural tags, the text (with whether it is inside the
+ * head's title or inside code), the raw `<a href>`s and the first `<base href>`. Iterative, with counters
+ * for the ancestors that matter instead of tag-path strings, so work and memory stay linear in the page
+ * however deep it nests (a page nested 100,000 elements deep must not overflow the stack or build
+ * depth² paths). Blank text, comments and the content of script/style/noscript/template are skipped.
+ */
+function walkPage(root: MinimalNode): {
+  tags: string[];
+  textParts: string[];
+  proseParts: string[];
+  hrefs: string[];
+  title: string;
+  baseHref: string | null;
+} {
+  const tags: string[] = [];
+  const textParts: string[] = [];
+  const proseParts: string[] = [];
+  const hrefs: string[] = [];
+  let title = "";
+  let baseHref: string | null = null;
+  // Open ancestors of interest: how many head, title and code elements enclose the current node.
+  let inHead = 0;
+  let inTitle = 0;
+  let inCode = 0;
+  // The stack holds nodes to visit and, as strings, the closing of an element that changed a counter.
+  const stack: Array<MinimalNode | string> = [root];
+  while (stack.length > 0) {
+    const item = stack.pop()!;
+    if (typeof item === "string") {
+      if (item === "head") inHead--;
+      else if (item === "title") inTitle--;
+      else inCode--;
+      continue;
+    }
+    const name = item.nodeName.toLowerCase();
+    if (name === "#text") {
+      const text = item.value ?? item.nodeValue ?? "";
+      if (!/\S/.test(text)) continue;
+      if (tags[tags.length - 1] !== TEXT_TAG) tags.push(TEXT_TAG);
+      if (inTitle > 0 && inHead > 0) {
+        title = title || collapse(text); // the title is metadata, not body text
+        continue;
+      }
+      textParts.push(text);
+      if (inCode === 0) proseParts.push(text);
+      continue;
+    }
+    const kids = item.childNodes;
+    if (name === "#document" || name === "#document-fragment") {
+      if (kids) for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!);
+      continue;
+    }
+    if (name.charAt(0) === "#" || name === "!doctype" || item.nodeType === 10 || item.nodeType === 8) continue;
+    if (!VISUAL_TAGS.has(name)) tags.push(name);
+    if (name === "a" || name === "base") {
+      const href = item.attrs?.find((a) => a.name === "href")?.value ?? null;
+      if (href !== null && name === "a") hrefs.push(href);
+      else if (href !== null && baseHref === null) baseHref = href;
+    }
+    if (HIDDEN_CONTENT_TAGS.has(name) || !kids) continue;
+    if (name === "head" || name === "title" || CODE_TAGS.has(name)) {
+      if (name === "head") inHead++;
+      else if (name === "title") inTitle++;
+      else inCode++;
+      stack.push(name);
+    }
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!);
+  }
+  return { tags, textParts, proseParts, hrefs, title, baseHref };
 }
 
 /** Resolve `href` against `base`, dropping the fragment; null for unusable references (javascript:, mailto:, …). */

@@ -91,6 +91,22 @@ describe("pairing pages of a site without URL patterns by links (liu2014)", () =
     expect(truePairs(pruned)).toEqual(truePairs(all));
     expect(truePairs(pruned)).toHaveLength(gold.length);
   });
+
+  it("bounds every page's candidates by its own top k plus maxIncoming, and keeps the true pairs", () => {
+    const content = buildContentIndex(site, lexicon);
+    const loose = candidatePairs(site, content, { topK: 5, maxIncoming: 1000 });
+    const capped = candidatePairs(site, content, { topK: 5, maxIncoming: 6, postingsPerPage: 300 });
+    const perPage = (c: Candidates) => {
+      const n = new Map<number, number>();
+      for (const x of [...c.a, ...c.b]) n.set(x, (n.get(x) ?? 0) + 1);
+      return Math.max(...n.values());
+    };
+    // Without the cap some page (an index, a long page) collects pairs from many others' lists.
+    expect(perPage(loose)).toBeGreaterThan(5 + 6);
+    expect(perPage(capped)).toBeLessThanOrEqual(5 + 6);
+    const kept = new Set(Array.from(capped.a, (a, k) => `${site.pages[a]!.key} ${site.pages[capped.b[k]!]!.key}`));
+    expect(gold.filter((g) => kept.has(`${g.en} ${g.zh}`)).length).toBeGreaterThanOrEqual(gold.length - 1);
+  });
 });
 
 describe("the external similarity (Algorithms 1–3)", () => {
@@ -168,5 +184,31 @@ describe("combining URL keys and links (both)", () => {
     expect(urls.fn).toBe(8);
     expect(both.fn).toBe(0);
     expect(both.fp).toBe(0);
+  });
+});
+
+describe("pages too sparsely linked to judge S_ext (mechanism, generated site)", () => {
+  it("falls back to S_in for a page without neighbours, so `both` pairs orphan pages its calibration dropped", () => {
+    const generated = generateSite({
+      seed: 8,
+      scheme: SCHEMES["en:tc"]!,
+      pairs: 40,
+      unpatterned: 10,
+      orphans: 6,
+      onlyEn: 4,
+      onlyZh: 4,
+      sentences,
+    });
+    const dir = join(tmp, "sparse");
+    writeSite(generated, dir);
+    const site = loadSite(dir);
+    const orphans = site.pages.filter((p) => !site.pages.some((q) => q.links.includes(site.pages.indexOf(p))) && p.links.length === 0);
+    expect(orphans).toHaveLength(12);
+    const strict = prf(site, pairPages(site, { method: "both", lexicon, ets: { minNeighbours: 0 } }), generated.gold);
+    const fallback = prf(site, pairPages(site, { method: "both", lexicon }), generated.gold);
+    // Plain ETS holds each orphan pair at (1 − α)·S_in, under the calibrated bar: all 6 are lost.
+    expect(strict.fn).toBe(6);
+    expect(fallback.tp).toBeGreaterThanOrEqual(strict.tp + 5);
+    expect(fallback.fp).toBe(0);
   });
 });

@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { pageFeatures } from "../../src/site/index.js";
+import { loadSite, pageFeatures } from "../../src/site/index.js";
 
 const PAGE = `<!doctype html><html><head>
 <title>Home · 首页</title>
@@ -40,5 +43,32 @@ describe("what a site spider reads from a page", () => {
   it("reads the title apart from the body text", () => {
     expect(f.title).toBe("Home · 首页");
     expect(f.text).toBe("Read this first. mail");
+  });
+});
+
+describe("a page nested 100,000 elements deep (issue 16)", () => {
+  // The walk is iterative and keeps no tag-path strings: no stack overflow, no depth² memory.
+  const depth = 100_000;
+
+  it("closed: every element is in the structure and the text is read", () => {
+    const html = `<html><body>${"<div>".repeat(depth)}deep text here${"</div>".repeat(depth)}</body></html>`;
+    const f = pageFeatures(html, "http://site.test/deep.html");
+    expect(f.tags.filter((t) => t === "div")).toHaveLength(depth);
+    expect(f.text).toBe("deep text here");
+  });
+
+  it("unclosed, with links: loads as a site page like any other", () => {
+    const dir = mkdtempSync(join(tmpdir(), "bitext-deep-"));
+    try {
+      writeFileSync(join(dir, "deep.html"), `<html><body>${'<div><a href="other.html">a link to the other page</a> '.repeat(depth)}`);
+      writeFileSync(join(dir, "other.html"), `<html><body><p>${"An ordinary page of English text. ".repeat(10)}</p></body></html>`);
+      const site = loadSite(dir);
+      const deep = site.pages.find((p) => p.key === "deep.html")!;
+      expect(deep.lang).toBe("en");
+      expect(deep.tags.length).toBeGreaterThan(2 * depth);
+      expect(deep.links).toEqual([site.pages.findIndex((p) => p.key === "other.html")]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

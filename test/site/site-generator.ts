@@ -76,6 +76,11 @@ export interface SiteSpec {
   onlyZh?: number;
   /** Of the translated pairs, how many have their Chinese page named by `none` instead of the scheme. */
   unpatterned?: number;
+  /**
+   * Of the unpatterned pairs, how many are orphans: no page links to them and they link to no page (a bare
+   * page without the template) — the sparse-link case of small sites, for mechanism tests.
+   */
+  orphans?: number;
   sections?: number;
   sentencesPerPage?: [number, number];
   sentences: readonly SentencePair[];
@@ -107,6 +112,7 @@ interface Page {
   blocks: Block[];
   related: number[]; // indices into the same-language page list
   partner: number | null;
+  orphan: boolean;
 }
 
 type Block = { kind: "p"; sentences: number[] } | { kind: "ul"; sentences: number[] } | { kind: "table"; sentences: number[] };
@@ -150,17 +156,19 @@ export function generateSite(spec: SiteSpec): GeneratedSite {
     slot: PageSlot;
     langs: Array<"en" | "zh">;
     unpatterned: boolean;
+    orphan: boolean;
   }
-  const specs: Spec[] = [{ slot: { section: "", slug: "index", n: 0, kind: "home" }, langs: ["en", "zh"], unpatterned: false }];
-  for (const [sec] of sections) specs.push({ slot: { section: sec, slug: "index", n: 0, kind: "section" }, langs: ["en", "zh"], unpatterned: false });
+  const specs: Spec[] = [{ slot: { section: "", slug: "index", n: 0, kind: "home" }, langs: ["en", "zh"], unpatterned: false, orphan: false }];
+  for (const [sec] of sections) specs.push({ slot: { section: sec, slug: "index", n: 0, kind: "section" }, langs: ["en", "zh"], unpatterned: false, orphan: false });
   const total = spec.pairs + (spec.onlyEn ?? 0) + (spec.onlyZh ?? 0);
   const unpatternedFrom = spec.pairs - (spec.unpatterned ?? 0);
+  const orphansFrom = spec.pairs - (spec.orphans ?? 0);
   for (let i = 0; i < total; i++) {
     const [sec] = sections[i % nSections]!;
     const n = Math.floor(i / nSections) + 1;
     const slot: PageSlot = { section: sec, slug: `${sec}-${String(n).padStart(3, "0")}`, n, kind: "content" };
     const langs: Array<"en" | "zh"> = i < spec.pairs ? ["en", "zh"] : i < spec.pairs + (spec.onlyEn ?? 0) ? ["en"] : ["zh"];
-    specs.push({ slot, langs, unpatterned: i >= unpatternedFrom && i < spec.pairs });
+    specs.push({ slot, langs, unpatterned: i >= unpatternedFrom && i < spec.pairs, orphan: i >= orphansFrom && i < spec.pairs });
   }
 
   const pages: Record<"en" | "zh", Page[]> = { en: [], zh: [] };
@@ -181,7 +189,7 @@ export function generateSite(spec: SiteSpec): GeneratedSite {
       // Translations are close, not identical, in structure: sometimes two paragraphs become one.
       const own = lang === "zh" ? perturb(blocks, rnd) : blocks;
       made[lang] = pages[lang].length;
-      pages[lang].push({ slot: s.slot, lang, path, title, blocks: own, related: [], partner: null });
+      pages[lang].push({ slot: s.slot, lang, path, title, blocks: own, related: [], partner: null, orphan: s.orphan });
     }
     if (made.en !== undefined && made.zh !== undefined) {
       pages.en[made.en]!.partner = made.zh;
@@ -192,11 +200,11 @@ export function generateSite(spec: SiteSpec): GeneratedSite {
 
   // Related links: chosen on the English side and mirrored on the Chinese side (one may go missing);
   // pages without a partner get their own.
-  const contentIdx = (lang: "en" | "zh") => pages[lang].map((p, i) => (p.slot.kind === "content" ? i : -1)).filter((i) => i >= 0);
+  const contentIdx = (lang: "en" | "zh") => pages[lang].map((p, i) => (p.slot.kind === "content" && !p.orphan ? i : -1)).filter((i) => i >= 0);
   const enContent = contentIdx("en");
   const zhContent = contentIdx("zh");
   for (const p of pages.en) {
-    if (p.slot.kind !== "content") continue;
+    if (p.slot.kind !== "content" || p.orphan) continue;
     const k = 3 + Math.floor(rnd() * 4);
     const rel = new Set<number>();
     while (rel.size < Math.min(k, enContent.length - 1)) {
@@ -210,7 +218,7 @@ export function generateSite(spec: SiteSpec): GeneratedSite {
     }
   }
   for (const p of pages.zh) {
-    if (p.slot.kind !== "content" || p.partner !== null) continue;
+    if (p.slot.kind !== "content" || p.partner !== null || p.orphan) continue;
     const rel = new Set<number>();
     while (rel.size < Math.min(4, zhContent.length - 1)) {
       const q = pick(zhContent);
@@ -296,9 +304,9 @@ function renderPage(
   // Section indexes list their pages; the home page lists the latest pages.
   const listing =
     p.slot.kind === "section"
-      ? same.filter((q) => q.slot.kind === "content" && q.slot.section === p.slot.section)
+      ? same.filter((q) => q.slot.kind === "content" && q.slot.section === p.slot.section && !q.orphan)
       : p.slot.kind === "home"
-        ? same.filter((q) => q.slot.kind === "content").slice(0, 8)
+        ? same.filter((q) => q.slot.kind === "content" && !q.orphan).slice(0, 8)
         : [];
   const list = listing.length
     ? `<ul class="listing">\n${listing.map((q) => `<li><a href="${href(q.path)}">${escapeHtml(q.title)}</a></li>`).join("\n")}\n</ul>`
@@ -308,6 +316,20 @@ function renderPage(
         .map((q) => `<li><a href="${href(same[q]!.path)}">${escapeHtml(same[q]!.title)}</a></li>`)
         .join("\n")}\n</ul>`
     : "";
+  if (p.orphan) {
+    return `<!DOCTYPE html>
+<html lang="${lang === "en" ? "en" : "zh-HK"}">
+<head>
+<meta charset="utf-8">
+<title>${escapeHtml(p.title)}</title>
+</head>
+<body>
+<h1>${escapeHtml(p.title)}</h1>
+${body}
+</body>
+</html>
+`;
+  }
   return `<!DOCTYPE html>
 <html lang="${lang === "en" ? "en" : "zh-HK"}">
 <head>
