@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import { type Command, InvalidArgumentError } from "commander";
-import { analyseRecord, type Classifier, type ClassifierInput, defaultModelPath, loadClassifier, parseClassifierInput } from "../classify/index.js";
+import { analyseRecord, type Classifier, type ClassifierInput, loadClassifier, parseClassifierInput } from "../classify/index.js";
+import { modelPath, storePath } from "../config/index.js";
 import { inputError, UserError } from "../errors.js";
 import { classifyStoredRecords } from "../classify/store.js";
-import { DEFAULT_STORE_PATH, openStore } from "../store/index.js";
+import { openStore } from "../store/index.js";
 import { loadLexicon } from "../text/index.js";
 import { displayWidth, formatTable, printJsonLine, printLine } from "./output.js";
 import { createProgress } from "./progress.js";
@@ -113,19 +114,21 @@ export function registerClassifyCommand(program: Command): void {
   program
     .command("classify")
     .argument("[file]", "JSONL records {query:{en,zh},title,url,snippet} (default: stdin)")
-    .option("--model <file>", "model file (default: the shipped models/default.json)")
+    .option("--model <file>", "model file (default: the config file's model, else models/default.json, yours if you trained one)")
     .option("--threshold <p>", "P(bilingual) at or above which a record is bilingual (default: the model's)", probability)
-    .option("--db [file]", `label the records of the harvest store (default file ${DEFAULT_STORE_PATH})`)
+    .option("--db [file]", "label the records of the harvest store (default: the store in your home)")
     .option("--all", "with --db: relabel every record, also those this model already labelled")
     .option("--explain", "with --json: add each record's features and language string")
     .option("--json", "write JSONL records (with --db: a JSON summary)")
     .action((file: string | undefined, flags: ClassifyFlags) => {
-      const dbPath = flags.db === undefined ? undefined : flags.db === true ? DEFAULT_STORE_PATH : flags.db;
+      const dbPath = flags.db === undefined ? undefined : flags.db === true ? storePath() : storePath(flags.db);
       if (dbPath !== undefined) {
         if (file) throw new UserError("classify: give either a JSONL file or --db, not both");
         if (!existsSync(dbPath)) throw new UserError(`${dbPath}: no harvest store here (run bitext harvest, or pass --db FILE)`);
       }
-      const classifier = loadClassifier(flags.model ?? defaultModelPath(), { threshold: flags.threshold });
+      const model = modelPath(flags.model);
+      if (model === null) throw new UserError("classify: the config file sets model: null; pass --model FILE");
+      const classifier = loadClassifier(model, { threshold: flags.threshold });
       if (dbPath !== undefined) classifyStore(dbPath, classifier, flags);
       else classifyJsonl(file, classifier, flags);
     });

@@ -2,7 +2,8 @@ import { Cron } from "croner";
 import { type Command, Option } from "commander";
 import { type ScheduledRun, Scheduler, type SchedulerEvent, readScheduleConfig } from "../serp/schedule.js";
 import { runHarvest } from "../serp/run.js";
-import { activeRuns, DEFAULT_STORE_PATH, openStore } from "../store/index.js";
+import { activeRuns, openStore } from "../store/index.js";
+import { storePath } from "../config/index.js";
 import { EXIT_INCOMPLETE, logEvent } from "./harvest.js";
 import { printJsonLine, printLine } from "./output.js";
 import { formatSeconds } from "./progress.js";
@@ -34,7 +35,7 @@ Config example (paths relative to the config file):
     )
     .action(async (flags: DaemonFlags) => {
       const config = readScheduleConfig(flags.config);
-      const db = config.db ?? DEFAULT_STORE_PATH;
+      const db = config.db ?? storePath();
       let incomplete = false;
       let failed = false;
       const log = (e: SchedulerEvent) => {

@@ -1,8 +1,8 @@
-import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import { UserError } from "../errors.js";
 import { fetchBilingualPages } from "../extract/index.js";
-import { DEFAULT_STORE_PATH, openStore } from "../store/index.js";
+import { openStore } from "../store/index.js";
+import { existingStore, storeOption } from "./shared-options.js";
 import { parseUnit } from "./extract.js";
 import { printJson } from "./output.js";
 import { createProgress } from "./progress.js";
@@ -22,7 +22,7 @@ interface FetchPagesFlags {
 export function registerFetchPagesCommand(program: Command): void {
   program
     .command("fetch-pages")
-    .option("--db <file>", "the store", DEFAULT_STORE_PATH)
+    .option(...storeOption())
     .option("--min-probability <p>", "only records at least this likely to be bilingual (0–1)")
     .option("--limit <n>", "at most this many pages")
     .option("--refetch", "download pages again even when already stored")
@@ -36,10 +36,7 @@ export function registerFetchPagesCommand(program: Command): void {
       const minProbability =
         flags.minProbability === undefined ? undefined : parseUnit("--min-probability", flags.minProbability);
       const limit = flags.limit === undefined ? undefined : positiveInt("--limit", flags.limit);
-      if (!existsSync(flags.db)) {
-        throw new UserError(`${flags.db}: no store here yet (run bitext harvest and bitext classify first, or pass --db FILE)`);
-      }
-      const store = openStore(flags.db);
+      const store = openStore(existingStore(flags.db));
       const progress = createProgress({ label: "fetch-pages", quiet: flags.json === true });
       try {
         const summary = await fetchBilingualPages(store, {

@@ -3,7 +3,7 @@ import { basename, extname, resolve } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
 import { UserError } from "../errors.js";
 import { writeFileAtomic } from "../io/atomic-write.js";
-import { resourcePath } from "../paths.js";
+import { userDataPath } from "../config/index.js";
 import {
   EN_ZH,
   formatLexiconFile,
@@ -85,7 +85,7 @@ function learn(file: string, flags: LearnFlags): void {
   progress.done();
   const seconds = (performance.now() - t0) / 1000;
   const name = basename(file, extname(file)).replace(/[^\w.-]+/g, "-");
-  const out = flags.out ? resolve(flags.out) : resourcePath("models", `lexicon-${name.split(/[.-]/)[0]}.tsv`);
+  const out = flags.out ? resolve(flags.out) : userDataPath("models", `lexicon-${name.split(/[.-]/)[0]}.tsv`);
   const licence = flags.licence ?? licenceFromAttribution(sentences.map((s) => s.attribution)) ?? "unknown (pass --licence)";
   const header: Array<[string, string]> = [
     [
@@ -138,7 +138,7 @@ export function registerLexiconCommands(program: Command): void {
     .command("learn")
     .description("learn translation equivalents from a parallel corpus (A<TAB>B[<TAB>attribution] lines)")
     .argument("<parallel.tsv>", "sentence pairs, English first for en-zh")
-    .option("--out <file>", "where to write the lexicon (default: models/lexicon-<corpus>.tsv of the installation)")
+    .option("--out <file>", "where to write the lexicon (default: models/lexicon-<corpus>.tsv in your home, used from then on)")
     .option("--pair <a-b>", "the language pair, columns in this order", parsePair, EN_ZH)
     .option("--iterations <n>", "EM iterations per direction", positiveInt, 8)
     .option("--min-count <n>", "minimum sentence pairs a word pair occurs in", positiveInt, 2)

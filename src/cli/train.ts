@@ -2,6 +2,7 @@ import { relative, resolve } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
 import { readAnnotations, trainClassifier, writeModelFile } from "../classify/index.js";
 import type { ModelFile } from "../classify/model-file.js";
+import { assertWritable, userDataPath } from "../config/index.js";
 import { UserError } from "../errors.js";
 import { formatTable, printJson, printLine } from "./output.js";
 import { createProgress } from "./progress.js";
@@ -28,7 +29,7 @@ function probability(value: string): number {
 
 interface TrainFlags {
   annotations: string;
-  out: string;
+  out?: string;
   folds: number;
   seed: number;
   c?: number[];
@@ -55,6 +56,8 @@ export function cvTable(model: ModelFile): string {
 }
 
 function train(flags: TrainFlags): void {
+  const out = resolve(flags.out ?? userDataPath("models", "default.json"));
+  assertWritable(out); // before minutes of training, not after
   const { annotations, sha256 } = readAnnotations(flags.annotations);
   const progress = createProgress({ label: "train", quiet: flags.json });
   let model: ModelFile;
@@ -79,16 +82,16 @@ function train(flags: TrainFlags): void {
     throw err;
   }
   progress.done();
-  writeModelFile(resolve(flags.out), model);
+  writeModelFile(out, model);
   const p = model.cv.withProbability;
   if (flags.json) {
-    printJson({ out: resolve(flags.out), C: model.svm.C, gamma: model.svm.gamma, cv: model.cv, training: model.training });
+    printJson({ out, C: model.svm.C, gamma: model.svm.gamma, cv: model.cv, training: model.training });
     return;
   }
   printLine(cvTable(model));
   printLine();
   printLine(
-    `${resolve(flags.out)}: C=${model.svm.C} gamma=${model.svm.gamma}, ${model.cv.folds}-fold CV at P≥${model.threshold}: ` +
+    `${out}: C=${model.svm.C} gamma=${model.svm.gamma}, ${model.cv.folds}-fold CV at P≥${model.threshold}: ` +
       `precision ${pct(p.precision)}, recall ${pct(p.recall)}, F1 ${pct(p.f1)} ` +
       `(${model.training.size} annotations: ${model.training.positives} bilingual, ${model.training.negatives} monolingual)`,
   );
@@ -98,7 +101,7 @@ export function registerTrainCommand(program: Command): void {
   program
     .command("train")
     .requiredOption("--annotations <file>", "annotated records, JSONL (bitext annotate writes data/annotations.jsonl)")
-    .option("--out <file>", "model file to write", "models/default.json")
+    .option("--out <file>", "model file to write (default: models/default.json in your home, which classify and harvest then use)")
     .option("--folds <k>", "cross-validation folds", intAtLeast2, 5)
     .option("--seed <n>", "seed of the fold assignment", (v) => Number.parseInt(v, 10), 1)
     .option("--c <list>", "grid of C values, comma-separated (default 0.5,2,8,32,128,512)", numberList)

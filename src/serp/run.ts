@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { UserError } from "../errors.js";
-import { resourcePath } from "../paths.js";
+import { resolveResource } from "../config/workspace.js";
 import { openStore } from "../store/index.js";
 import { SerpDriver } from "./driver.js";
 import { defaultWrappersDir, type EngineSetup, loadEngine } from "./engine-files.js";
@@ -92,11 +92,12 @@ export async function runHarvest(o: HarvestRunOptions): Promise<HarvestRunResult
   }
 }
 
-/** A query list path as given, or else the shipped list of that name (`queries/demo.tsv` from any folder). */
+/** A query list path as given, or else the user's or shipped list of that name (`queries/demo.tsv` from any folder). */
 export function resolveQueryFile(path: string): string {
   if (existsSync(path)) return path;
-  const shipped = resourcePath(path);
-  return existsSync(shipped) ? shipped : path;
+  const m = /^queries[\\/]([^\\/]+)$/.exec(path);
+  const known = m ? resolveResource("queries", m[1]!) : null;
+  return known && existsSync(known) ? known : path;
 }
 
 /**

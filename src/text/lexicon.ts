@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { inputError, UserError } from "../errors.js";
-import { resourcePath } from "../paths.js";
+import { listResources } from "../config/workspace.js";
 import { toSimplified } from "./normalize.js";
 import { EN_ZH, type Lang, type LanguagePair } from "./script.js";
 import { englishToken, isStopWord, tokenize } from "./tokenize.js";
@@ -215,19 +215,9 @@ export function readLexiconFile(path: string): LexiconFile {
   return parseLexiconFile(path, text);
 }
 
-/** The shipped learned lexicons: `models/lexicon-*.tsv`. */
+/** The learned lexicons in use: `models/lexicon-*.tsv`, the user's (bitext lexicon learn) shadowing shipped ones of the same name. */
 export function shippedLexiconFiles(): string[] {
-  const dir = resourcePath("models");
-  let names: string[] = [];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
-  }
-  return names
-    .filter((n) => n.startsWith("lexicon-") && n.endsWith(".tsv"))
-    .sort()
-    .map((n) => resourcePath("models", n));
+  return listResources("models", (n) => n.startsWith("lexicon-") && n.endsWith(".tsv")).map((r) => r.path);
 }
 
 // ---------------------------------------------------------------------------------------------------------
