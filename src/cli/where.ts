@@ -88,7 +88,10 @@ function init(dir: string, flags: { json?: boolean }): void {
     `${JSON.stringify({ store: DEFAULTS.store, engines: Object.fromEntries(DEFAULTS.engines.map((e) => [e, {}])), concurrency: DEFAULTS.concurrency }, null, 2)}\n`,
   );
   for (const kind of ["wrappers", "models", "data"] as const) mkdirSync(join(folder, kind), { recursive: true });
-  if (flags.json) return printJson({ config: file, home: folder, inside: outer });
+  if (flags.json) {
+    printJson({ config: file, home: folder, inside: outer });
+    return;
+  }
   printLine(`${file}: new bitext workspace. Wrappers, models, the store and annotations you make go here; bitext where shows every path.`);
   if (outer) printLine(`(it is inside the workspace of ${outer}, which commands run here no longer use)`);
 }

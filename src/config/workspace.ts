@@ -64,9 +64,8 @@ export function configFileIn(dir: string): string | null {
 }
 
 /** The platform's user data folder for bitext (XDG_DATA_HOME on Linux). */
-export function userDataFolder(env: NodeJS.ProcessEnv = process.env): string {
-  // env-paths reads XDG_DATA_HOME and HOME from process.env; a fresh HOME in tests is honoured.
-  void env;
+export function userDataFolder(): string {
+  // env-paths reads XDG_DATA_HOME and HOME from process.env (a fresh HOME in tests is honoured).
   return envPaths("bitext", { suffix: "" }).data;
 }
 
@@ -77,7 +76,7 @@ export function currentHome(cwd: string = process.cwd(), env: NodeJS.ProcessEnv 
     if (env.BITEXT_HOME) return { dir: resolve(cwd, env.BITEXT_HOME), source: "BITEXT_HOME" };
     const config = findWorkspaceConfig(cwd);
     if (config) return { dir: dirname(config), source: "workspace" };
-    return { dir: userDataFolder(env), source: "user data folder" };
+    return { dir: userDataFolder(), source: "user data folder" };
   })();
   if (resolve(found.dir) === PACKAGE_ROOT) {
     throw new UserError(
