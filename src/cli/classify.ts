@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { type Command, InvalidArgumentError } from "commander";
 import { analyseRecord, type Classifier, type ClassifierInput, loadClassifier, parseClassifierInput } from "../classify/index.js";
+import type { Prediction } from "../classify/types.js";
 import { modelPath, storePath } from "../config/index.js";
 import { inputError, UserError } from "../errors.js";
 import { classifyStoredRecords } from "../classify/store.js";
@@ -8,6 +9,7 @@ import { openStore } from "../store/index.js";
 import { loadLexicon } from "../text/index.js";
 import { displayWidth, formatTable, printJsonLine, printLine } from "./output.js";
 import { createProgress } from "./progress.js";
+import { writeLinesTo } from "./stream.js";
 
 const BATCH = 256;
 
@@ -60,32 +62,40 @@ function truncate(s: string, width: number): string {
 }
 
 /** JSONL records in, the same records out with "label" and "probability" (and "features" with --explain). */
-function classifyJsonl(file: string | undefined, classifier: Classifier, flags: ClassifyFlags): void {
+async function classifyJsonl(file: string | undefined, classifier: Classifier, flags: ClassifyFlags): Promise<void> {
   const { records } = readInput(file);
   const lex = flags.explain ? loadLexicon() : undefined;
-  const table: Array<Array<string | number>> = [["label", "P", "title"]];
-  for (let i = 0; i < records.length; i += BATCH) {
-    const batch = records.slice(i, i + BATCH);
-    const predictions = classifier.classify(batch);
-    batch.forEach((r, k) => {
-      const p = predictions[k]!;
-      if (flags.json) {
-        const out: Record<string, unknown> = { ...r, label: p.label, probability: p.probability, model: classifier.modelId };
-        if (lex) {
-          const a = analyseRecord(r, lex);
-          out.features = a.features;
-          out.languageString = a.languageString;
+  /** Batches of records with their predictions, classified as the output is taken. */
+  function* decided(): Generator<[ClassifierInput & Record<string, unknown>, Prediction]> {
+    for (let i = 0; i < records.length; i += BATCH) {
+      const batch = records.slice(i, i + BATCH);
+      const predictions = classifier.classify(batch);
+      for (const [k, r] of batch.entries()) yield [r, predictions[k]!];
+    }
+  }
+  if (flags.json) {
+    await writeLinesTo(
+      undefined,
+      (function* () {
+        for (const [r, p] of decided()) {
+          const out: Record<string, unknown> = { ...r, label: p.label, probability: p.probability, model: classifier.modelId };
+          if (lex) {
+            const a = analyseRecord(r, lex);
+            out.features = a.features;
+            out.languageString = a.languageString;
+          }
+          yield `${JSON.stringify(out)}\n`;
         }
-        printJsonLine(out);
-      } else table.push([p.label, p.probability.toFixed(3), truncate(r.title || r.url || r.snippet, 70)]);
-    });
+      })(),
+    );
+    return;
   }
-  if (!flags.json) {
-    printLine(formatTable(table));
-    const n = table.length - 1;
-    const bilingual = table.filter((r) => r[0] === "bilingual").length;
-    printLine(`${n} records: ${bilingual} bilingual, ${n - bilingual} monolingual (model ${classifier.modelId}, P ≥ ${classifier.threshold})`);
-  }
+  const table: Array<Array<string | number>> = [["label", "P", "title"]];
+  for (const [r, p] of decided()) table.push([p.label, p.probability.toFixed(3), truncate(r.title || r.url || r.snippet, 70)]);
+  printLine(formatTable(table));
+  const n = table.length - 1;
+  const bilingual = table.filter((r) => r[0] === "bilingual").length;
+  printLine(`${n} records: ${bilingual} bilingual, ${n - bilingual} monolingual (model ${classifier.modelId}, P ≥ ${classifier.threshold})`);
 }
 
 /** Label the records of the harvest store; by default only those this model has not labelled yet. */
@@ -130,6 +140,6 @@ export function registerClassifyCommand(program: Command): void {
       if (model === null) throw new UserError("classify: the config file sets model: null; pass --model FILE");
       const classifier = loadClassifier(model, { threshold: flags.threshold });
       if (dbPath !== undefined) classifyStore(dbPath, classifier, flags);
-      else classifyJsonl(file, classifier, flags);
+      else return classifyJsonl(file, classifier, flags);
     });
 }

@@ -1,8 +1,7 @@
 import type { Command } from "commander";
 import { UserError } from "../errors.js";
 import { iterateRecords, openStore, type RecordFilter, type StoredRecord } from "../store/index.js";
-import { splitList } from "./harvest.js";
-import { existingStore, storeOption } from "./shared-options.js";
+import { existingStore, splitList, storeOption } from "./shared-options.js";
 import { writeLinesTo } from "./stream.js";
 
 interface ExportRecordsFlags {

@@ -19,3 +19,11 @@ export function existingStore(flag: string | undefined): string {
   }
   return path;
 }
+
+/** A comma-separated flag value (`--engines bing,baidu`) as a list, blanks dropped. */
+export function splitList(value: string): string[] {
+  return value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+}

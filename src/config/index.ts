@@ -100,3 +100,16 @@ export function displayPath(path: string): string {
 export function exists(path: string | null): boolean {
   return path !== null && existsSync(path);
 }
+
+/** Politeness an engine gets from the config file (its own settings over the file's `politeness`), in ms. */
+export function configuredPoliteness(
+  engine: string,
+  settings: Settings = loadSettings(),
+): Partial<{ minDelayMs: number; requestsPerMinute: number; maxConcurrent: number }> {
+  const merged = { ...settings.config.politeness, ...settings.config.engines?.[engine]?.politeness };
+  return {
+    ...(merged.minDelay !== undefined ? { minDelayMs: merged.minDelay } : {}),
+    ...(merged.requestsPerMinute !== undefined ? { requestsPerMinute: merged.requestsPerMinute } : {}),
+    ...(merged.maxConcurrent !== undefined ? { maxConcurrent: merged.maxConcurrent } : {}),
+  };
+}

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { Cron } from "croner";
-import { z } from "zod";
+import { scheduleSchema } from "../config/schema.js";
 import { UserError } from "../errors.js";
 import { readJsonFile, validated } from "../io/json-file.js";
 import { parseDuration } from "./duration.js";
@@ -12,28 +12,8 @@ import { parseDuration } from "./duration.js";
  * another is in progress waits for it (at most once in the queue).
  */
 
-const runSchema = z.object({
-  name: z.string().regex(/^[\w.-]+$/, "letters, digits, '-', '_' and '.' only"),
-  cron: z.string().min(1),
-  timezone: z.string().optional(),
-  queries: z.array(z.string().min(1)).min(1),
-  engines: z.array(z.string().min(1)).min(1),
-  pages: z.number().int().min(1).default(1),
-  concurrency: z.number().int().min(1).default(2),
-  maxAge: z.string().default("20h"),
-  keepHtml: z.boolean().default(false),
-  retries: z.number().int().min(0).default(2),
-  timeoutSeconds: z.number().int().min(1).default(30),
-  /** A classifier model path; null: store records unclassified; absent: the default model if present. */
-  model: z.string().nullable().optional(),
-});
-
-const configSchema = z.object({
-  db: z.string().optional(),
-  wrappers: z.string().optional(),
-  chromium: z.string().optional(),
-  runs: z.array(runSchema).min(1),
-});
+// One schema for the daemon's schedule and the config file's `schedule` key (src/config/schema.ts).
+const configSchema = scheduleSchema;
 
 export interface ScheduledRun {
   name: string;
