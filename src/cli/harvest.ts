@@ -9,6 +9,7 @@ import { type HarvestRunResult, resolveQueryFile, runHarvest } from "../serp/run
 import { openStore } from "../store/index.js";
 import { DEFAULTS, defaultEngines, loadSettings, storePath } from "../config/index.js";
 import { formatTable, printJson, printLine } from "./output.js";
+import { positiveDurationMs } from "./flags.js";
 import { createProgress, formatSeconds, type Progress } from "./progress.js";
 
 interface HarvestFlags {
@@ -46,7 +47,7 @@ export function registerHarvestCommand(program: Command): void {
     .option("--wrappers <dir>", "folder of engine wrapper files (default: the shipped wrappers/)")
     .option("--keep-html", "keep every result page's HTML (compressed) in the store, to re-extract later")
     .option("--retries <n>", "retries of a page after a network error or timeout", "2")
-    .option("--timeout <seconds>", "page load timeout", "30")
+    .option("--timeout <duration>", "page load timeout (30s, 1m; a bare number is seconds)", "30s")
     .option("--model <file>", "classifier model for classifying records as they are stored (default: models/default.json if present)")
     .option("--no-classify", "store records unclassified even if a model is present")
     .option("--no-learn", "never learn or re-learn wrappers from harvested pages")
@@ -95,7 +96,7 @@ but pages left for the next run, 130 interrupted.`,
           maxAgeMs: parseDuration(flags.maxAge, "--max-age"),
           keepHtml: flags.keepHtml ?? false,
           retries: nonNegativeInt(flags.retries, "--retries"),
-          timeoutMs: positiveInt(flags.timeout, "--timeout") * 1000,
+          timeoutMs: positiveDurationMs("--timeout", flags.timeout, "s"),
           model: flags.classify ? (flags.model ?? settings.config.model ?? undefined) : null,
           learn: flags.learn,
           ...(flags.chromium ? { chromium: flags.chromium } : {}),

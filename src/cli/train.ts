@@ -70,9 +70,10 @@ function train(flags: TrainFlags): void {
         seed: flags.seed,
         threshold: flags.threshold,
         grid: flags.c || flags.gamma ? { C: flags.c ?? [1, 8, 64], gamma: flags.gamma ?? [0.5, 2, 8] } : undefined,
+        // Two phases (features of every annotation, then the grid's cells), each with its own bar.
         onProgress: (phase, done, total) => {
           progress.setTotal(total);
-          progress.tick(0, { phase, done: `${done}/${total}` });
+          progress.update(done, { phase: phase === "features" ? "features" : "C × gamma grid" });
         },
       },
     );
