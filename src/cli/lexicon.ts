@@ -4,8 +4,10 @@ import { type Command, InvalidArgumentError } from "commander";
 import { UserError } from "../errors.js";
 import { writeFileAtomic } from "../io/atomic-write.js";
 import { userDataPath } from "../config/index.js";
+import { cedictGlossTexts } from "../text/lexicon.js";
 import {
   EN_ZH,
+  englishToken,
   formatLexiconFile,
   isKnownLang,
   type LanguagePair,
@@ -113,22 +115,47 @@ function learn(file: string, flags: LearnFlags): void {
   printLine(formatTable([["zh", "en", "weight"], ...entries.slice(0, 10).map((e) => [e.a, e.b, e.weight.toFixed(3)])]));
 }
 
+/**
+ * English words for stems: the lexicon is keyed by tokens ("realiz", "obviou"), people read words.
+ * Each stem gets the shortest word of the CC-CEDICT glosses (and of the learned lexicons' words) that
+ * stems to it; a stem no gloss word has is shown as it is.
+ */
+function englishWordsForStems(stems: ReadonlySet<string>): Map<string, string> {
+  const out = new Map<string, string>();
+  if (stems.size === 0) return out;
+  for (const gloss of cedictGlossTexts()) {
+    for (const word of gloss.match(/[A-Za-z][A-Za-z'-]*/g) ?? []) {
+      const lower = word.toLowerCase();
+      if (lower.length > 30) continue;
+      const stem = englishToken(lower);
+      if (!stems.has(stem)) continue;
+      const best = out.get(stem);
+      if (best === undefined || lower.length < best.length || (lower.length === best.length && lower < best)) out.set(stem, lower);
+    }
+  }
+  return out;
+}
+
 function lookup(word: string, flags: { from?: string; pair: LanguagePair; json?: boolean }): void {
   const lex = loadLexicon(flags.pair);
   const from = flags.from ?? (/\p{Script=Latin}/u.test(word) ? flags.pair.a : flags.pair.b);
   const prepared = normalizeText(from === "zh" ? toSimplified(word) : word);
   const token = tokenize(prepared, from).join(from === "en" ? " " : "");
   const found = lex.translations(token, from) ?? lex.translations(prepared, from);
-  const rows = [...(found ?? new Map<string, number>())].sort((x, y) => y[1] - x[1]);
+  const rows = [...(found ?? new Map<string, number>())].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1));
+  const to = from === flags.pair.a ? flags.pair.b : flags.pair.a;
+  const words = to === "en" ? englishWordsForStems(new Set(rows.map(([t]) => t))) : new Map<string, string>();
+  const shown = rows.map(([t, w]) => ({ word: words.get(t) ?? t, token: t, weight: w }));
   if (flags.json) {
-    printJson({ word, from, token, sources: lex.sources, translations: rows.map(([w, s]) => ({ word: w, weight: s })) });
+    printJson({ word, from, token, sources: lex.sources, translations: shown });
     return;
   }
-  if (rows.length === 0) {
+  if (shown.length === 0) {
     printLine(`${word}: not in the lexicon (${lex.sources.join(", ") || "no sources"})`);
     return;
   }
-  printLine(formatTable([["translation", "weight"], ...rows.map(([w, s]) => [w, s.toFixed(3)])]));
+  if (token !== prepared && from === "en") printLine(`${word} (looked up as "${token}")`);
+  printLine(formatTable([["translation", "weight"], ...shown.map((r) => [r.word, r.weight.toFixed(3)])]));
 }
 
 export function registerLexiconCommands(program: Command): void {

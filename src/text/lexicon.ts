@@ -85,6 +85,11 @@ export function cedictStats(): { entries: number; loadMs: number } {
   return { entries: c.glosses.size, loadMs: c.loadMs };
 }
 
+/** Every CC-CEDICT gloss, as written (for showing English words rather than the stems lookups use). */
+export function* cedictGlossTexts(): Generator<string> {
+  for (const senses of loadCedict().glosses.values()) yield* senses.split(SEP);
+}
+
 /** Glosses that are cross-references or metadata, not translations. */
 const NOT_A_TRANSLATION = /^(?:(?:old |archaic |ancient )?variant of|see |see also |CL:|surname |used in |abbr\. |also written|erhua variant|Japanese variant|\(?Taiwan pr\.)/i;
 /** Words that only mark a gloss's part of speech ("to understand", "sth", "sb"). */
