@@ -14,13 +14,13 @@ import { ROOT } from "../helpers/cli.js";
  * checkout's sources. A command that fails, or prints an internal error, fails the test.
  */
 
-export interface DoctestCommand {
+interface DoctestCommand {
   line: number;
   command: string;
 }
 
 /** The commands of the `sh doctest` blocks of a Markdown text, with their line numbers. */
-export function doctestCommands(markdown: string): DoctestCommand[] {
+function doctestCommands(markdown: string): DoctestCommand[] {
   const out: DoctestCommand[] = [];
   let inBlock = false;
   markdown.split("\n").forEach((text, i) => {
