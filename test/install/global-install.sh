@@ -18,7 +18,8 @@ if tar -tzf "$work/$tarball" | grep -E '^package/(src|test|bench|data/demo)/' >/
 fi
 
 step "npm install -g (prefix $work/prefix)"
-npm install -g --silent --prefix "$work/prefix" "$work/$tarball" >/dev/null
+# --yes: nodejieba's install script runs npx, which asks before downloading node-pre-gyp otherwise.
+npm install -g --yes --prefix "$work/prefix" "$work/$tarball" > "$work/install.log" 2>&1 || { tail -30 "$work/install.log"; exit 1; }
 t_install=$(( $(date +%s) - t0 ))
 export PATH="$work/prefix/bin:$PATH"
 export HOME="$work/home"
@@ -43,7 +44,7 @@ bitext export records --db "$HOME/.local/share/bitext/data/demo/bitext.db" | hea
 [ "$before" = "$(fingerprint)" ] || { echo "FAIL: the installed package's files changed"; exit 1; }
 
 step "npm link from the checkout"
-(cd "$root" && npm link --silent --prefix "$work/linked" >/dev/null)
+(cd "$root" && npm link --yes --prefix "$work/linked" > "$work/link.log" 2>&1) || { tail -30 "$work/link.log"; exit 1; }
 [ -x "$work/linked/bin/bitext" ] && "$work/linked/bin/bitext" where >/dev/null || { echo "FAIL: npm link"; exit 1; }
 
 step "ok: install ${t_install}s, demo ${t_demo}s, $(wc -l < "$corpus") corpus lines; total $(( $(date +%s) - t0 ))s"
