@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { Cron } from "croner";
 import { scheduleSchema } from "../config/schema.js";
+import { resolveResource } from "../config/workspace.js";
 import { UserError } from "../errors.js";
 import { readJsonFile, validated } from "../io/json-file.js";
 import { parseDuration } from "./duration.js";
@@ -54,12 +55,14 @@ export function readScheduleConfig(file: string): ScheduleConfig {
     } catch (err) {
       throw new UserError(`${where}.cron: ${(err as Error).message}`);
     }
-    for (const q of r.queries) if (!existsSync(rel(q))) throw new UserError(`${where}.queries: no such file ${rel(q)}`);
+    // A query list beside the config, else a shipped (or the user's) list of that name: `queries/demo.tsv` from any folder.
+    const queryFile = (q: string) => (existsSync(rel(q)) ? rel(q) : (knownQueryList(q) ?? rel(q)));
+    for (const q of r.queries) if (!existsSync(queryFile(q))) throw new UserError(`${where}.queries: no such file ${rel(q)}`);
     return {
       name: r.name,
       cron: r.cron,
       timezone: r.timezone ?? null,
-      queries: r.queries.map(rel),
+      queries: r.queries.map(queryFile),
       engines: r.engines,
       pages: r.pages,
       concurrency: r.concurrency,
@@ -183,4 +186,11 @@ export class Scheduler {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
+}
+
+/** `queries/NAME.tsv` as the user's or the shipped list of that name, if there is one. */
+function knownQueryList(path: string): string | null {
+  const m = /^queries[\\/]([^\\/]+)$/.exec(path);
+  const file = m ? resolveResource("queries", m[1]!) : null;
+  return file && existsSync(file) ? file : null;
 }

@@ -47,4 +47,14 @@ describe("a workspace and its config file", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ home: join(user.cwd, "elsewhere"), homeSource: "--home" });
   });
+
+  it("runs the daemon's example schedule (shipped query lists by name) outside the checkout", () => {
+    writeFileSync(
+      join(user.cwd, "bitext.schedule.json"),
+      JSON.stringify({ db: "data/bitext.db", runs: [{ name: "tatoeba-nightly", cron: "0 3 * * *", timezone: "Asia/Shanghai", queries: ["queries/tatoeba-cmn-eng.tsv"], engines: ["bing", "baidu"], pages: 2, maxAge: "20h" }] }),
+    );
+    const r = user.run(["daemon", "--dry-run"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^tatoeba-nightly {2}0 3 \* \* \* \(Asia\/Shanghai\) {2}next: /);
+  });
 });
