@@ -10,13 +10,8 @@ import { listRecords, openStore, setAnnotation, type Store } from "../store/inde
 import { buildBootstrapSet } from "../classify/bootstrap.js";
 import { readBilingualPage, readChineseParagraphs, readHeldOutPairs, readSerpRecords } from "../classify/bootstrap-sources.js";
 import { writeFileAtomic } from "../io/atomic-write.js";
+import { positiveInt } from "./flags.js";
 import { formatTable, printJson, printJsonLine, printLine } from "./output.js";
-
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`"${value}" is not a positive integer`);
-  return n;
-}
 
 interface BootstrapFlags {
   serps: string;

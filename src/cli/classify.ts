@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { type Command, InvalidArgumentError } from "commander";
+import type { Command } from "commander";
 import { analyseRecord, type Classifier, type ClassifierInput, loadClassifier, parseClassifierInput } from "../classify/index.js";
 import type { Prediction } from "../classify/types.js";
 import { modelPath, storePath } from "../config/index.js";
@@ -8,16 +8,11 @@ import { classifyStoredRecords } from "../classify/store.js";
 import { openStore } from "../store/index.js";
 import { loadLexicon } from "../text/index.js";
 import { displayWidth, formatTable, printJsonLine, printLine } from "./output.js";
+import { probability } from "./flags.js";
 import { createProgress } from "./progress.js";
 import { writeLinesTo } from "./stream.js";
 
 const BATCH = 256;
-
-function probability(value: string): number {
-  const n = Number(value);
-  if (!(n > 0 && n < 1)) throw new InvalidArgumentError(`"${value}" is not a probability in (0, 1)`);
-  return n;
-}
 
 interface ClassifyFlags {
   model?: string;

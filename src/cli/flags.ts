@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from "commander";
 import { UserError } from "../errors.js";
 import { formatDuration, parseDuration } from "../serp/duration.js";
 
@@ -30,4 +31,37 @@ export function positiveDurationMs(flag: string, value: string, bareUnit: BareUn
   const ms = durationMs(flag, value, bareUnit);
   if (ms <= 0) throw new UserError(`${flag}: expected a duration above 0, got "${value}"`);
   return ms;
+}
+
+/*
+ * Argument parsers for commander options (`.option("--folds <k>", "…", intAtLeast(2), 5)`): one wording of
+ * each problem across commands; commander prefixes the flag ("option '--folds <k>' argument …").
+ */
+
+/** A whole number ≥ `min`. */
+export function intAtLeast(min: number): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`"${value}" is not a whole number ≥ ${min}`);
+    return n;
+  };
+}
+
+/** A whole number ≥ 1. */
+export const positiveInt = intAtLeast(1);
+
+/** A probability strictly between 0 and 1. */
+export function probability(value: string): number {
+  const n = Number(value);
+  if (!(n > 0 && n < 1)) throw new InvalidArgumentError(`"${value}" is not a probability in (0, 1)`);
+  return n;
+}
+
+/** A comma-separated list of positive numbers (`0.5,2,8`). */
+export function positiveNumberList(value: string): number[] {
+  const xs = value.split(",").map(Number);
+  if (xs.length === 0 || !xs.every((x) => x > 0 && Number.isFinite(x))) {
+    throw new InvalidArgumentError(`"${value}" is not a comma-separated list of positive numbers`);
+  }
+  return xs;
 }

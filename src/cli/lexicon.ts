@@ -18,6 +18,7 @@ import {
   tokenize,
   toSimplified,
 } from "../text/index.js";
+import { positiveInt } from "./flags.js";
 import { formatTable, printJson, printLine } from "./output.js";
 import { createProgress } from "./progress.js";
 
@@ -28,12 +29,6 @@ export function parsePair(value: string): LanguagePair {
     throw new InvalidArgumentError(`"${value}" is not a language pair like en-zh or en-ja`);
   }
   return { a: m[1]!, b: m[2]! };
-}
-
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`"${value}" is not a positive integer`);
-  return n;
 }
 
 function weight(value: string): number {

@@ -1,31 +1,12 @@
 import { relative, resolve } from "node:path";
-import { type Command, InvalidArgumentError } from "commander";
+import type { Command } from "commander";
 import { readAnnotations, trainClassifier, writeModelFile } from "../classify/index.js";
 import type { ModelFile } from "../classify/model-file.js";
 import { assertWritable, userDataPath } from "../config/index.js";
 import { UserError } from "../errors.js";
 import { formatTable, printJson, printLine } from "./output.js";
+import { intAtLeast, positiveNumberList, probability } from "./flags.js";
 import { createProgress } from "./progress.js";
-
-function numberList(value: string): number[] {
-  const xs = value.split(",").map(Number);
-  if (xs.length === 0 || !xs.every((x) => x > 0 && Number.isFinite(x))) {
-    throw new InvalidArgumentError(`"${value}" is not a comma-separated list of positive numbers`);
-  }
-  return xs;
-}
-
-function intAtLeast2(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 2) throw new InvalidArgumentError(`"${value}" is not an integer ≥ 2`);
-  return n;
-}
-
-function probability(value: string): number {
-  const n = Number(value);
-  if (!(n > 0 && n < 1)) throw new InvalidArgumentError(`"${value}" is not a probability in (0, 1)`);
-  return n;
-}
 
 interface TrainFlags {
   annotations: string;
@@ -103,10 +84,10 @@ export function registerTrainCommand(program: Command): void {
     .command("train")
     .requiredOption("--annotations <file>", "annotated records, JSONL (bitext annotate writes data/annotations.jsonl)")
     .option("--out <file>", "model file to write (default: models/default.json in your home, which classify and harvest then use)")
-    .option("--folds <k>", "cross-validation folds", intAtLeast2, 5)
+    .option("--folds <k>", "cross-validation folds", intAtLeast(2), 5)
     .option("--seed <n>", "seed of the fold assignment", (v) => Number.parseInt(v, 10), 1)
-    .option("--c <list>", "grid of C values, comma-separated (default 0.5,2,8,32,128,512)", numberList)
-    .option("--gamma <list>", "grid of gamma values, comma-separated (default 0.125,0.5,2,8,32)", numberList)
+    .option("--c <list>", "grid of C values, comma-separated (default 0.5,2,8,32,128,512)", positiveNumberList)
+    .option("--gamma <list>", "grid of gamma values, comma-separated (default 0.125,0.5,2,8,32)", positiveNumberList)
     .option("--threshold <p>", "P(bilingual) at or above which a record is bilingual", probability, 0.5)
     .option("--json", "print the CV results as JSON")
     .action((flags: TrainFlags) => train(flags));
