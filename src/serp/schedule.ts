@@ -42,22 +42,30 @@ export interface ScheduleConfig {
 
 /** Read and check a schedule config; paths in it are relative to the config file. */
 export function readScheduleConfig(file: string): ScheduleConfig {
-  const config = validated(configSchema, readJsonFile(file, "schedule config"), file);
+  return scheduleFromValue(readJsonFile(file, "schedule config"), file);
+}
+
+/**
+ * A schedule from its parsed content: a schedule file's, or the `schedule` key of the config file
+ * (`where` names it in errors, e.g. `bitext.config.json: schedule`); paths are relative to `file`'s folder.
+ */
+export function scheduleFromValue(value: unknown, file: string, where = file): ScheduleConfig {
+  const config = validated(configSchema, value, where);
   const base = dirname(file);
   const rel = (p: string) => (isAbsolute(p) ? p : join(base, p));
   const names = new Set<string>();
   const runs = config.runs.map((r, i): ScheduledRun => {
-    const where = `${file}: runs.${i}`;
-    if (names.has(r.name)) throw new UserError(`${where}.name: "${r.name}" is used twice`);
+    const at = `${where}: runs.${i}`;
+    if (names.has(r.name)) throw new UserError(`${at}.name: "${r.name}" is used twice`);
     names.add(r.name);
     try {
       new Cron(r.cron, { paused: true, ...(r.timezone ? { timezone: r.timezone } : {}) }).stop();
     } catch (err) {
-      throw new UserError(`${where}.cron: ${(err as Error).message}`);
+      throw new UserError(`${at}.cron: ${(err as Error).message}`);
     }
     // A query list beside the config, else a shipped (or the user's) list of that name: `queries/demo.tsv` from any folder.
     const queryFile = (q: string) => (existsSync(rel(q)) ? rel(q) : (knownQueryList(q) ?? rel(q)));
-    for (const q of r.queries) if (!existsSync(queryFile(q))) throw new UserError(`${where}.queries: no such file ${rel(q)}`);
+    for (const q of r.queries) if (!existsSync(queryFile(q))) throw new UserError(`${at}.queries: no such file ${rel(q)}`);
     return {
       name: r.name,
       cron: r.cron,
@@ -66,7 +74,7 @@ export function readScheduleConfig(file: string): ScheduleConfig {
       engines: r.engines,
       pages: r.pages,
       concurrency: r.concurrency,
-      maxAgeMs: parseDuration(r.maxAge, `${where}.maxAge`),
+      maxAgeMs: parseDuration(r.maxAge, `${at}.maxAge`),
       keepHtml: r.keepHtml,
       retries: r.retries,
       timeoutMs: r.timeoutSeconds * 1000,

@@ -57,4 +57,16 @@ describe("a workspace and its config file", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^tatoeba-nightly {2}0 3 \* \* \* \(Asia\/Shanghai\) {2}next: /);
   });
+
+  it("reads the daemon's schedule from the config file (one schema for both)", () => {
+    const run = { name: "nightly", cron: "0 3 * * *", queries: ["queries/demo.tsv"], engines: ["bing"] };
+    writeFileSync(join(user.cwd, "bitext.config.json"), JSON.stringify({ schedule: { runs: [run] } }));
+    const r = user.run(["daemon", "--dry-run"], { cwd: user.cwd });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^nightly {2}0 3 \* \* \* {2}next: /);
+    writeFileSync(join(user.cwd, "bitext.config.json"), JSON.stringify({ schedule: { runs: [{ ...run, cron: "every night" }] } }));
+    expect(user.run(["daemon", "--dry-run"]).stderr).toMatch(/^bitext: bitext\.config\.json: schedule: runs\.0\.cron: /);
+    writeFileSync(join(user.cwd, "bitext.config.json"), JSON.stringify({ schedule: { runs: [{ ...run, timeout: 30 }] } }));
+    expect(user.run(["daemon", "--dry-run"]).stderr).toBe('bitext: bitext.config.json: schedule.runs.0: Unrecognized key: "timeout"\n');
+  });
 });
