@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { outsideTheCheckout } from "../helpers/outside.js";
 
 /** `bitext init`, the config file's settings as the commands' defaults, and its errors naming the key. */
-describe("a workspace and its config file", () => {
+describe("a workspace and its config file", { timeout: 180_000 }, () => {
   const user = outsideTheCheckout();
 
   it("bitext init makes the folder the home of every command run inside it", () => {

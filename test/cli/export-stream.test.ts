@@ -30,7 +30,7 @@ beforeAll(() => {
   buildRecordStore(db, RECORDS);
 });
 
-describe("bitext export records in a pipeline", () => {
+describe("bitext export records in a pipeline", { timeout: 180_000 }, () => {
   it("| head -3 ends with status 0 and no error output", () => {
     for (const format of ["jsonl", "csv"]) {
       const r = shell(`${BITEXT} export records --db ${db} --format ${format} 2>err.txt | head -3; echo "status=\${PIPESTATUS[0]}"`);

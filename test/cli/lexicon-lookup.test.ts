@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
 
-describe("bitext lexicon lookup", () => {
+describe("bitext lexicon lookup", { timeout: 180_000 }, () => {
   it("shows English words, not the stems the lexicon is keyed by", () => {
     const r = runCli(["lexicon", "lookup", "明白", "--json"]);
     expect(r.code, r.stderr).toBe(0);

@@ -25,7 +25,7 @@ beforeAll(() => {
   before = hashTree(SHIPPED);
 });
 
-describe("a user's state goes to their folder, never into the installation", () => {
+describe("a user's state goes to their folder, never into the installation", { timeout: 240_000 }, () => {
   it("wrapper learn without --out writes the user's wrappers/<engine>.json, keeping the shipped definition", () => {
     const r = user.run(["wrapper", "learn", "--engine", "bing", "--sample", bingSample]);
     expect(r.code, r.stderr).toBe(0);
