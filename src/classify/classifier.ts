@@ -1,5 +1,5 @@
 import { UserError } from "../errors.js";
-import { resourcePath } from "../paths.js";
+import { resolveResource } from "../config/workspace.js";
 import { loadLexicon } from "../text/index.js";
 import { FEATURE_NAMES, FEATURE_SETS, FEATURE_VERSION, recordFeatures } from "./features.js";
 import { type ModelFile, modelIdOf, readModelFile } from "./model-file.js";
@@ -7,9 +7,9 @@ import { applyScaling } from "./scaling.js";
 import { loadSvm } from "./svm.js";
 import type { Classifier, ClassifierInput, Prediction } from "./types.js";
 
-/** The model shipped with bitext. */
+/** The default model: the user's `models/default.json` (from bitext train) if there is one, else the shipped one. */
 export function defaultModelPath(): string {
-  return resourcePath("models", "default.json");
+  return resolveResource("models", "default.json");
 }
 
 /** A classifier from a checked model file. */

@@ -3,19 +3,15 @@ import { userInfo } from "node:os";
 import { resolve } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
 import { createSession, type DecisionSink, startAnnotationServer } from "../annotate/index.js";
-import { type ClassifierInput, defaultModelPath, loadClassifier, parseClassifierInput } from "../classify/index.js";
+import { type ClassifierInput, loadClassifier, parseClassifierInput } from "../classify/index.js";
+import { annotationsPath, modelPath, storePath, userDataPath } from "../config/index.js";
 import { inputError, UserError } from "../errors.js";
-import { DEFAULT_STORE_PATH, listRecords, openStore, setAnnotation, type Store } from "../store/index.js";
+import { listRecords, openStore, setAnnotation, type Store } from "../store/index.js";
 import { buildBootstrapSet } from "../classify/bootstrap.js";
 import { readBilingualPage, readChineseParagraphs, readHeldOutPairs, readSerpRecords } from "../classify/bootstrap-sources.js";
 import { writeFileAtomic } from "../io/atomic-write.js";
+import { positiveInt } from "./flags.js";
 import { formatTable, printJson, printJsonLine, printLine } from "./output.js";
-
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`"${value}" is not a positive integer`);
-  return n;
-}
 
 interface BootstrapFlags {
   serps: string;
@@ -23,7 +19,7 @@ interface BootstrapFlags {
   holdOut: number;
   page: string;
   zhDocs?: string;
-  out: string;
+  out?: string;
   seed: number;
   perKind: number;
   json?: boolean;
@@ -38,7 +34,8 @@ function bootstrap(flags: BootstrapFlags): void {
     { serp, parallel, page: page.pairs, pageTitle: page.title, zhDocs },
     { seed: flags.seed, perKind: flags.perKind, when: new Date().toISOString() },
   );
-  writeFileAtomic(resolve(flags.out), set.map((a) => JSON.stringify(a)).join("\n") + "\n");
+  const out = resolve(flags.out ?? userDataPath("data", "annotations.bootstrap.jsonl"));
+  writeFileAtomic(out, set.map((a) => JSON.stringify(a)).join("\n") + "\n");
   const kinds = new Map<string, { label: string; n: number }>();
   for (const a of set) {
     const kind = (a.source ?? "").split(/[:(]/)[0]!.replace(/ (\S+\/)?\S+\.json#\S+$/, "").trim();
@@ -47,17 +44,17 @@ function bootstrap(flags: BootstrapFlags): void {
   }
   const positives = set.filter((a) => a.label === "bilingual").length;
   if (flags.json) {
-    printJson({ out: resolve(flags.out), size: set.length, positives, negatives: set.length - positives, kinds: Object.fromEntries([...kinds].map(([k, v]) => [k, v.n])) });
+    printJson({ out, size: set.length, positives, negatives: set.length - positives, kinds: Object.fromEntries([...kinds].map(([k, v]) => [k, v.n])) });
     return;
   }
-  printLine(`${resolve(flags.out)}: ${set.length} annotations (${positives} bilingual, ${set.length - positives} monolingual)`);
+  printLine(`${out}: ${set.length} annotations (${positives} bilingual, ${set.length - positives} monolingual)`);
   printLine(formatTable([["label", "kind", "n"], ...[...kinds].map(([k, v]) => [v.label, k.slice(v.label.length + 1), v.n])]));
 }
 
 interface AnnotateFlags {
   db?: string | true;
   records?: string;
-  out: string;
+  out?: string;
   model?: string;
   who?: string;
   port?: number;
@@ -95,7 +92,7 @@ async function serveAnnotation(flags: AnnotateFlags): Promise<void> {
   let sink: DecisionSink | undefined;
   if (flags.records) records = readRecordsFile(flags.records);
   else {
-    const path = flags.db === undefined || flags.db === true ? DEFAULT_STORE_PATH : flags.db;
+    const path = storePath(flags.db === undefined || flags.db === true ? undefined : flags.db);
     if (!existsSync(path)) {
       throw new UserError(`${path}: no harvest store here (run bitext harvest, pass --db FILE, or annotate a JSONL file with --records FILE)`);
     }
@@ -112,20 +109,21 @@ async function serveAnnotation(flags: AnnotateFlags): Promise<void> {
     }));
     sink = { label: (id, label) => setAnnotation(opened, id, label) };
   }
-  const classifier = loadClassifier(flags.model ?? defaultModelPath());
+  const classifier = loadClassifier(modelPath(flags.model) ?? undefined);
+  const out = resolve(flags.out ?? annotationsPath());
   const session = createSession({
     records,
-    out: resolve(flags.out),
+    out,
     classifier,
     who: flags.who ?? userInfo().username,
     sink,
   });
   const server = await startAnnotationServer(session, { port: flags.port });
   const { remaining } = session.state();
-  if (flags.json) printJsonLine({ url: server.url, remaining, out: resolve(flags.out) });
+  if (flags.json) printJsonLine({ url: server.url, remaining, out });
   else {
     printLine(`Annotate ${remaining} records at ${server.url}`);
-    printLine(`Decisions are appended to ${resolve(flags.out)}. Press Ctrl-C to stop.`);
+    printLine(`Decisions are appended to ${out}. Press Ctrl-C to stop.`);
   }
   await new Promise<void>((done) => {
     const stop = () => {
@@ -148,10 +146,12 @@ function port(value: string): number {
 export function registerAnnotateCommand(program: Command): void {
   const annotate = program
     .command("annotate")
-    .option("--db [file]", `annotate the unannotated records of the harvest store (default ${DEFAULT_STORE_PATH})`)
+    // `annotate bootstrap --out F --json`: the sub-command's own --out and --json, not annotate's.
+    .enablePositionalOptions()
+    .option("--db [file]", "annotate the unannotated records of the harvest store (default: the store in your home)")
     .option("--records <file>", "annotate the records of a JSONL file instead ({query:{en,zh},title,url,snippet} a line)")
-    .option("--out <file>", "annotations file, appended to", "data/annotations.jsonl")
-    .option("--model <file>", "model that orders the records by uncertainty (default: models/default.json)")
+    .option("--out <file>", "annotations file, appended to (default: data/annotations.jsonl in your home)")
+    .option("--model <file>", "model that orders the records by uncertainty (default: models/default.json, yours if you trained one)")
     .option("--who <name>", "annotator name written with each decision (default: the user name)")
     .option("--port <n>", "port on 127.0.0.1 (default: a free one)", port)
     .option("--json", "print the URL as JSON")
@@ -164,7 +164,7 @@ export function registerAnnotateCommand(program: Command): void {
     .requiredOption("--page <file>", "a bilingual page: English paragraphs each followed by its Chinese translation")
     .option("--zh-docs <dir>", "a site build whose Chinese pages give hard negatives (../shared/data/sites/nacos-astro/site)")
     .option("--hold-out <n>", "use lines n, 2n, … of the parallel file (those bitext lexicon learn --hold-out n left out)", positiveInt, 10)
-    .option("--out <file>", "where to write the annotations", "data/annotations.bootstrap.jsonl")
+    .option("--out <file>", "where to write the annotations (default: data/annotations.bootstrap.jsonl in your home)")
     .option("--seed <n>", "random seed (the set is reproducible)", positiveInt, 20100823)
     .option("--per-kind <n>", "composed examples of each kind", positiveInt, 120)
     .option("--json", "print a JSON summary")

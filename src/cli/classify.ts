@@ -1,20 +1,18 @@
 import { existsSync, readFileSync } from "node:fs";
-import { type Command, InvalidArgumentError } from "commander";
-import { analyseRecord, type Classifier, type ClassifierInput, defaultModelPath, loadClassifier, parseClassifierInput } from "../classify/index.js";
+import type { Command } from "commander";
+import { analyseRecord, type Classifier, type ClassifierInput, loadClassifier, parseClassifierInput } from "../classify/index.js";
+import type { Prediction } from "../classify/types.js";
+import { modelPath, storePath } from "../config/index.js";
 import { inputError, UserError } from "../errors.js";
 import { classifyStoredRecords } from "../classify/store.js";
-import { DEFAULT_STORE_PATH, openStore } from "../store/index.js";
+import { openStore } from "../store/index.js";
 import { loadLexicon } from "../text/index.js";
 import { displayWidth, formatTable, printJsonLine, printLine } from "./output.js";
+import { probability } from "./flags.js";
 import { createProgress } from "./progress.js";
+import { writeLinesTo } from "./stream.js";
 
 const BATCH = 256;
-
-function probability(value: string): number {
-  const n = Number(value);
-  if (!(n > 0 && n < 1)) throw new InvalidArgumentError(`"${value}" is not a probability in (0, 1)`);
-  return n;
-}
 
 interface ClassifyFlags {
   model?: string;
@@ -59,34 +57,40 @@ function truncate(s: string, width: number): string {
 }
 
 /** JSONL records in, the same records out with "label" and "probability" (and "features" with --explain). */
-function classifyJsonl(file: string | undefined, classifier: Classifier, flags: ClassifyFlags): void {
+async function classifyJsonl(file: string | undefined, classifier: Classifier, flags: ClassifyFlags): Promise<void> {
   const { records } = readInput(file);
   const lex = flags.explain ? loadLexicon() : undefined;
-  const table: Array<Array<string | number>> = [["label", "P", "title"]];
-  for (let i = 0; i < records.length; i += BATCH) {
-    const batch = records.slice(i, i + BATCH);
-    const predictions = classifier.classify(batch);
-    const lines: string[] = []; // one write per batch: a write per record costs more than classifying it
-    batch.forEach((r, k) => {
-      const p = predictions[k]!;
-      if (flags.json) {
-        const out: Record<string, unknown> = { ...r, label: p.label, probability: p.probability, model: classifier.modelId };
-        if (lex) {
-          const a = analyseRecord(r, lex);
-          out.features = a.features;
-          out.languageString = a.languageString;
+  /** Batches of records with their predictions, classified as the output is taken. */
+  function* decided(): Generator<[ClassifierInput & Record<string, unknown>, Prediction]> {
+    for (let i = 0; i < records.length; i += BATCH) {
+      const batch = records.slice(i, i + BATCH);
+      const predictions = classifier.classify(batch);
+      for (const [k, r] of batch.entries()) yield [r, predictions[k]!];
+    }
+  }
+  if (flags.json) {
+    await writeLinesTo(
+      undefined,
+      (function* () {
+        for (const [r, p] of decided()) {
+          const out: Record<string, unknown> = { ...r, label: p.label, probability: p.probability, model: classifier.modelId };
+          if (lex) {
+            const a = analyseRecord(r, lex);
+            out.features = a.features;
+            out.languageString = a.languageString;
+          }
+          yield `${JSON.stringify(out)}\n`;
         }
-        lines.push(JSON.stringify(out));
-      } else table.push([p.label, p.probability.toFixed(3), truncate(r.title || r.url || r.snippet, 70)]);
-    });
-    if (lines.length > 0) printLine(lines.join("\n"));
+      })(),
+    );
+    return;
   }
-  if (!flags.json) {
-    printLine(formatTable(table));
-    const n = table.length - 1;
-    const bilingual = table.filter((r) => r[0] === "bilingual").length;
-    printLine(`${n} records: ${bilingual} bilingual, ${n - bilingual} monolingual (model ${classifier.modelId}, P ≥ ${classifier.threshold})`);
-  }
+  const table: Array<Array<string | number>> = [["label", "P", "title"]];
+  for (const [r, p] of decided()) table.push([p.label, p.probability.toFixed(3), truncate(r.title || r.url || r.snippet, 70)]);
+  printLine(formatTable(table));
+  const n = table.length - 1;
+  const bilingual = table.filter((r) => r[0] === "bilingual").length;
+  printLine(`${n} records: ${bilingual} bilingual, ${n - bilingual} monolingual (model ${classifier.modelId}, P ≥ ${classifier.threshold})`);
 }
 
 /** Label the records of the harvest store; by default only those this model has not labelled yet. */
@@ -115,20 +119,22 @@ export function registerClassifyCommand(program: Command): void {
   program
     .command("classify")
     .argument("[file]", "JSONL records {query:{en,zh},title,url,snippet} (default: stdin)")
-    .option("--model <file>", "model file (default: the shipped models/default.json)")
+    .option("--model <file>", "model file (default: the config file's model, else models/default.json, yours if you trained one)")
     .option("--threshold <p>", "P(bilingual) at or above which a record is bilingual (default: the model's)", probability)
-    .option("--db [file]", `label the records of the harvest store (default file ${DEFAULT_STORE_PATH})`)
+    .option("--db [file]", "label the records of the harvest store (default: the store in your home)")
     .option("--all", "with --db: relabel every record, also those this model already labelled")
     .option("--explain", "with --json: add each record's features and language string")
     .option("--json", "write JSONL records (with --db: a JSON summary)")
     .action((file: string | undefined, flags: ClassifyFlags) => {
-      const dbPath = flags.db === undefined ? undefined : flags.db === true ? DEFAULT_STORE_PATH : flags.db;
+      const dbPath = flags.db === undefined ? undefined : flags.db === true ? storePath() : storePath(flags.db);
       if (dbPath !== undefined) {
         if (file) throw new UserError("classify: give either a JSONL file or --db, not both");
         if (!existsSync(dbPath)) throw new UserError(`${dbPath}: no harvest store here (run bitext harvest, or pass --db FILE)`);
       }
-      const classifier = loadClassifier(flags.model ?? defaultModelPath(), { threshold: flags.threshold });
+      const model = modelPath(flags.model);
+      if (model === null) throw new UserError("classify: the config file sets model: null; pass --model FILE");
+      const classifier = loadClassifier(model, { threshold: flags.threshold });
       if (dbPath !== undefined) classifyStore(dbPath, classifier, flags);
-      else classifyJsonl(file, classifier, flags);
+      else return classifyJsonl(file, classifier, flags);
     });
 }

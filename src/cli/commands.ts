@@ -16,6 +16,16 @@ export interface CommandEntry {
 
 export const commands: readonly CommandEntry[] = [
   {
+    name: "init",
+    summary: "make a folder a workspace (bitext.config.json): what you make is kept there",
+    load: async () => (await import("./where.js")).registerInitCommand,
+  },
+  {
+    name: "where",
+    summary: "print every path in use (home, config, store) and which file each command reads",
+    load: async () => (await import("./where.js")).registerWhereCommand,
+  },
+  {
     name: "demo",
     summary: "run the main job offline: a local engine simulator, wrapper learning, a harvest of queries/demo.tsv",
     load: async () => (await import("./demo.js")).registerDemoCommand,

@@ -1,14 +1,15 @@
 import { Cron } from "croner";
 import { type Command, Option } from "commander";
-import { type ScheduledRun, Scheduler, type SchedulerEvent, readScheduleConfig } from "../serp/schedule.js";
+import { type ScheduledRun, Scheduler, type SchedulerEvent, readScheduleConfig, scheduleFromValue } from "../serp/schedule.js";
 import { runHarvest } from "../serp/run.js";
-import { activeRuns, DEFAULT_STORE_PATH, openStore } from "../store/index.js";
+import { activeRuns, openStore } from "../store/index.js";
+import { displayPath, loadSettings, storePath } from "../config/index.js";
 import { browserFlags, EXIT_INCOMPLETE, logEvent } from "./harvest.js";
 import { printJsonLine, printLine } from "./output.js";
 import { formatSeconds } from "./progress.js";
 
 interface DaemonFlags {
-  config: string;
+  config?: string;
   once?: boolean;
   dryRun?: boolean;
   chromium?: string;
@@ -23,7 +24,7 @@ interface DaemonFlags {
 export function registerDaemonCommand(program: Command): void {
   program
     .command("daemon")
-    .option("--config <file>", "schedule config (JSON: runs with cron, queries, engines, …)", "bitext.schedule.json")
+    .option("--config <file>", "schedule config (JSON: runs with cron, queries, engines, …; default: the config file's schedule, else bitext.schedule.json)")
     .option("--once", "run every configured run once, now, and exit (1 if a run failed, 75 if pages were left for the next run)")
     .option("--dry-run", "check the config and print each run's next times, then exit")
     .addOption(new Option("--chromium <path>", "Chromium executable").env("BITEXT_CHROMIUM"))
@@ -44,9 +45,14 @@ Config example (paths relative to the config file):
                 "pages": 2, "maxAge": "20h" } ] }`,
     )
     .action(async (flags: DaemonFlags) => {
-      const config = readScheduleConfig(flags.config);
+      // --config, else the `schedule` of the config file (bitext.config.json: one schema for both), else bitext.schedule.json.
+      const settings = loadSettings();
+      const inline = flags.config === undefined && settings.config.schedule && settings.home.config;
+      const config = inline
+        ? scheduleFromValue(settings.config.schedule, inline, `${displayPath(inline)}: schedule`)
+        : readScheduleConfig(flags.config ?? "bitext.schedule.json");
       const browser = browserFlags(flags);
-      const db = config.db ?? DEFAULT_STORE_PATH;
+      const db = config.db ?? storePath();
       let incomplete = false;
       let failed = false;
       const log = (e: SchedulerEvent) => {

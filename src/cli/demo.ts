@@ -2,6 +2,7 @@ import { type Command, Option } from "commander";
 import { type DemoOptions, DEMO_FAULTS, defaultDemoOptions, runDemo } from "../sim/demo.js";
 import { parseFaults } from "../sim/faults.js";
 import { logEvent, positiveInt, progressReporter } from "./harvest.js";
+import { userDataPath } from "../config/index.js";
 import { printJson, printLine } from "./output.js";
 import { createProgress } from "./progress.js";
 
@@ -19,7 +20,7 @@ interface DemoFlags {
 export function registerDemoCommand(program: Command): void {
   program
     .command("demo")
-    .option("--dir <dir>", "folder for the demo's store and wrappers (recreated)", "data/demo")
+    .option("--dir <dir>", "folder for the demo's store and wrappers, recreated (default: data/demo in your home)")
     .option("--queries <file>", "query list to harvest (default: the shipped queries/demo.tsv)")
     .option("--pages <n>", "result pages per query", "2")
     .option("--concurrency <n>", "page loads in flight at once", "3")
@@ -31,7 +32,7 @@ export function registerDemoCommand(program: Command): void {
       const defaults = defaultDemoOptions();
       const options: DemoOptions = {
         ...defaults,
-        ...(flags.dir ? { dir: flags.dir } : {}),
+        dir: flags.dir ?? userDataPath("data", "demo"),
         ...(flags.queries ? { queries: flags.queries } : {}),
         pages: positiveInt(flags.pages, "--pages"),
         concurrency: positiveInt(flags.concurrency, "--concurrency"),

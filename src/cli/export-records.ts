@@ -1,13 +1,12 @@
-import { writeFileSync } from "node:fs";
 import type { Command } from "commander";
 import { UserError } from "../errors.js";
-import { writeFileAtomic } from "../io/atomic-write.js";
-import { DEFAULT_STORE_PATH, iterateRecords, openStore, type RecordFilter, type StoredRecord } from "../store/index.js";
-import { splitList } from "./harvest.js";
+import { iterateRecords, openStore, type RecordFilter, type StoredRecord } from "../store/index.js";
+import { existingStore, splitList, storeOption } from "./shared-options.js";
+import { writeLinesTo } from "./stream.js";
 
 interface ExportRecordsFlags {
   format: string;
-  db: string;
+  db?: string;
   out?: string;
   engines?: string;
   label?: string;
@@ -43,7 +42,7 @@ export function registerExportRecords(exportCommand: Command): void {
     .command("records")
     .description("write harvested result records as JSON lines or CSV")
     .option("--format <format>", "jsonl or csv", "jsonl")
-    .option("--db <file>", "the store", DEFAULT_STORE_PATH)
+    .option(...storeOption())
     .option("--out <file>", "write to this file (atomically) instead of standard output")
     .option("--engines <list>", "only these engines (comma-separated)")
     .option("--label <label>", "only records classified bilingual, monolingual, or unclassified")
@@ -52,23 +51,20 @@ export function registerExportRecords(exportCommand: Command): void {
     .option("--since <date>", "only records seen at or after this date/time (ISO 8601, e.g. 2024-05-01)")
     .option("--url-contains <text>", "only records whose URL contains this text")
     .option("--limit <n>", "at most n records")
-    .action((flags: ExportRecordsFlags) => {
+    .action(async (flags: ExportRecordsFlags) => {
       const format = flags.format.toLowerCase();
       if (format !== "jsonl" && format !== "csv") throw new UserError(`--format: expected jsonl or csv, got "${flags.format}"`);
       const filter = recordFilter(flags);
-      const store = openStore(flags.db, { readonly: true });
+      const db = existingStore(flags.db);
+      const store = openStore(db, { readonly: true });
       try {
-        const lines: string[] = format === "csv" ? [CSV_COLUMNS.join(",")] : [];
-        let n = 0;
-        for (const r of iterateRecords(store, filter)) {
-          lines.push(format === "csv" ? csvRow(r) : JSON.stringify(jsonRecord(r)));
-          n++;
+        // Rows come from the store one at a time (an SQLite iterator) and go out as the reader takes them.
+        function* lines(): Generator<string> {
+          if (format === "csv") yield `${CSV_COLUMNS.join(",")}\n`;
+          for (const r of iterateRecords(store, filter)) yield `${format === "csv" ? csvRow(r) : JSON.stringify(jsonRecord(r))}\n`;
         }
-        const text = lines.length > 0 ? `${lines.join("\n")}\n` : "";
-        if (flags.out) {
-          writeFileAtomic(flags.out, text);
-          process.stderr.write(`bitext: wrote ${n} records to ${flags.out}\n`);
-        } else writeFileSync(1, text);
+        const n = await writeLinesTo(flags.out, lines());
+        if (flags.out) process.stderr.write(`bitext: wrote ${format === "csv" ? n - 1 : n} records to ${flags.out}\n`);
       } finally {
         store.close();
       }

@@ -12,11 +12,12 @@ import {
   type SentencePair,
   splitIntoSentencePairs,
 } from "../extract/index.js";
+import { toJsonRecord } from "../extract/formats.js";
 import { writeFileAtomic } from "../io/atomic-write.js";
 import { createFetcher, FetchError, type Fetcher } from "../net/index.js";
 import { EN_ZH, isKnownLang, type LanguagePair } from "../text/index.js";
-import { printJsonLine } from "./output.js";
 import { createProgress } from "./progress.js";
+import { writeLinesTo } from "./stream.js";
 
 interface ExtractFlags {
   format: string;
@@ -34,7 +35,7 @@ export function registerExtractCommand(program: Command): void {
     .argument("<page...>", "saved HTML pages and/or http(s) URLs (fetched politely)")
     .option("--format <format>", `output format: ${OUTPUT_FORMATS.join(", ")}`, "tsv")
     .option("--out <prefix>", "write PREFIX.tsv / PREFIX.tmx / PREFIX.jsonl / PREFIX.en + PREFIX.zh (default: stdout)")
-    .option("--json", 'print one {"en","zh","score","source_url"} object per line to stdout')
+    .option("--json", 'print one {"en","zh","score","source_url","method"} object per line, as export corpus --format jsonl')
     .option("--pair <a-b>", "language pair of the pages (Latin-script side first): en-zh, en-ja, en-ko, …", "en-zh")
     .option("--system <name>", `extraction system: ${EXTRACT_SYSTEMS.join(", ")} (feng2011 Table IV)`, "full")
     .option("--min-relevance <x>", "drop candidates less relevant than this share of the page's best (0–1)")
@@ -77,19 +78,17 @@ export function registerExtractCommand(program: Command): void {
       }
       progress.done();
 
+      const outputPairs = all.map((p) => ({ a: p.a, b: p.b, score: p.score, method: p.method, sourceUrls: [p.sourceUrl] }));
       if (flags.json) {
-        for (const p of all) printJsonLine({ [pair.a]: p.a, [pair.b]: p.b, score: p.score, source_url: p.sourceUrl });
+        // The one corpus JSONL schema (`export corpus --format jsonl` writes the same objects).
+        await writeLinesTo(undefined, outputPairs.map((p) => `${JSON.stringify(toJsonRecord(p, pair))}\n`));
       } else {
-        const files = formatPairs(
-          all.map((p) => ({ a: p.a, b: p.b, score: p.score, method: p.method, sourceUrls: [p.sourceUrl] })),
-          pair,
-          format,
-        );
+        const files = formatPairs(outputPairs, pair, format);
         if (flags.out) {
           for (const f of files) writeFileAtomic(`${flags.out}${f.suffix}`, f.content);
           process.stderr.write(`${all.length} pairs from ${pages.length - failures} pages → ${files.map((f) => `${flags.out}${f.suffix}`).join(", ")}\n`);
         } else {
-          for (const f of files) process.stdout.write(f.content);
+          await writeLinesTo(undefined, [files.map((f) => f.content).join("")]);
         }
       }
       if (failures > 0) process.exitCode = 2;

@@ -1,10 +1,11 @@
-import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import { UserError } from "../errors.js";
 import { fetchBilingualPages } from "../extract/index.js";
-import { DEFAULT_STORE_PATH, openStore } from "../store/index.js";
+import { openStore } from "../store/index.js";
+import { existingStore, storeOption } from "./shared-options.js";
 import { parseUnit } from "./extract.js";
 import { printJson } from "./output.js";
+import { durationMs, positiveDurationMs } from "./flags.js";
 import { createProgress } from "./progress.js";
 
 interface FetchPagesFlags {
@@ -22,12 +23,12 @@ interface FetchPagesFlags {
 export function registerFetchPagesCommand(program: Command): void {
   program
     .command("fetch-pages")
-    .option("--db <file>", "the store", DEFAULT_STORE_PATH)
+    .option(...storeOption())
     .option("--min-probability <p>", "only records at least this likely to be bilingual (0–1)")
     .option("--limit <n>", "at most this many pages")
     .option("--refetch", "download pages again even when already stored")
-    .option("--delay <ms>", "minimum milliseconds between two requests to one host", "1000")
-    .option("--timeout <ms>", "milliseconds allowed for one page", "20000")
+    .option("--delay <duration>", "minimum time between two requests to one host (500ms, 2s; a bare number is ms)", "1s")
+    .option("--timeout <duration>", "time allowed for one page (20s, 1m; a bare number is ms)", "20s")
     .option("--max-bytes <n>", "largest page accepted, in bytes", String(5 * 1024 * 1024))
     .option("--no-robots", "do not read robots.txt (only for your own sites)")
     .option("--json", "print the summary as JSON")
@@ -36,23 +37,27 @@ export function registerFetchPagesCommand(program: Command): void {
       const minProbability =
         flags.minProbability === undefined ? undefined : parseUnit("--min-probability", flags.minProbability);
       const limit = flags.limit === undefined ? undefined : positiveInt("--limit", flags.limit);
-      if (!existsSync(flags.db)) {
-        throw new UserError(`${flags.db}: no store here yet (run bitext harvest and bitext classify first, or pass --db FILE)`);
-      }
-      const store = openStore(flags.db);
+      const store = openStore(existingStore(flags.db));
       const progress = createProgress({ label: "fetch-pages", quiet: flags.json === true });
+      let pairs = 0;
+      let failed = 0;
       try {
         const summary = await fetchBilingualPages(store, {
           ...(minProbability === undefined ? {} : { minProbability }),
           ...(limit === undefined ? {} : { limit }),
           refetch: flags.refetch === true,
           fetcherOptions: {
-            delayMs: nonNegativeInt("--delay", flags.delay),
-            timeoutMs: positiveInt("--timeout", flags.timeout),
+            delayMs: durationMs("--delay", flags.delay, "ms"),
+            timeoutMs: positiveDurationMs("--timeout", flags.timeout, "ms"),
             maxBytes: positiveInt("--max-bytes", flags.maxBytes),
             robots: flags.robots,
           },
-          onPage: (o) => progress.tick(1, { pairs: o.pairs, failed: o.status === "failed" ? 1 : 0 }),
+          onTotal: (n) => progress.setTotal(n),
+          onPage: (o) => {
+            pairs += o.pairs;
+            if (o.status === "failed") failed++;
+            progress.tick(1, { pairs, failed });
+          },
         });
         progress.done();
         if (flags.json) {
@@ -84,11 +89,5 @@ export function registerFetchPagesCommand(program: Command): void {
 function positiveInt(flag: string, value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n <= 0) throw new UserError(`${flag}: expected a positive whole number, got "${value}"`);
-  return n;
-}
-
-function nonNegativeInt(flag: string, value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new UserError(`${flag}: expected a whole number ≥ 0, got "${value}"`);
   return n;
 }

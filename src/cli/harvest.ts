@@ -9,8 +9,10 @@ import { readQueryFiles } from "../serp/queries.js";
 import { type ReextractSummary, reextractStoredPages } from "../serp/reextract.js";
 import { parseProxy, type ProxySpec, readProxyList } from "../serp/proxies.js";
 import { type HarvestRunOptions, type HarvestRunResult, resolveQueryFile, runHarvest } from "../serp/run.js";
-import { DEFAULT_STORE_PATH, openStore } from "../store/index.js";
+import { openStore } from "../store/index.js";
+import { DEFAULTS, defaultEngines, loadSettings, storePath } from "../config/index.js";
 import { formatTable, printJson, printLine } from "./output.js";
+import { positiveDurationMs } from "./flags.js";
 import { createProgress, formatSeconds, type Progress } from "./progress.js";
 
 interface HarvestFlags {
@@ -42,18 +44,20 @@ interface HarvestFlags {
 export const EXIT_INCOMPLETE = 75;
 
 export function registerHarvestCommand(program: Command): void {
+  // Defaults: the config file's (bitext.config.json in the home), else DEFAULTS (src/config/schema.ts).
+  const settings = loadSettings();
   program
     .command("harvest")
     .argument("[queries...]", "query lists (English<TAB>Chinese per line)")
-    .option("--engines <list>", "comma-separated engines (wrappers/<engine>.json)", "bing,baidu")
+    .option("--engines <list>", "comma-separated engines (wrappers/<engine>.json)", defaultEngines(settings).join(","))
     .option("--pages <n>", "result pages per query (later pages only while pages come back full)", "1")
-    .option("--concurrency <n>", "page loads in flight at once, over all engines", "2")
+    .option("--concurrency <n>", "page loads in flight at once, over all engines", String(settings.config.concurrency ?? DEFAULTS.concurrency))
     .option("--max-age <duration>", "skip pages fetched successfully this recently (0: fetch all again)", "24h")
-    .option("--db <file>", "the store", DEFAULT_STORE_PATH)
+    .option("--db <file>", "the store", storePath(undefined, settings))
     .option("--wrappers <dir>", "folder of engine wrapper files (default: the shipped wrappers/)")
     .option("--keep-html", "keep every result page's HTML (compressed) in the store, to re-extract later")
     .option("--retries <n>", "retries of a page after a network error or timeout", "2")
-    .option("--timeout <seconds>", "page load timeout", "30")
+    .option("--timeout <duration>", "page load timeout (30s, 1m; a bare number is seconds)", "30s")
     .option("--model <file>", "classifier model for classifying records as they are stored (default: models/default.json if present)")
     .option("--no-classify", "store records unclassified even if a model is present")
     .option("--no-learn", "never learn or re-learn wrappers from harvested pages")
@@ -112,8 +116,8 @@ left for the next run (some failed after their retries, or an engine was given u
           maxAgeMs: parseDuration(flags.maxAge, "--max-age"),
           keepHtml: flags.keepHtml ?? false,
           retries: nonNegativeInt(flags.retries, "--retries"),
-          timeoutMs: positiveInt(flags.timeout, "--timeout") * 1000,
-          model: flags.classify ? flags.model : null,
+          timeoutMs: positiveDurationMs("--timeout", flags.timeout, "s"),
+          model: flags.classify ? (flags.model ?? settings.config.model ?? undefined) : null,
           learn: flags.learn,
           ...(flags.chromium ? { chromium: flags.chromium } : {}),
           ...browserFlags(flags),

@@ -3,9 +3,11 @@ import { basename, extname, resolve } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
 import { UserError } from "../errors.js";
 import { writeFileAtomic } from "../io/atomic-write.js";
-import { resourcePath } from "../paths.js";
+import { userDataPath } from "../config/index.js";
+import { cedictGlossTexts } from "../text/lexicon.js";
 import {
   EN_ZH,
+  englishToken,
   formatLexiconFile,
   isKnownLang,
   type LanguagePair,
@@ -16,6 +18,7 @@ import {
   tokenize,
   toSimplified,
 } from "../text/index.js";
+import { positiveInt } from "./flags.js";
 import { formatTable, printJson, printLine } from "./output.js";
 import { createProgress } from "./progress.js";
 
@@ -26,12 +29,6 @@ export function parsePair(value: string): LanguagePair {
     throw new InvalidArgumentError(`"${value}" is not a language pair like en-zh or en-ja`);
   }
   return { a: m[1]!, b: m[2]! };
-}
-
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`"${value}" is not a positive integer`);
-  return n;
 }
 
 function weight(value: string): number {
@@ -85,7 +82,7 @@ function learn(file: string, flags: LearnFlags): void {
   progress.done();
   const seconds = (performance.now() - t0) / 1000;
   const name = basename(file, extname(file)).replace(/[^\w.-]+/g, "-");
-  const out = flags.out ? resolve(flags.out) : resourcePath("models", `lexicon-${name.split(/[.-]/)[0]}.tsv`);
+  const out = flags.out ? resolve(flags.out) : userDataPath("models", `lexicon-${name.split(/[.-]/)[0]}.tsv`);
   const licence = flags.licence ?? licenceFromAttribution(sentences.map((s) => s.attribution)) ?? "unknown (pass --licence)";
   const header: Array<[string, string]> = [
     [
@@ -113,22 +110,47 @@ function learn(file: string, flags: LearnFlags): void {
   printLine(formatTable([["zh", "en", "weight"], ...entries.slice(0, 10).map((e) => [e.a, e.b, e.weight.toFixed(3)])]));
 }
 
+/**
+ * English words for stems: the lexicon is keyed by tokens ("realiz", "obviou"), people read words.
+ * Each stem gets the shortest word of the CC-CEDICT glosses (and of the learned lexicons' words) that
+ * stems to it; a stem no gloss word has is shown as it is.
+ */
+function englishWordsForStems(stems: ReadonlySet<string>): Map<string, string> {
+  const out = new Map<string, string>();
+  if (stems.size === 0) return out;
+  for (const gloss of cedictGlossTexts()) {
+    for (const word of gloss.match(/[A-Za-z][A-Za-z'-]*/g) ?? []) {
+      const lower = word.toLowerCase();
+      if (lower.length > 30) continue;
+      const stem = englishToken(lower);
+      if (!stems.has(stem)) continue;
+      const best = out.get(stem);
+      if (best === undefined || lower.length < best.length || (lower.length === best.length && lower < best)) out.set(stem, lower);
+    }
+  }
+  return out;
+}
+
 function lookup(word: string, flags: { from?: string; pair: LanguagePair; json?: boolean }): void {
   const lex = loadLexicon(flags.pair);
   const from = flags.from ?? (/\p{Script=Latin}/u.test(word) ? flags.pair.a : flags.pair.b);
   const prepared = normalizeText(from === "zh" ? toSimplified(word) : word);
   const token = tokenize(prepared, from).join(from === "en" ? " " : "");
   const found = lex.translations(token, from) ?? lex.translations(prepared, from);
-  const rows = [...(found ?? new Map<string, number>())].sort((x, y) => y[1] - x[1]);
+  const rows = [...(found ?? new Map<string, number>())].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1));
+  const to = from === flags.pair.a ? flags.pair.b : flags.pair.a;
+  const words = to === "en" ? englishWordsForStems(new Set(rows.map(([t]) => t))) : new Map<string, string>();
+  const shown = rows.map(([t, w]) => ({ word: words.get(t) ?? t, token: t, weight: w }));
   if (flags.json) {
-    printJson({ word, from, token, sources: lex.sources, translations: rows.map(([w, s]) => ({ word: w, weight: s })) });
+    printJson({ word, from, token, sources: lex.sources, translations: shown });
     return;
   }
-  if (rows.length === 0) {
+  if (shown.length === 0) {
     printLine(`${word}: not in the lexicon (${lex.sources.join(", ") || "no sources"})`);
     return;
   }
-  printLine(formatTable([["translation", "weight"], ...rows.map(([w, s]) => [w, s.toFixed(3)])]));
+  if (token !== prepared && from === "en") printLine(`${word} (looked up as "${token}")`);
+  printLine(formatTable([["translation", "weight"], ...shown.map((r) => [r.word, r.weight.toFixed(3)])]));
 }
 
 export function registerLexiconCommands(program: Command): void {
@@ -138,7 +160,7 @@ export function registerLexiconCommands(program: Command): void {
     .command("learn")
     .description("learn translation equivalents from a parallel corpus (A<TAB>B[<TAB>attribution] lines)")
     .argument("<parallel.tsv>", "sentence pairs, English first for en-zh")
-    .option("--out <file>", "where to write the lexicon (default: models/lexicon-<corpus>.tsv of the installation)")
+    .option("--out <file>", "where to write the lexicon (default: models/lexicon-<corpus>.tsv in your home, used from then on)")
     .option("--pair <a-b>", "the language pair, columns in this order", parsePair, EN_ZH)
     .option("--iterations <n>", "EM iterations per direction", positiveInt, 8)
     .option("--min-count <n>", "minimum sentence pairs a word pair occurs in", positiveInt, 2)

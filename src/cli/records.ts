@@ -5,10 +5,12 @@ import { extractRecords } from "../wrapper/extract.js";
 import { readWrapperFile } from "../wrapper/file.js";
 import { learnWrapper } from "../wrapper/learn.js";
 import type { ExtractResult } from "../wrapper/types.js";
+import { resolveResource } from "../config/workspace.js";
 import { printJson, printLine } from "./output.js";
 
 interface RecordsFlags {
   wrapper?: string;
+  engine?: string;
   learn?: boolean;
   url?: string;
   charset?: string;
@@ -19,7 +21,11 @@ interface RecordsFlags {
 export const EXIT_MISMATCH = 3;
 
 export function recordsOfPage(file: string, flags: RecordsFlags): ExtractResult {
-  if (!flags.wrapper === !flags.learn) throw new UserError("records: give exactly one of --wrapper FILE.json or --learn");
+  if ([flags.wrapper, flags.engine, flags.learn].filter(Boolean).length !== 1) {
+    throw new UserError("records: give exactly one of --wrapper FILE.json or --learn (or --engine NAME)");
+  }
+  // --engine: the engine's wrapper in use, yours (bitext wrapper learn) shadowing the shipped one.
+  if (flags.engine) flags = { ...flags, wrapper: resolveResource("wrappers", `${flags.engine}.json`) };
   const { seq } = readPageTagPaths(file, flags.charset ? { charset: flags.charset } : {});
   if (flags.wrapper) {
     const wf = readWrapperFile(flags.wrapper);
@@ -41,7 +47,8 @@ export function registerRecordsCommand(program: Command): void {
   program
     .command("records")
     .argument("<page.html>", "a saved search result page")
-    .option("--wrapper <file.json>", "apply this wrapper file (e.g. wrappers/bing.json)")
+    .option("--engine <name>", "apply the engine's wrapper (yours from bitext wrapper learn, else the shipped one)")
+    .option("--wrapper <file.json>", "apply this wrapper file")
     .option("--learn", "learn a wrapper from the page itself, then extract")
     .option("--url <url>", "the page's URL, to resolve relative links")
     .option("--charset <name>", "decode the page with this charset instead of detecting it")

@@ -19,6 +19,7 @@ import {
 } from "../site/index.js";
 import { EN_ZH, isKnownLang, type LanguagePair, loadLexicon } from "../text/index.js";
 import { formatTable, printJsonLine, printLine } from "./output.js";
+import { durationMs, positiveDurationMs } from "./flags.js";
 import { createProgress } from "./progress.js";
 
 const METHODS: readonly PairingMethod[] = ["urls", "links", "both"];
@@ -36,8 +37,8 @@ export function registerSiteCommands(program: Command): void {
     .option("--max-pages <n>", "pages to keep at most", String(DEFAULT_CRAWL_OPTIONS.maxPages))
     .option("--max-depth <n>", "link depth from the start URLs", String(DEFAULT_CRAWL_OPTIONS.maxDepth))
     .option("--concurrency <n>", "requests in flight", String(DEFAULT_CRAWL_OPTIONS.concurrency))
-    .option("--delay <ms>", "milliseconds between requests to the host (robots Crawl-delay can raise it)", "1000")
-    .option("--timeout <ms>", "milliseconds per request", "20000")
+    .option("--delay <duration>", "time between requests to the host, robots Crawl-delay can raise it (500ms, 2s; a bare number is ms)", "1s")
+    .option("--timeout <duration>", "time allowed per request (20s; a bare number is ms)", "20s")
     .option("--max-bytes <n>", "largest page accepted, in bytes", String(5 * 1024 * 1024))
     .option("--min-text <bytes>", "pages with less visible text are not kept", String(DEFAULT_CRAWL_OPTIONS.minContentBytes))
     .option("--host <host...>", "other hosts whose links count as this site's (a copy of the site served elsewhere)")
@@ -66,8 +67,8 @@ export function registerSiteCommands(program: Command): void {
           force: flags.force === true,
           sitemaps: flags.sitemaps !== false,
           fetch: {
-            delayMs: int(flags.delay, "--delay", 0),
-            timeoutMs: int(flags.timeout, "--timeout", 1),
+            delayMs: durationMs("--delay", flags.delay, "ms"),
+            timeoutMs: positiveDurationMs("--timeout", flags.timeout, "ms"),
             maxBytes: int(flags.maxBytes, "--max-bytes", 1),
             robots: flags.robots !== false,
             ...(flags.userAgent ? { userAgent: flags.userAgent } : {}),

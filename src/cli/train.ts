@@ -1,34 +1,16 @@
 import { relative, resolve } from "node:path";
-import { type Command, InvalidArgumentError } from "commander";
+import type { Command } from "commander";
 import { readAnnotations, trainClassifier, writeModelFile } from "../classify/index.js";
 import type { ModelFile } from "../classify/model-file.js";
+import { assertWritable, userDataPath } from "../config/index.js";
 import { UserError } from "../errors.js";
 import { formatTable, printJson, printLine } from "./output.js";
+import { intAtLeast, positiveNumberList, probability } from "./flags.js";
 import { createProgress } from "./progress.js";
-
-function numberList(value: string): number[] {
-  const xs = value.split(",").map(Number);
-  if (xs.length === 0 || !xs.every((x) => x > 0 && Number.isFinite(x))) {
-    throw new InvalidArgumentError(`"${value}" is not a comma-separated list of positive numbers`);
-  }
-  return xs;
-}
-
-function intAtLeast2(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 2) throw new InvalidArgumentError(`"${value}" is not an integer ≥ 2`);
-  return n;
-}
-
-function probability(value: string): number {
-  const n = Number(value);
-  if (!(n > 0 && n < 1)) throw new InvalidArgumentError(`"${value}" is not a probability in (0, 1)`);
-  return n;
-}
 
 interface TrainFlags {
   annotations: string;
-  out: string;
+  out?: string;
   folds: number;
   seed: number;
   c?: number[];
@@ -55,6 +37,8 @@ export function cvTable(model: ModelFile): string {
 }
 
 function train(flags: TrainFlags): void {
+  const out = resolve(flags.out ?? userDataPath("models", "default.json"));
+  assertWritable(out); // before minutes of training, not after
   const { annotations, sha256 } = readAnnotations(flags.annotations);
   const progress = createProgress({ label: "train", quiet: flags.json });
   let model: ModelFile;
@@ -67,9 +51,10 @@ function train(flags: TrainFlags): void {
         seed: flags.seed,
         threshold: flags.threshold,
         grid: flags.c || flags.gamma ? { C: flags.c ?? [1, 8, 64], gamma: flags.gamma ?? [0.5, 2, 8] } : undefined,
+        // Two phases (features of every annotation, then the grid's cells), each with its own bar.
         onProgress: (phase, done, total) => {
           progress.setTotal(total);
-          progress.tick(0, { phase, done: `${done}/${total}` });
+          progress.update(done, { phase: phase === "features" ? "features" : "C × gamma grid" });
         },
       },
     );
@@ -79,16 +64,16 @@ function train(flags: TrainFlags): void {
     throw err;
   }
   progress.done();
-  writeModelFile(resolve(flags.out), model);
+  writeModelFile(out, model);
   const p = model.cv.withProbability;
   if (flags.json) {
-    printJson({ out: resolve(flags.out), C: model.svm.C, gamma: model.svm.gamma, cv: model.cv, training: model.training });
+    printJson({ out, C: model.svm.C, gamma: model.svm.gamma, cv: model.cv, training: model.training });
     return;
   }
   printLine(cvTable(model));
   printLine();
   printLine(
-    `${resolve(flags.out)}: C=${model.svm.C} gamma=${model.svm.gamma}, ${model.cv.folds}-fold CV at P≥${model.threshold}: ` +
+    `${out}: C=${model.svm.C} gamma=${model.svm.gamma}, ${model.cv.folds}-fold CV at P≥${model.threshold}: ` +
       `precision ${pct(p.precision)}, recall ${pct(p.recall)}, F1 ${pct(p.f1)} ` +
       `(${model.training.size} annotations: ${model.training.positives} bilingual, ${model.training.negatives} monolingual)`,
   );
@@ -98,11 +83,11 @@ export function registerTrainCommand(program: Command): void {
   program
     .command("train")
     .requiredOption("--annotations <file>", "annotated records, JSONL (bitext annotate writes data/annotations.jsonl)")
-    .option("--out <file>", "model file to write", "models/default.json")
-    .option("--folds <k>", "cross-validation folds", intAtLeast2, 5)
+    .option("--out <file>", "model file to write (default: models/default.json in your home, which classify and harvest then use)")
+    .option("--folds <k>", "cross-validation folds", intAtLeast(2), 5)
     .option("--seed <n>", "seed of the fold assignment", (v) => Number.parseInt(v, 10), 1)
-    .option("--c <list>", "grid of C values, comma-separated (default 0.5,2,8,32,128,512)", numberList)
-    .option("--gamma <list>", "grid of gamma values, comma-separated (default 0.125,0.5,2,8,32)", numberList)
+    .option("--c <list>", "grid of C values, comma-separated (default 0.5,2,8,32,128,512)", positiveNumberList)
+    .option("--gamma <list>", "grid of gamma values, comma-separated (default 0.125,0.5,2,8,32)", positiveNumberList)
     .option("--threshold <p>", "P(bilingual) at or above which a record is bilingual", probability, 0.5)
     .option("--json", "print the CV results as JSON")
     .action((flags: TrainFlags) => train(flags));

@@ -1,8 +1,9 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { type Command, Option } from "commander";
 import { UserError } from "../errors.js";
 import { readPageTagPaths } from "../html/load.js";
-import { resourcePath } from "../paths.js";
+import { describeResource, userWrapperPath } from "../config/index.js";
+import { writeFileAtomic } from "../io/atomic-write.js";
 import { DEFAULT_SAMPLE_QUERY, learnEngineLive } from "../serp/learn-live.js";
 import { readWrapperFile, withNewWrapper, writeWrapperFile } from "../wrapper/file.js";
 import { extractRecords } from "../wrapper/extract.js";
@@ -26,18 +27,29 @@ export interface LearnFlags {
   json?: boolean;
 }
 
-/** Where an engine's wrapper file lives by default: `wrappers/<engine>.json` in the project. */
+/** Where learning writes an engine's wrapper by default: `wrappers/<engine>.json` in the user's home. */
 export function defaultWrapperPath(engine: string): string {
   if (!/^[a-z0-9][a-z0-9_.-]*$/i.test(engine)) {
     throw new UserError(`--engine: "${engine}" is not a valid engine name (letters, digits, "-", "_", ".")`);
   }
-  return resourcePath("wrappers", `${engine}.json`);
+  return userWrapperPath(engine);
+}
+
+/**
+ * The wrapper file learning starts from: `--out` if it exists; without --out, the user's file, else the
+ * shipped one (its engine definition and earlier wrappers are kept; the result goes to the user's home).
+ */
+function startingWrapperFile(engine: string, out: string | undefined): string | null {
+  if (out) return existsSync(out) ? out : null;
+  const current = describeResource("wrappers", `${engine}.json`);
+  return current.origin === "missing" ? null : current.path;
 }
 
 /** `wrapper learn --sample PAGE.html`: learn from a saved page and write the wrapper file. */
 export function learnFromSample(flags: LearnFlags & { sample: string }): { file: string; wrapper: Wrapper; records: number } {
   const out = flags.out ?? defaultWrapperPath(flags.engine);
-  const existing = existsSync(out) ? readWrapperFile(out) : null;
+  const from = startingWrapperFile(flags.engine, flags.out);
+  const existing = from ? readWrapperFile(from) : null;
   if (existing && existing.engine !== flags.engine) {
     throw new UserError(`${out}: holds the wrapper of engine "${existing.engine}", not "${flags.engine}"`);
   }
@@ -67,10 +79,10 @@ export function registerWrapperCommands(program: Command): void {
   const wrapper = program.command("wrapper");
   wrapper
     .command("learn")
-    .description("learn a record wrapper from one sample result page (feng2010 §4.2) and write wrappers/<engine>.json")
+    .description("learn a record wrapper from one sample result page (feng2010 §4.2) and write wrappers/<engine>.json in your home")
     .requiredOption("--engine <name>", "engine name (the wrapper file is wrappers/<name>.json)")
     .option("--sample <page.html>", "a saved result page of the engine with results on it")
-    .option("--out <file>", "wrapper file to write (default: wrappers/<engine>.json)")
+    .option("--out <file>", "wrapper file to write (default: wrappers/<engine>.json in your home, starting from the shipped one)")
     .option("--url <url>", "the sample page's URL, to resolve relative links")
     .option("--charset <name>", "decode the page with this charset instead of detecting it")
     .option("--query <text>", `live learning: the query to search for, the pair together (default "${DEFAULT_SAMPLE_QUERY}")`)
@@ -84,9 +96,13 @@ export function registerWrapperCommands(program: Command): void {
     )
     .action(async (flags: LearnFlags & LiveFlags) => {
       if (!flags.sample) {
+        const file = flags.out ?? defaultWrapperPath(flags.engine);
+        const from = startingWrapperFile(flags.engine, flags.out);
+        // Live learning reads the engine's definition from the file it writes: start the user's copy from the shipped one.
+        if (from && from !== file) writeFileAtomic(file, readFileSync(from));
         const live = await learnEngineLive({
           engine: flags.engine,
-          file: flags.out ?? defaultWrapperPath(flags.engine),
+          file,
           ...(flags.query ? { query: flags.query } : {}),
           ...(flags.preview ? { preview: flags.preview } : {}),
           ...(flags.chromium ? { chromium: flags.chromium } : {}),

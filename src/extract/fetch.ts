@@ -30,6 +30,8 @@ export interface FetchPagesOptions {
   extract?: Partial<ExtractOptions>;
   /** Called after each page with its outcome. */
   onPage?: (outcome: PageOutcome) => void;
+  /** Called once with the number of pages to visit, before the first. */
+  onTotal?: (pages: number) => void;
 }
 
 export interface PageOutcome {
@@ -60,6 +62,7 @@ export async function fetchBilingualPages(store: Store, options: FetchPagesOptio
   });
   let urls = [...new Set(records.map((r) => r.url))].filter((u) => /^https?:\/\//iu.test(u));
   if (options.limit !== undefined) urls = urls.slice(0, options.limit);
+  options.onTotal?.(urls.length);
   const fetcher = options.fetcher ?? createFetcher(options.fetcherOptions ?? {});
   const extractOptions: Partial<ExtractOptions> = { ...options.extract, pair: EN_ZH };
   const limit = pLimit(Math.max(1, options.concurrency ?? 4));

@@ -1,11 +1,13 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { assertWritable } from "../config/workspace.js";
 
 /**
  * Write a file so that readers see either the old content or the new, never a torn mix:
  * write a temporary sibling, fsync it, rename it over the target (atomic on POSIX), fsync the directory.
  */
 export function writeFileAtomic(path: string, data: string | Uint8Array): void {
+  assertWritable(path);
   const dir = dirname(path);
   mkdirSync(dir, { recursive: true });
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { UserError } from "../errors.js";
-import { resourcePath } from "../paths.js";
+import { describeResource, isInstallationPath, listResources, resourcePath, userDataPath } from "../config/workspace.js";
 import { readWrapperFile, WRAPPER_FORMAT_VERSION, withNewWrapper, writeWrapperFile } from "../wrapper/file.js";
 import type { Wrapper } from "../wrapper/types.js";
 import { type EngineDefinition, parseEngineDefinition } from "./engines.js";
@@ -41,9 +41,10 @@ export function listEngineNames(dir: string): string[] {
 
 export function loadEngine(dir: string, engine: string): EngineSetup {
   if (!/^[a-z0-9][\w.-]*$/i.test(engine)) throw new UserError(`--engines: "${engine}" is not an engine name`);
-  const file = wrapperFilePath(dir, engine);
+  // The shipped folder stands for the user's wrappers shadowing the shipped ones (src/config/workspace.ts).
+  const file = dir === defaultWrappersDir() ? describeResource("wrappers", `${engine}.json`).path : wrapperFilePath(dir, engine);
   if (!existsSync(file)) {
-    const known = listEngineNames(dir);
+    const known = dir === defaultWrappersDir() ? listResources("wrappers", (n) => n.endsWith(".json")).map((r) => r.name.slice(0, -5)) : listEngineNames(dir);
     throw new UserError(
       `unknown engine "${engine}": no ${file}` +
         (known.length > 0 ? ` (known: ${known.join(", ")})` : "") +
@@ -68,13 +69,18 @@ export function loadEngineFile(file: string, engine: string): EngineSetup {
 
 /** Replace the engine's wrapper, keeping its definition and moving the old wrapper to the front of `previous`. */
 export function saveWrapper(file: string, wrapper: Wrapper): void {
-  writeWrapperFile(file, withNewWrapper(existsSync(file) ? readWrapperFile(file) : null, wrapper));
+  writeWrapperFile(writableWrapperFile(file), withNewWrapper(existsSync(file) ? readWrapperFile(file) : null, wrapper));
+}
+
+/** A shipped wrapper file is read-only: a re-learned wrapper goes to the user's file of the same name. */
+function writableWrapperFile(file: string): string {
+  return isInstallationPath(file) ? userDataPath("wrappers", basename(file)) : file;
 }
 
 /** Create a wrapper file or replace its definition, keeping whatever wrapper it has. */
 export function writeDefinition(file: string, engine: string, definition: unknown): void {
   const existing = existsSync(file) ? readWrapperFile(file) : null;
-  writeWrapperFile(file, {
+  writeWrapperFile(writableWrapperFile(file), {
     formatVersion: WRAPPER_FORMAT_VERSION,
     engine,
     definition,

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { UserError } from "../errors.js";
-import { resourcePath } from "../paths.js";
+import { configuredPoliteness, loadSettings, resolveResource } from "../config/index.js";
 import { openStore } from "../store/index.js";
 import { SerpDriver } from "./driver.js";
 import { defaultWrappersDir, type EngineSetup, loadEngine } from "./engine-files.js";
@@ -74,7 +74,12 @@ export async function runHarvest(o: HarvestRunOptions): Promise<HarvestRunResult
   const queries = readQueryFiles(o.queryFiles.map(resolveQueryFile));
   if (queries.length === 0) throw new UserError(`${o.queryFiles.join(", ")}: no queries (only comments or blank lines)`);
   const dir = o.wrappersDir ?? defaultWrappersDir();
-  const engines: EngineSetup[] = [...new Set(o.engines)].map((name) => loadEngine(dir, name));
+  const settings = loadSettings();
+  const engines: EngineSetup[] = [...new Set(o.engines)].map((name) => {
+    const e = loadEngine(dir, name);
+    // The config file's politeness (bitext.config.json) over the engine definition's.
+    return { ...e, definition: { ...e.definition, politeness: { ...e.definition.politeness, ...configuredPoliteness(name, settings) } } };
+  });
   const classifier = await loadRecordClassifier(o.model);
   const store = openStore(o.db);
   let driver: SerpDriver | null = o.driver ?? null;
@@ -123,11 +128,12 @@ export async function runHarvest(o: HarvestRunOptions): Promise<HarvestRunResult
   }
 }
 
-/** A query list path as given, or else the shipped list of that name (`queries/demo.tsv` from any folder). */
+/** A query list path as given, or else the user's or shipped list of that name (`queries/demo.tsv` from any folder). */
 export function resolveQueryFile(path: string): string {
   if (existsSync(path)) return path;
-  const shipped = resourcePath(path);
-  return existsSync(shipped) ? shipped : path;
+  const m = /^queries[\\/]([^\\/]+)$/.exec(path);
+  const known = m ? resolveResource("queries", m[1]!) : null;
+  return known && existsSync(known) ? known : path;
 }
 
 /**

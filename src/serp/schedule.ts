@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { Cron } from "croner";
-import { z } from "zod";
+import { scheduleSchema } from "../config/schema.js";
+import { resolveResource } from "../config/workspace.js";
 import { UserError } from "../errors.js";
 import { readJsonFile, validated } from "../io/json-file.js";
 import { parseDuration } from "./duration.js";
@@ -12,28 +13,8 @@ import { parseDuration } from "./duration.js";
  * another is in progress waits for it (at most once in the queue).
  */
 
-const runSchema = z.object({
-  name: z.string().regex(/^[\w.-]+$/, "letters, digits, '-', '_' and '.' only"),
-  cron: z.string().min(1),
-  timezone: z.string().optional(),
-  queries: z.array(z.string().min(1)).min(1),
-  engines: z.array(z.string().min(1)).min(1),
-  pages: z.number().int().min(1).default(1),
-  concurrency: z.number().int().min(1).default(2),
-  maxAge: z.string().default("20h"),
-  keepHtml: z.boolean().default(false),
-  retries: z.number().int().min(0).default(2),
-  timeoutSeconds: z.number().int().min(1).default(30),
-  /** A classifier model path; null: store records unclassified; absent: the default model if present. */
-  model: z.string().nullable().optional(),
-});
-
-const configSchema = z.object({
-  db: z.string().optional(),
-  wrappers: z.string().optional(),
-  chromium: z.string().optional(),
-  runs: z.array(runSchema).min(1),
-});
+// One schema for the daemon's schedule and the config file's `schedule` key (src/config/schema.ts).
+const configSchema = scheduleSchema;
 
 export interface ScheduledRun {
   name: string;
@@ -61,29 +42,39 @@ export interface ScheduleConfig {
 
 /** Read and check a schedule config; paths in it are relative to the config file. */
 export function readScheduleConfig(file: string): ScheduleConfig {
-  const config = validated(configSchema, readJsonFile(file, "schedule config"), file);
+  return scheduleFromValue(readJsonFile(file, "schedule config"), file);
+}
+
+/**
+ * A schedule from its parsed content: a schedule file's, or the `schedule` key of the config file
+ * (`where` names it in errors, e.g. `bitext.config.json: schedule`); paths are relative to `file`'s folder.
+ */
+export function scheduleFromValue(value: unknown, file: string, where = file): ScheduleConfig {
+  const config = validated(configSchema, value, where);
   const base = dirname(file);
   const rel = (p: string) => (isAbsolute(p) ? p : join(base, p));
   const names = new Set<string>();
   const runs = config.runs.map((r, i): ScheduledRun => {
-    const where = `${file}: runs.${i}`;
-    if (names.has(r.name)) throw new UserError(`${where}.name: "${r.name}" is used twice`);
+    const at = `${where}: runs.${i}`;
+    if (names.has(r.name)) throw new UserError(`${at}.name: "${r.name}" is used twice`);
     names.add(r.name);
     try {
       new Cron(r.cron, { paused: true, ...(r.timezone ? { timezone: r.timezone } : {}) }).stop();
     } catch (err) {
-      throw new UserError(`${where}.cron: ${(err as Error).message}`);
+      throw new UserError(`${at}.cron: ${(err as Error).message}`);
     }
-    for (const q of r.queries) if (!existsSync(rel(q))) throw new UserError(`${where}.queries: no such file ${rel(q)}`);
+    // A query list beside the config, else a shipped (or the user's) list of that name: `queries/demo.tsv` from any folder.
+    const queryFile = (q: string) => (existsSync(rel(q)) ? rel(q) : (knownQueryList(q) ?? rel(q)));
+    for (const q of r.queries) if (!existsSync(queryFile(q))) throw new UserError(`${at}.queries: no such file ${rel(q)}`);
     return {
       name: r.name,
       cron: r.cron,
       timezone: r.timezone ?? null,
-      queries: r.queries.map(rel),
+      queries: r.queries.map(queryFile),
       engines: r.engines,
       pages: r.pages,
       concurrency: r.concurrency,
-      maxAgeMs: parseDuration(r.maxAge, `${where}.maxAge`),
+      maxAgeMs: parseDuration(r.maxAge, `${at}.maxAge`),
       keepHtml: r.keepHtml,
       retries: r.retries,
       timeoutMs: r.timeoutSeconds * 1000,
@@ -203,4 +194,11 @@ export class Scheduler {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
+}
+
+/** `queries/NAME.tsv` as the user's or the shipped list of that name, if there is one. */
+function knownQueryList(path: string): string | null {
+  const m = /^queries[\\/]([^\\/]+)$/.exec(path);
+  const file = m ? resolveResource("queries", m[1]!) : null;
+  return file && existsSync(file) ? file : null;
 }

@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { inputError, UserError } from "../errors.js";
-import { resourcePath } from "../paths.js";
+import { listResources } from "../config/workspace.js";
 import { toSimplified } from "./normalize.js";
 import { EN_ZH, type Lang, type LanguagePair } from "./script.js";
 import { englishToken, isStopWord, tokenize } from "./tokenize.js";
@@ -83,6 +83,11 @@ function loadCedict(): CedictIndex {
 export function cedictStats(): { entries: number; loadMs: number } {
   const c = loadCedict();
   return { entries: c.glosses.size, loadMs: c.loadMs };
+}
+
+/** Every CC-CEDICT gloss, as written (for showing English words rather than the stems lookups use). */
+export function* cedictGlossTexts(): Generator<string> {
+  for (const senses of loadCedict().glosses.values()) yield* senses.split(SEP);
 }
 
 /** Glosses that are cross-references or metadata, not translations. */
@@ -215,19 +220,9 @@ export function readLexiconFile(path: string): LexiconFile {
   return parseLexiconFile(path, text);
 }
 
-/** The shipped learned lexicons: `models/lexicon-*.tsv`. */
+/** The learned lexicons in use: `models/lexicon-*.tsv`, the user's (bitext lexicon learn) shadowing shipped ones of the same name. */
 export function shippedLexiconFiles(): string[] {
-  const dir = resourcePath("models");
-  let names: string[] = [];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
-  }
-  return names
-    .filter((n) => n.startsWith("lexicon-") && n.endsWith(".tsv"))
-    .sort()
-    .map((n) => resourcePath("models", n));
+  return listResources("models", (n) => n.startsWith("lexicon-") && n.endsWith(".tsv")).map((r) => r.path);
 }
 
 // ---------------------------------------------------------------------------------------------------------

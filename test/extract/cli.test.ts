@@ -19,7 +19,7 @@ describe("bitext extract / eval extract on the command line", () => {
     expect(r.status).toBe(0);
     const objs = r.stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(objs).toHaveLength(7); // the page's seven sentence pairs; its menu terms are navigation
-    expect(Object.keys(objs[0]!)).toEqual(["en", "zh", "score", "source_url"]);
+    expect(Object.keys(objs[0]!)).toEqual(["en", "zh", "score", "source_url", "method"]); // the corpus JSONL schema (export corpus)
     expect(objs).toContainEqual(expect.objectContaining({ en: "How about yourself?", zh: "你如何呢？", source_url: page }));
   });
 

@@ -1,0 +1,114 @@
+import { z } from "zod";
+import { parseDuration } from "../serp/duration.js";
+
+/**
+ * The one schema of bitext's config file (`bitext.config.json` / `.yaml`) and of the daemon's schedule,
+ * with the defaults in one place (DEFAULTS). Flags override the file; the file overrides DEFAULTS.
+ * Paths in the file are relative to the file's folder.
+ */
+
+/** Defaults of every setting a command, the config file and a schedule share. */
+export const DEFAULTS = {
+  /** The store, relative to the home. */
+  store: "data/bitext.db",
+  engines: ["bing", "baidu"],
+  pages: 1,
+  concurrency: 2,
+  maxAge: "24h",
+  retries: 2,
+  timeout: "30s",
+  /** The daemon's schedule runs skip pages fetched this recently. */
+  scheduleMaxAge: "20h",
+  annotations: "data/annotations.jsonl",
+  demoDir: "data/demo",
+} as const;
+
+/** A duration: `30s`, `500ms`, `2h`, `1h30m`, `0`, or a number of milliseconds. Parsed to milliseconds. */
+export const durationSchema = z.union([z.number().nonnegative(), z.string()]).transform((v, ctx) => {
+  if (typeof v === "number") return Math.round(v);
+  try {
+    return parseDuration(v, "duration");
+  } catch {
+    ctx.addIssue({ code: "custom", message: `expected a duration such as 500ms, 30s, 20h or 1h30m, got "${v}"` });
+    return z.NEVER;
+  }
+});
+
+const engineName = z.string().regex(/^[a-z0-9][\w.-]*$/i, "an engine name (letters, digits, '-', '_', '.')");
+
+export const politenessSchema = z
+  .object({
+    minDelay: durationSchema.optional(),
+    requestsPerMinute: z.number().int().min(0).optional(),
+    maxConcurrent: z.number().int().min(1).optional(),
+  })
+  .strict();
+
+export const engineConfigSchema = z
+  .object({
+    /** false: leave the engine out of harvests that do not name it. */
+    enabled: z.boolean().default(true),
+    politeness: politenessSchema.optional(),
+    /** A proxy URL for this engine's requests (overrides `proxies.default`). */
+    proxy: z.url().optional(),
+  })
+  .strict();
+
+export const proxiesSchema = z
+  .object({
+    /** Proxy URL for every engine without its own. */
+    default: z.url().optional(),
+    /** Hosts reached without a proxy. */
+    bypass: z.array(z.string().min(1)).optional(),
+  })
+  .strict();
+
+/** One recurring harvest of the daemon. */
+export const scheduledRunSchema = z
+  .object({
+    name: z.string().regex(/^[\w.-]+$/, "letters, digits, '-', '_' and '.' only"),
+    cron: z.string().min(1),
+    timezone: z.string().optional(),
+    queries: z.array(z.string().min(1)).min(1),
+    engines: z.array(z.string().min(1)).min(1),
+    pages: z.number().int().min(1).default(DEFAULTS.pages),
+    concurrency: z.number().int().min(1).default(DEFAULTS.concurrency),
+    maxAge: z.string().default(DEFAULTS.scheduleMaxAge),
+    keepHtml: z.boolean().default(false),
+    retries: z.number().int().min(0).default(DEFAULTS.retries),
+    timeoutSeconds: z.number().int().min(1).default(30),
+    /** A classifier model path; null: store records unclassified; absent: the default model if present. */
+    model: z.string().nullable().optional(),
+  })
+  .strict();
+
+/** The daemon's schedule: the `schedule` key of the config file, or a schedule file of its own. */
+export const scheduleSchema = z.object({
+  db: z.string().optional(),
+  wrappers: z.string().optional(),
+  chromium: z.string().optional(),
+  runs: z.array(scheduledRunSchema).min(1),
+});
+
+export const configSchema = z
+  .object({
+    /** JSON Schema hint for editors; ignored. */
+    $schema: z.string().optional(),
+    /** The SQLite store. */
+    store: z.string().min(1).optional(),
+    /** The engines harvested by default, with per-engine settings. */
+    engines: z.record(engineName, engineConfigSchema).optional(),
+    proxies: proxiesSchema.optional(),
+    /** Page loads in flight at once. */
+    concurrency: z.number().int().min(1).optional(),
+    /** Politeness for every engine (an engine's own settings win). */
+    politeness: politenessSchema.optional(),
+    /** The classifier model; null: harvest without classifying. */
+    model: z.string().min(1).nullable().optional(),
+    schedule: scheduleSchema.optional(),
+  })
+  .strict();
+
+export type ConfigFileContent = z.infer<typeof configSchema>;
+export type ScheduleFileContent = z.infer<typeof scheduleSchema>;
+export type ScheduledRunContent = z.infer<typeof scheduledRunSchema>;

@@ -1,0 +1,182 @@
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import envPaths from "env-paths";
+import { UserError } from "../errors.js";
+import { PACKAGE_ROOT, resourcePath } from "../paths.js";
+
+/**
+ * Where things live. The installation (the package folder) holds read-only defaults: `wrappers/`,
+ * `models/`, `queries/` and `data/` as shipped. Everything a user makes goes to their *home*:
+ *
+ *   1. `--home DIR` (set by the CLI with `setHomeOverride`), else
+ *   2. `$BITEXT_HOME`, else
+ *   3. the workspace: the nearest folder upward from the working directory holding `bitext.config.json`
+ *      (or `.yaml` / `.yml`), the way git and npm find theirs (`bitext init` creates one), else
+ *   4. the user data folder of the platform (`~/.local/share/bitext` on Linux, via env-paths).
+ *
+ * A home has the installation's layout (`wrappers/`, `models/`, `queries/`, `data/`), so a user's file
+ * shadows the shipped file of the same name. This module is the one place that knows it.
+ */
+
+export const CONFIG_FILE_NAMES = ["bitext.config.json", "bitext.config.yaml", "bitext.config.yml"] as const;
+
+/** The kinds of files a home and the installation both hold. */
+export type ResourceKind = "wrappers" | "models" | "queries" | "data";
+export const RESOURCE_KINDS: readonly ResourceKind[] = ["wrappers", "models", "queries", "data"];
+
+export type HomeSource = "--home" | "BITEXT_HOME" | "workspace" | "user data folder";
+
+export interface Home {
+  /** Absolute folder. */
+  dir: string;
+  /** How it was found. */
+  source: HomeSource;
+  /** The config file in it, if there is one. */
+  config: string | null;
+}
+
+let homeOverride: string | undefined;
+
+/** `--home DIR` for the rest of the process (undefined: back to the environment and the workspace). */
+export function setHomeOverride(dir: string | undefined): void {
+  homeOverride = dir === undefined ? undefined : resolve(dir);
+}
+
+/** The config file of the nearest folder upward from `from` that holds one, or null. */
+export function findWorkspaceConfig(from: string = process.cwd()): string | null {
+  let dir = resolve(from);
+  for (;;) {
+    const config = configFileIn(dir);
+    if (config) return config;
+    const up = dirname(dir);
+    if (up === dir) return null;
+    dir = up;
+  }
+}
+
+/** The config file a folder holds (the first of CONFIG_FILE_NAMES), or null. */
+export function configFileIn(dir: string): string | null {
+  for (const name of CONFIG_FILE_NAMES) {
+    const file = join(dir, name);
+    if (existsSync(file) && statSync(file).isFile()) return file;
+  }
+  return null;
+}
+
+/** The platform's user data folder for bitext (XDG_DATA_HOME on Linux). */
+export function userDataFolder(): string {
+  // env-paths reads XDG_DATA_HOME and HOME from process.env (a fresh HOME in tests is honoured).
+  return envPaths("bitext", { suffix: "" }).data;
+}
+
+/** The current home: where the user's wrappers, models, store and annotations go. */
+export function currentHome(cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): Home {
+  const found = ((): { dir: string; source: HomeSource } => {
+    if (homeOverride) return { dir: homeOverride, source: "--home" };
+    if (env.BITEXT_HOME) return { dir: resolve(cwd, env.BITEXT_HOME), source: "BITEXT_HOME" };
+    const config = findWorkspaceConfig(cwd);
+    if (config) return { dir: dirname(config), source: "workspace" };
+    return { dir: userDataFolder(), source: "user data folder" };
+  })();
+  if (resolve(found.dir) === PACKAGE_ROOT) {
+    throw new UserError(
+      `${found.dir}: is the bitext installation (${found.source}), which is read-only; ` +
+        "choose another folder with --home DIR or BITEXT_HOME, or run bitext init in a folder of your own",
+    );
+  }
+  return { ...found, config: configFileIn(found.dir) };
+}
+
+/** Where a user's file of a kind goes (written by commands; nothing is created here). */
+export function userDataPath(kind: ResourceKind, name = ""): string {
+  return join(currentHome().dir, kind, name);
+}
+
+/** The shipped file of a kind (read-only). */
+export function shippedPath(kind: ResourceKind, name = ""): string {
+  return resourcePath(kind, name);
+}
+
+export type Origin = "user" | "shipped" | "missing";
+
+export interface ResolvedResource {
+  name: string;
+  path: string;
+  origin: Origin;
+}
+
+/** The user's file if there is one, else the shipped one (whose path is returned even if it is missing). */
+export function describeResource(kind: ResourceKind, name: string): ResolvedResource {
+  const user = userDataPath(kind, name);
+  if (existsSync(user)) return { name, path: user, origin: "user" };
+  const shipped = shippedPath(kind, name);
+  return { name, path: shipped, origin: existsSync(shipped) ? "shipped" : "missing" };
+}
+
+/** The file a command reads for `kind/name`: the user's, shadowing the shipped one of the same name. */
+export function resolveResource(kind: ResourceKind, name: string): string {
+  return describeResource(kind, name).path;
+}
+
+/** Every file of a kind whose name passes `keep`, the user's shadowing the shipped ones, sorted by name. */
+export function listResources(kind: ResourceKind, keep: (name: string) => boolean = () => true): ResolvedResource[] {
+  const byName = new Map<string, ResolvedResource>();
+  for (const [dir, origin] of [
+    [shippedPath(kind), "shipped"],
+    [userDataPath(kind), "user"],
+  ] as const) {
+    for (const name of safeList(dir)) {
+      if (keep(name) && !name.startsWith(".")) byName.set(name, { name, path: join(dir, name), origin });
+    }
+  }
+  return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+function safeList(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/** The shipped folders and files no command may write to. */
+const READ_ONLY_PARTS: readonly string[] = ["wrappers", "models", "queries", "data", "dist", "src"];
+
+/**
+ * Is `path` inside the installation's shipped files? A checkout's own scratch folders (test temp dirs,
+ * `node_modules`) are not; the folders the package ships are. `data/demo` and other folders a user
+ * made in a checkout before homes existed are left alone: only files the package ships count under `data/`.
+ */
+export function isInstallationPath(path: string): boolean {
+  const rel = relative(PACKAGE_ROOT, resolve(path));
+  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return false;
+  const [top] = rel.split(sep);
+  if (!top || !READ_ONLY_PARTS.includes(top)) return false;
+  if (top === "data") return rel === join("data", "annotations.bootstrap.jsonl");
+  return true;
+}
+
+/**
+ * Refuse to write into the installation (the one guard every writer calls). Maintainers regenerating a
+ * shipped file on purpose set BITEXT_WRITE_INSTALLATION=1.
+ */
+export function assertWritable(path: string): void {
+  if (process.env.BITEXT_WRITE_INSTALLATION === "1") return;
+  if (isInstallationPath(path)) {
+    throw new UserError(
+      `${path}: is a file of the bitext installation, which is read-only; write to your home instead ` +
+        `(${userDataPathOrHint()}; bitext where shows it)`,
+    );
+  }
+}
+
+function userDataPathOrHint(): string {
+  try {
+    return currentHome().dir;
+  } catch {
+    return "--home DIR";
+  }
+}
+
+export { resourcePath };

@@ -1,0 +1,70 @@
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { CliResult } from "./cli.js";
+import { ROOT } from "./cli.js";
+
+/**
+ * Running `bitext` as a user who installed it: from a folder outside the checkout, with a fresh HOME
+ * (so the user data folder is empty) and no BITEXT_HOME.
+ */
+
+/** tsx by absolute URL: `--import tsx` would be looked up from the working directory, outside the checkout. */
+const TSX = pathToFileURL(createRequire(join(ROOT, "package.json")).resolve("tsx")).href;
+
+export interface Outside {
+  /** The working directory (outside the checkout). */
+  cwd: string;
+  /** The fresh HOME. */
+  home: string;
+  run(args: string[], options?: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string }): CliResult;
+}
+
+export function outsideTheCheckout(): Outside {
+  const base = mkdtempSync(join(tmpdir(), "bitext-user-"));
+  const home = join(base, "home");
+  const cwd = join(base, "work");
+  for (const d of [home, cwd]) mkdirSync(d, { recursive: true });
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home };
+  delete env.BITEXT_HOME;
+  delete env.XDG_DATA_HOME;
+  delete env.XDG_CONFIG_HOME;
+  return {
+    cwd,
+    home,
+    run(args, options = {}) {
+      const r = spawnSync(process.execPath, ["--import", TSX, join(ROOT, "src", "cli", "main.ts"), ...args], {
+        cwd: options.cwd ?? cwd,
+        input: options.input,
+        env: { ...env, ...options.env },
+        encoding: "utf8",
+        timeout: 180_000,
+      });
+      return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+    },
+  };
+}
+
+/** SHA-256 of every file under the given folders of the checkout, by relative path: the installation's fingerprint. */
+export function hashTree(folders: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (dir: string) => {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const n of names) {
+      const p = join(dir, n);
+      if (statSync(p).isDirectory()) walk(p);
+      else out.set(relative(ROOT, p), createHash("sha256").update(readFileSync(p)).digest("hex"));
+    }
+  };
+  for (const f of folders) walk(join(ROOT, f));
+  return out;
+}

@@ -1,0 +1,33 @@
+import { openStore, recordFetch } from "../../src/store/index.js";
+
+/**
+ * A store holding `n` harvested records (100 per result page, one transaction), for tests and benchmarks
+ * of what reads the store back. Titles and snippets have the length and mix of real records.
+ */
+export function buildRecordStore(path: string, n: number): void {
+  const store = openStore(path);
+  try {
+    const perPage = 100;
+    const started = new Date().toISOString();
+    store.db.transaction(() => {
+      for (let page = 0; page * perPage < n; page++) {
+        const records = [];
+        for (let i = page * perPage; i < Math.min(n, (page + 1) * perPage); i++) {
+          records.push({
+            url: `http://127.0.0.1/p/${i}.html`,
+            title: `Example sentences ${i} 例句 ${i}`,
+            snippet: `I see, ${i}. 我明白了。 He was accused of murder, "a test" with a comma, and a quote. 他被指控谋杀。 ${i}`,
+            rank: (i % perPage) + 1,
+          });
+        }
+        recordFetch(
+          store,
+          { runId: null, engine: "sim-list", query: { en: `query ${page}`, zh: `查询 ${page}` }, page: 1, url: `http://127.0.0.1/search?q=${page}`, status: "ok", startedAt: started, durationMs: 1 },
+          records,
+        );
+      }
+    })();
+  } finally {
+    store.close();
+  }
+}
