@@ -1,16 +1,13 @@
-import { homedir } from "node:os";
 import { join } from "node:path";
+import { currentHome } from "../config/workspace.js";
 
 /**
  * Where per-engine browser profiles (cookies, local storage: a consent once given, a session) live
- * between runs. One small function so it can later follow the project's user-data folder resolution:
- * `$BITEXT_HOME/profiles`, else `$XDG_DATA_HOME/bitext/profiles`, else `~/.local/share/bitext/profiles`.
- * Never inside the installation (which is read-only).
+ * between runs: `profiles/` in the user's home (the workspace, `--home`/`BITEXT_HOME`, else the user data
+ * folder — `src/config/workspace.ts`). Never inside the installation (which is read-only).
  */
 export function defaultProfileDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.BITEXT_HOME) return join(env.BITEXT_HOME, "profiles");
-  const data = env.XDG_DATA_HOME || join(homedir(), ".local", "share");
-  return join(data, "bitext", "profiles");
+  return join(currentHome(process.cwd(), env).dir, "profiles");
 }
 
 /** The file holding one engine's saved browser state inside a profile folder. */

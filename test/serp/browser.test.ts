@@ -6,6 +6,7 @@ import { chromeIdentity, timezoneForLocale } from "../../src/browser/identity.js
 import { SerpDriver } from "../../src/serp/driver.js";
 import { harvest } from "../../src/serp/harvest.js";
 import { defaultProfileDir } from "../../src/serp/profile.js";
+import { userDataFolder } from "../../src/config/workspace.js";
 import { countRecords, listFetches } from "../../src/store/index.js";
 import { bench, DEMO, FAST } from "./helpers.js";
 
@@ -43,8 +44,7 @@ describe("what the browser says about itself", () => {
 
   it("keeps profiles in the user data folder, never in the installation", () => {
     expect(defaultProfileDir({ BITEXT_HOME: "/srv/bitext" })).toBe("/srv/bitext/profiles");
-    expect(defaultProfileDir({ XDG_DATA_HOME: "/home/u/.data" })).toBe("/home/u/.data/bitext/profiles");
-    expect(defaultProfileDir({ HOME: "/home/u" })).toMatch(/\/\.local\/share\/bitext\/profiles$/);
+    expect(defaultProfileDir({})).toBe(join(userDataFolder(), "profiles")); // no workspace above the checkout
   });
 });
 
