@@ -181,6 +181,12 @@ describe("self-healing wrappers", () => {
         const events: HarvestEvent[] = [];
         const s = await harvest(b.store, { queries: DEMO.slice(0, 6), engines: b.engines(engine), driver, ...FAST, onEvent: (e) => events.push(e) });
         const learned = events.filter((e) => e.kind === "wrapper-learned");
+        if (engine === "sim-div") {
+          // The div wrapper reads the 2023 redesign as it is (its titles at another depth): nothing to re-learn.
+          expect(learned, engine).toHaveLength(1);
+          expect(countRecords(b.store), engine).toBe(b.served(engine));
+          continue;
+        }
         expect(learned, engine).toHaveLength(2); // the first page, then the new layout
         expect(learned[1]!.detail).toMatch(/re-learned/);
         expect(s).toMatchObject({ ok: 6, errors: 0, relearned: 2 });
@@ -225,23 +231,24 @@ describe("re-extracting kept pages", () => {
 
 describe("two layouts at once (an A/B test)", () => {
   it("learns the second layout once, then goes back and forth between the two wrappers without re-learning", async () => {
-    const b = await bench(parseFaults("sim-div:layout-switch@3-3,sim-div:layout-switch@5-5"));
+    const b = await bench(parseFaults("sim-table:layout-switch@3-3,sim-table:layout-switch@5-5"));
     try {
       const events: HarvestEvent[] = [];
       const s = await harvest(b.store, {
         queries: DEMO.slice(0, 6),
-        engines: b.engines("sim-div"),
+        engines: b.engines("sim-table"),
         driver,
         concurrency: 1,
         ...FAST,
         onEvent: (e) => events.push(e),
       });
-      expect(b.sim.log.map((l) => l.layout)).toEqual(["div", "div", "div-2023", "div", "div-2023", "div"]);
+      // sim-table: the div layout's wrapper reads the 2023 redesign without re-learning (same heading-led titles).
+      expect(b.sim.log.map((l) => l.layout)).toEqual(["table", "table", "div-2023", "table", "div-2023", "table"]);
       expect(events.filter((e) => e.kind === "wrapper-learned")).toHaveLength(2);
       expect(s).toMatchObject({ ok: 6, relearned: 2 });
       // Pages 4, 5 and 6 each fit the wrapper before the current one.
       expect(listFetches(b.store).filter((f) => /an earlier layout/.test(f.detail ?? ""))).toHaveLength(3);
-      expect(countRecords(b.store)).toBe(b.served("sim-div"));
+      expect(countRecords(b.store)).toBe(b.served("sim-table"));
     } finally {
       await b.close();
     }

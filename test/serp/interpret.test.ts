@@ -75,8 +75,14 @@ describe("real pages where the engine found nothing for the exact query", () => 
       };
       const wrapper = learnWrapper(seq, { engine: name });
       const v = interpretPage({ observation, seq, error: null }, def, wrapper, { ...DEFAULT_INTERPRET, learn: false });
+      if (f === "uncompressed_no_results_serp_pages__ask.html") {
+        // "Meinten Sie: food" above ten results that do mention the submitted "fooood": kept, the rewrite in the detail.
+        expect(v.status, f).toBe("ok");
+        expect(v.detail, f).toMatch(/rewrote/);
+        continue;
+      }
       expect(v.status, f).toBe("empty");
-      expect(v.detail, f).toMatch(/answered another query/);
+      expect(v.detail, f).toMatch(/answered another query|found nothing for the query/);
     }
   });
 });
