@@ -14,6 +14,7 @@ import { DEFAULTS, defaultEngines, loadSettings, storePath } from "../config/ind
 import { formatTable, printJson, printLine } from "./output.js";
 import { positiveDurationMs } from "./flags.js";
 import { createProgress, formatSeconds, type Progress } from "./progress.js";
+import { splitList } from "./shared-options.js";
 
 interface HarvestFlags {
   engines: string;
@@ -248,12 +249,6 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
-export function splitList(s: string): string[] {
-  return s
-    .split(",")
-    .map((x) => x.trim())
-    .filter((x) => x !== "");
-}
 
 export function positiveInt(s: string, flag: string): number {
   const n = Number(s);

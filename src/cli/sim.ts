@@ -5,7 +5,7 @@ import { UserError } from "../errors.js";
 import { wrapperFilePath, writeDefinition } from "../serp/engine-files.js";
 import { parseFaults } from "../sim/faults.js";
 import { SIM_ENGINES, type Simulator, startSimulator } from "../sim/index.js";
-import { splitList } from "./harvest.js";
+import { splitList } from "./shared-options.js";
 import { printJsonLine, printLine } from "./output.js";
 
 interface SimFlags {
