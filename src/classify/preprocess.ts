@@ -95,13 +95,20 @@ export function cleanText(text: string): string {
   return normalizeText(expandContractions(toSimplified(removeNoise(normalizeText(stripMarkup(text))))));
 }
 
+/**
+ * What of a record's title and snippet is read. Engines' snippets stay under ~1,500 characters and titles under a few
+ * hundred; text past these bounds is not a snippet (a whole page, or hostile input) and would only cost time.
+ */
+export const MAX_TITLE_CHARS = 1_000;
+export const MAX_SNIPPET_CHARS = 5_000;
+
 /** A record's title and snippet, cleaned; `text` is both, title first, as one string for segmentation. */
 export function prepareRecordText(record: { title: string; snippet: string }): {
   title: string;
   snippet: string;
   text: string;
 } {
-  const title = cleanText(dropSiteName(normalizeText(stripMarkup(record.title))));
-  const snippet = cleanText(record.snippet);
+  const title = cleanText(dropSiteName(normalizeText(stripMarkup(record.title.slice(0, MAX_TITLE_CHARS)))));
+  const snippet = cleanText(record.snippet.slice(0, MAX_SNIPPET_CHARS));
   return { title, snippet, text: title && snippet ? `${title} \n ${snippet}` : title || snippet };
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { analyseRecord, cleanText, prepareRecordText, stripHighlights } from "../../src/classify/index.js";
+import { MAX_SNIPPET_CHARS } from "../../src/classify/preprocess.js";
 import { loadLexicon } from "../../src/text/index.js";
 
 const lex = loadLexicon();
@@ -32,6 +33,15 @@ describe("snippet preprocessing", () => {
     expect(prepareRecordText({ title: "Python教程 - CSDN", snippet: "" }).title).toBe("Python教程");
     // A bilingual title is not a title with a site name.
     expect(prepareRecordText({ title: "我不干了 - I quit", snippet: "" }).title).toBe("我不干了 - I quit");
+  });
+
+  it("reads a record's snippet only up to a snippet's length: a whole page as a snippet is cut, not tokenised", () => {
+    const real = bing.results[0]!;
+    const page = `${real.snippet} `.repeat(Math.ceil(3_000_000 / real.snippet.length)); // 3 MB of text
+    const huge = analyseRecord(record(page, { en: "sweden riots", zh: "" }, real.title), lex);
+    const cut = analyseRecord(record(page.slice(0, MAX_SNIPPET_CHARS), { en: "sweden riots", zh: "" }, real.title), lex);
+    expect(huge.features).toEqual(cut.features);
+    expect(huge.text.length).toBeLessThan(MAX_SNIPPET_CHARS + real.title.length + 10);
   });
 
   it("keeps non-highlight markup visible for display", () => {
