@@ -45,7 +45,7 @@ describe("stored pages that cannot be processed", () => {
     expect(first.pages.find((p) => p.url.endsWith("/deep.html"))).toMatchObject({ status: "skipped", pairs: 0 });
     expect(first.pairs).toBeGreaterThan(0);
     const marked = getPage(store, server.url("/deep.html"));
-    expect(marked?.unprocessable).toBe("too-many-elements: more than 50,000 elements");
+    expect(marked?.unprocessable).toBe(`too-many-elements: more than ${MAX_ELEMENTS.toLocaleString("en")} elements`);
     expect(getPage(store, server.url("/office.html"))?.unprocessable).toBeNull();
 
     const second = await fetchBilingualPages(store, { fetcher });
@@ -53,13 +53,13 @@ describe("stored pages that cannot be processed", () => {
     expect(second.pages.find((p) => p.url.endsWith("/deep.html"))).toEqual({
       url: server.url("/deep.html"),
       status: "skipped",
-      error: "too-many-elements: more than 50,000 elements",
+      error: `too-many-elements: more than ${MAX_ELEMENTS.toLocaleString("en")} elements`,
       pairs: 0,
     });
 
     // Downloading it again (--refetch) clears the mark until it is judged again.
     const again = await fetchBilingualPages(store, { fetcher, refetch: true });
     expect(again).toMatchObject({ fetched: 1, skipped: 1 });
-    expect(getPage(store, server.url("/deep.html"))?.unprocessable).toBe("too-many-elements: more than 50,000 elements");
+    expect(getPage(store, server.url("/deep.html"))?.unprocessable).toBe(`too-many-elements: more than ${MAX_ELEMENTS.toLocaleString("en")} elements`);
   });
 });
