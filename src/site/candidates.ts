@@ -38,7 +38,7 @@ export const DEFAULT_CANDIDATE_OPTIONS: Readonly<CandidateOptions> = Object.free
   maxSizeRatio: 3,
   topK: 10,
   maxDocShare: 0.5,
-  postingsPerPage: 40000,
+  postingsPerPage: 10000,
   maxIncoming: 50,
 });
 
