@@ -4,6 +4,7 @@
  * as its features are taken, so a site of thousands of pages fits in memory.
  */
 import { decodeHtml } from "../html/charset.js";
+import { isPageSkipped, unprocessableReason } from "../html/limits.js";
 import { contentTokens, EN_ZH, type LanguagePair } from "../text/index.js";
 import { type PageLanguageOptions, pageLanguage } from "./language.js";
 import { pageFeatures } from "./page-features.js";
@@ -63,7 +64,14 @@ export function buildSite(
       dropped.push({ key: raw.key, reason: `cannot decode (${(err as Error).message})` });
       continue;
     }
-    const f = pageFeatures(html, raw.url);
+    let f: ReturnType<typeof pageFeatures>;
+    try {
+      f = pageFeatures(html, raw.url);
+    } catch (err) {
+      if (!isPageSkipped(err)) throw err;
+      dropped.push({ key: raw.key, reason: `cannot be processed: ${unprocessableReason(err)}` });
+      continue;
+    }
     const contentBytes = Buffer.byteLength(f.text, "utf8");
     if (contentBytes < minBytes) {
       dropped.push({ key: raw.key, reason: `${contentBytes} bytes of text (< ${minBytes})` });

@@ -17,7 +17,6 @@ import { join } from "node:path";
 import pLimit from "p-limit";
 import { decodeHtml } from "../html/charset.js";
 import { unprocessableReason } from "../html/limits.js";
-import { cappedHtml } from "../html/parse.js";
 import { writeFileAtomic, writeJsonAtomic } from "../io/atomic-write.js";
 import { createFetcher, type Fetcher, FetchError, type FetcherOptions, isHtmlContentType } from "../net/index.js";
 import { UserError } from "../errors.js";
@@ -197,8 +196,7 @@ export async function crawlSite(starts: readonly string[], options: Partial<Craw
     const html = page.decoded?.text ?? decodeHtml(page.bytes, { contentType: page.contentType }).text;
     let features: ReturnType<typeof pageFeatures>;
     try {
-      // Through the capped parse: past the caps it throws, and the feature walks never meet a tree deeper than 512.
-      features = pageFeatures(cappedHtml(html), finalUrl);
+      features = pageFeatures(html, finalUrl); // past the page caps it throws PageSkipped
     } catch (err) {
       skipped.push({ url: finalUrl, reason: `cannot be processed: ${unprocessableReason(err)}` });
       return;

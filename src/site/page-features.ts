@@ -4,7 +4,7 @@
  * URLs a spider should also visit (`<link rel=alternate hreflang>`, meta refresh, sitemaps).
  * Pure: HTML and the page URL in, features out.
  */
-import { parse } from "parse5";
+import { parseHtml } from "../html/parse.js";
 import { type MinimalNode, TEXT_TAG } from "../html/tagpaths.js";
 
 export interface PageFeatures {
@@ -55,7 +55,8 @@ const CODE_TAGS = new Set(["pre", "code", "kbd", "samp", "tt"]);
 const HIDDEN_CONTENT_TAGS = new Set(["script", "style", "noscript", "template"]);
 
 export function pageFeatures(html: string, pageUrl: string): PageFeatures {
-  const tree = parse(html) as unknown as MinimalNode;
+  // The one capped parse entry: past the caps it throws PageSkipped; the walk never meets a tree deeper than the cap.
+  const tree = parseHtml(html).document as unknown as MinimalNode;
   const walked = walkPage(tree);
   const base = resolveUrl(walked.baseHref ?? "", pageUrl) ?? pageUrl;
   const links: string[] = [];

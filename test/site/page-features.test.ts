@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { MAX_ELEMENTS } from "../../src/html/limits.js";
 import { loadSite, pageFeatures } from "../../src/site/index.js";
 
 const PAGE = `<!doctype html><html><head>
@@ -60,13 +61,30 @@ describe("a page nested 100,000 elements deep (issue 16)", () => {
   it("unclosed, with links: loads as a site page like any other", () => {
     const dir = mkdtempSync(join(tmpdir(), "bitext-deep-"));
     try {
-      writeFileSync(join(dir, "deep.html"), `<html><body>${'<div><a href="other.html">a link to the other page</a> '.repeat(depth)}`);
+      const deepUnclosed = `<html><body>${"<div>words on the way down ".repeat(depth)}<a href="other.html">a link to the other page</a>`;
+      writeFileSync(join(dir, "deep.html"), deepUnclosed);
       writeFileSync(join(dir, "other.html"), `<html><body><p>${"An ordinary page of English text. ".repeat(10)}</p></body></html>`);
       const site = loadSite(dir);
       const deep = site.pages.find((p) => p.key === "deep.html")!;
       expect(deep.lang).toBe("en");
-      expect(deep.tags.length).toBeGreaterThan(2 * depth);
+      expect(deep.tags.length).toBeGreaterThan(depth);
       expect(deep.links).toEqual([site.pages.findIndex((p) => p.key === "other.html")]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("past the element cap: the page is left out of the site with its reason, the rest loads", () => {
+    const dir = mkdtempSync(join(tmpdir(), "bitext-many-"));
+    try {
+      writeFileSync(join(dir, "many.html"), `<html><body>${"<i>x</i>".repeat(MAX_ELEMENTS + 1)}`);
+      writeFileSync(join(dir, "other.html"), `<html><body><p>${"An ordinary page of English text. ".repeat(10)}</p></body></html>`);
+      const site = loadSite(dir);
+      expect(site.pages.map((p) => p.key)).toEqual(["other.html"]);
+      expect(site.dropped).toContainEqual({
+        key: "many.html",
+        reason: `cannot be processed: too-many-elements: more than ${MAX_ELEMENTS.toLocaleString("en")} elements`,
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
