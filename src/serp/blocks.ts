@@ -27,6 +27,11 @@ export interface PageObservation {
   consentSelectors?: readonly string[];
 }
 
+/** What is known of a page before anything came back: its URL, nothing seen yet. */
+export function emptyObservation(url: string): PageObservation {
+  return { requestUrl: url, finalUrl: url, httpStatus: null, title: "", text: "", blockSelectors: [], noResultsSelectors: [], consentSelectors: [] };
+}
+
 /**
  * The reason a page is certainly a cookie-consent interstitial (a redirect to a consent URL, or a
  * consent element on the page); null if it is not.

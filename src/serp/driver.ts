@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page, Response } from "playwright";
 import { acceptLanguage, type BrowserIdentity, chromeIdentity, timezoneForLocale } from "../browser/identity.js";
 import { launchChromium } from "../browser/launch.js";
 import { collectTagPaths, type TagPathSequence } from "../html/tagpaths.js";
-import { consentReason, type PageObservation } from "./blocks.js";
+import { consentReason, emptyObservation, type PageObservation } from "./blocks.js";
 import type { EngineDefinition } from "./engines.js";
 import { describeNetError, describeTimeout, type FailureKind } from "./failures.js";
 import { engineStateFile } from "./profile.js";
@@ -137,16 +137,7 @@ export class SerpDriver {
     let navigateMs = 0;
     let evaluateMs = 0;
     let bodyMs = 0;
-    const observation: PageObservation = {
-      requestUrl: url,
-      finalUrl: url,
-      httpStatus: null,
-      title: "",
-      text: "",
-      blockSelectors: [],
-      noResultsSelectors: [],
-      consentSelectors: [],
-    };
+    const observation: PageObservation = emptyObservation(url);
     const proxy = slot.proxy?.label ?? null;
     let reusable = false;
     let handedOver = false;

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { type Dispatcher, ProxyAgent, request } from "undici";
 import { acceptLanguage, type BrowserIdentity } from "../browser/identity.js";
-import type { PageObservation } from "./blocks.js";
+import { emptyObservation, type PageObservation } from "./blocks.js";
 import { type LoadedPage, pageText } from "./driver.js";
 import type { EngineDefinition } from "./engines.js";
 import { describeTimeout, type FailureKind } from "./failures.js";
@@ -63,16 +63,7 @@ export class HttpLoader {
   async load(def: EngineDefinition, url: string, options: { keepBody?: boolean } = {}): Promise<LoadedPage> {
     const state = this.engine(def);
     const t0 = performance.now();
-    const observation: PageObservation = {
-      requestUrl: url,
-      finalUrl: url,
-      httpStatus: null,
-      title: "",
-      text: "",
-      blockSelectors: [],
-      noResultsSelectors: [],
-      consentSelectors: [],
-    };
+    const observation: PageObservation = emptyObservation(url);
     const proxy = state.proxy?.label ?? null;
     const signal = AbortSignal.timeout(this.o.timeoutMs);
     let current = url;
