@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
+import { readStdin } from "../io/stdin.js";
 import type { Command } from "commander";
 import { analyseRecord, type Classifier, type ClassifierInput, loadClassifier, parseClassifierInput } from "../classify/index.js";
 import type { Prediction } from "../classify/types.js";
@@ -23,11 +24,11 @@ interface ClassifyFlags {
   json?: boolean;
 }
 
-function readInput(file: string | undefined): { name: string; records: Array<ClassifierInput & Record<string, unknown>> } {
+async function readInput(file: string | undefined): Promise<{ name: string; records: Array<ClassifierInput & Record<string, unknown>> }> {
   const name = file ?? "stdin";
   let text: string;
   try {
-    text = readFileSync(file ?? 0, "utf8");
+    text = file === undefined ? (await readStdin()).toString("utf8") : readFileSync(file, "utf8");
   } catch (err) {
     throw new UserError(`${name}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
   }
@@ -58,7 +59,7 @@ function truncate(s: string, width: number): string {
 
 /** JSONL records in, the same records out with "label" and "probability" (and "features" with --explain). */
 async function classifyJsonl(file: string | undefined, classifier: Classifier, flags: ClassifyFlags): Promise<void> {
-  const { records } = readInput(file);
+  const { records } = await readInput(file);
   const lex = flags.explain ? loadLexicon() : undefined;
   /** Batches of records with their predictions, classified as the output is taken. */
   function* decided(): Generator<[ClassifierInput & Record<string, unknown>, Prediction]> {

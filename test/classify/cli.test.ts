@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,7 +7,7 @@ import { evaluateClassifier } from "../../src/classify/evaluate.js";
 import { classifyStoredRecords, loadClassifier, readAnnotations, readModelFile } from "../../src/classify/index.js";
 import { formatClassifierReport } from "../../src/cli/eval-classifier.js";
 import { getRecord, listRecords, openStore, recordFetch } from "../../src/store/index.js";
-import { runCli } from "../helpers/cli.js";
+import { ROOT, runCli } from "../helpers/cli.js";
 
 const fixture = new URL("../fixtures/classify/annotations-sample.jsonl", import.meta.url).pathname;
 const lines = readFileSync(fixture, "utf8").trim().split("\n");
@@ -30,6 +31,15 @@ describe("bitext classify", () => {
       expect(o.label).toBe((o.probability as number) >= 0.5 ? "bilingual" : "monolingual");
       expect(o.model).toMatch(/^default@/);
     });
+  });
+
+  it("reads a pipe whose writer is slower than the reader (no EAGAIN on a non-blocking stdin)", () => {
+    const file = join(dir, "slow.jsonl");
+    writeFileSync(file, records.map((x) => JSON.stringify(x)).join("\n"));
+    const cli = `${JSON.stringify(process.execPath)} --import tsx src/cli/main.ts classify --json`;
+    const r = spawnSync("bash", ["-c", `(sleep 1; cat ${JSON.stringify(file)}) | ${cli} | wc -l`], { cwd: ROOT, encoding: "utf8" });
+    expect(r.stderr).toBe("");
+    expect(r.stdout.trim()).toBe(String(records.length));
   });
 
   it("rejects a bad input line with its line number, writing nothing", () => {
