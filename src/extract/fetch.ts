@@ -9,7 +9,7 @@
 import pLimit from "p-limit";
 import { createFetcher, type Fetcher, FetchError, type FetcherOptions, isHtmlContentType } from "../net/index.js";
 import { unprocessableReason } from "../html/limits.js";
-import { getPage, listRecords, markPageUnprocessable, replacePairs, type Store, upsertPage } from "../store/index.js";
+import { getPage, listRecords, pageReachedAt, markPageUnprocessable, replacePairs, type Store, upsertPage } from "../store/index.js";
 import { EN_ZH } from "../text/index.js";
 import { toStoredPair } from "./corpus.js";
 import { type ExtractOptions, extractFromHtml } from "./extract.js";
@@ -78,7 +78,7 @@ export async function fetchBilingualPages(store: Store, options: FetchPagesOptio
   };
 
   const one = async (url: string): Promise<PageOutcome> => {
-    const stored = getPage(store, url);
+    const stored = pageReachedAt(store, url);
     let pageId: number;
     let status: PageOutcome["status"];
     if (stored?.unprocessable && !options.refetch) return { url, status: "skipped", error: stored.unprocessable, pairs: 0 };

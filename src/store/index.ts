@@ -23,6 +23,7 @@ export {
 export { type FetchTransport, getFetchTransport, setFetchTransport } from "./transport.js";
 export {
   getPage,
+  pageReachedAt,
   listPages,
   markPageUnprocessable,
   type PageFilter,

@@ -115,4 +115,8 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE fetches ADD COLUMN proxy TEXT;
   ALTER TABLE fetches ADD COLUMN fetched_with TEXT CHECK (fetched_with IN ('browser', 'http'));
   `,
+  // 4: pages looked up by where their redirects led (fetch-pages reuses such a download).
+  `
+  CREATE INDEX pages_final_url ON pages (final_url);
+  `,
 ];

@@ -88,6 +88,19 @@ export function getPage(store: Store, idOrUrl: number | string): StoredPage | nu
   return { ...toSummary(row), html: row.html ? decompressHtml(row.html) : null };
 }
 
+/**
+ * The stored page for a URL: the page stored under it, else a page whose download a redirect led to it (so a
+ * record linking straight to where another record's link redirected reuses that download). Null if none.
+ */
+export function pageReachedAt(store: Store, url: string): StoredPage | null {
+  const direct = getPage(store, url);
+  if (direct) return direct;
+  const row = store.db.prepare("SELECT id FROM pages WHERE final_url = ? AND html IS NOT NULL ORDER BY id LIMIT 1").get(url) as
+    | { id: number }
+    | undefined;
+  return row ? getPage(store, row.id) : null;
+}
+
 /** Stored pages without their HTML (load one with `getPage`), in id order. */
 export function listPages(store: Store, filter: PageFilter = {}): PageSummary[] {
   const where: string[] = [];
