@@ -10,7 +10,7 @@ import { type ReextractSummary, reextractStoredPages } from "../serp/reextract.j
 import { parseProxy, type ProxySpec, readProxyList } from "../serp/proxies.js";
 import { type HarvestRunOptions, type HarvestRunResult, resolveQueryFile, runHarvest } from "../serp/run.js";
 import { openStore } from "../store/index.js";
-import { DEFAULTS, defaultEngines, loadSettings, storePath } from "../config/index.js";
+import { DEFAULTS, defaultEngines, loadSettings, type Settings, storePath } from "../config/index.js";
 import { formatTable, printJson, printLine } from "./output.js";
 import { positiveDurationMs } from "./flags.js";
 import { createProgress, formatSeconds, type Progress } from "./progress.js";
@@ -223,19 +223,33 @@ export function formatHarvestSummary(r: HarvestRunResult): string {
   return lines.join("\n");
 }
 
-/** The browser and network options of `harvest` (and `daemon`): profile, consent, headed, trace, proxies. */
-export function browserFlags(flags: {
-  profile?: string | boolean;
-  acceptConsent?: boolean;
-  headed?: boolean;
-  trace?: string;
-  proxy?: string[];
-  proxies?: string;
-}): Pick<HarvestRunOptions, "profileDir" | "acceptConsent" | "headed" | "traceDir" | "proxies"> {
-  const proxies: ProxySpec[] = [
+/**
+ * The browser and network options of `harvest` (and `daemon`): profile, consent, headed, trace, proxies.
+ * Proxies come from `--proxy`/`--proxies`, else from the config file's `proxies`.
+ */
+export function browserFlags(
+  flags: {
+    profile?: string | boolean;
+    acceptConsent?: boolean;
+    headed?: boolean;
+    trace?: string;
+    proxy?: string[];
+    proxies?: string;
+  },
+  settings: Settings = loadSettings(),
+): Pick<HarvestRunOptions, "profileDir" | "acceptConsent" | "headed" | "traceDir" | "proxies"> {
+  let proxies: ProxySpec[] = [
     ...(flags.proxy ?? []).map((u) => parseProxy(u, { file: "--proxy" })),
     ...(flags.proxies ? readProxyList(flags.proxies) : []),
   ];
+  const configured = settings.config.proxies;
+  if (proxies.length === 0 && configured) {
+    const where = settings.home.config ?? "config";
+    proxies = [
+      ...(configured.urls ?? []).map((u, i) => parseProxy(u, { file: where, field: `proxies.urls[${i}]` })),
+      ...(configured.file ? readProxyList(configured.file) : []),
+    ];
+  }
   return {
     ...(flags.profile === false ? { profileDir: null } : typeof flags.profile === "string" ? { profileDir: flags.profile } : {}),
     acceptConsent: flags.acceptConsent ?? false,

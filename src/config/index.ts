@@ -42,6 +42,7 @@ export function readConfigFile(file: string): ConfigFileContent {
     ...config,
     ...(config.store ? { store: rel(config.store) } : {}),
     ...(typeof config.model === "string" ? { model: rel(config.model) } : {}),
+    ...(config.proxies?.file ? { proxies: { ...config.proxies, file: rel(config.proxies.file) } } : {}),
   };
 }
 

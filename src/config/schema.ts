@@ -49,17 +49,16 @@ export const engineConfigSchema = z
     /** false: leave the engine out of harvests that do not name it. */
     enabled: z.boolean().default(true),
     politeness: politenessSchema.optional(),
-    /** A proxy URL for this engine's requests (overrides `proxies.default`). */
-    proxy: z.url().optional(),
   })
   .strict();
 
+/** The harvest's proxy pool, as `--proxy URL…` and `--proxies FILE` give it (flags replace it). */
 export const proxiesSchema = z
   .object({
-    /** Proxy URL for every engine without its own. */
-    default: z.url().optional(),
-    /** Hosts reached without a proxy. */
-    bypass: z.array(z.string().min(1)).optional(),
+    /** Proxy URLs (http, https, socks5; http://user:pass@host:port), rotated per engine. */
+    urls: z.array(z.string().min(1)).optional(),
+    /** A proxy list file, one URL a line (relative to the config file's folder). */
+    file: z.string().min(1).optional(),
   })
   .strict();
 
