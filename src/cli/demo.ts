@@ -4,7 +4,7 @@ import { parseFaults } from "../sim/faults.js";
 import { logEvent, positiveInt, progressReporter } from "./harvest.js";
 import { userDataPath } from "../config/index.js";
 import { printJson, printLine } from "./output.js";
-import { createProgress } from "./progress.js";
+import { createProgress, type Progress } from "./progress.js";
 
 interface DemoFlags {
   dir?: string;
@@ -43,14 +43,21 @@ export function registerDemoCommand(program: Command): void {
       const quiet = flags.json ?? false;
       const say = quiet ? () => {} : (line: string) => printLine(line);
       const progress = createProgress({ label: "harvest", quiet });
+      let pagesProgress = null as Progress | null; // made when the fetch step starts, so its ETA counts from there
       try {
         const report = await runDemo(options, {
           say,
           step: (i, n, step) => say(`\n[${i}/${n}] ${step.title}`),
           onHarvestEvent: quiet ? () => {} : (e) => logEvent(e, progress),
           onHarvestProgress: progressReporter(progress),
+          onPagesTotal: (n) => {
+            progress.done(); // the harvest is over
+            pagesProgress = createProgress({ label: "fetch pages", quiet, total: n });
+          },
+          onPageDone: () => pagesProgress?.tick(),
         });
         progress.done();
+        pagesProgress?.done();
         if (flags.json) printJson(report);
         else {
           const corpus = report.results.corpus as { file?: string } | undefined;
@@ -58,6 +65,7 @@ export function registerDemoCommand(program: Command): void {
         }
       } finally {
         progress.done();
+        pagesProgress?.done();
       }
     });
 }

@@ -43,6 +43,9 @@ export interface DemoContext {
   say(line: string): void;
   onHarvestEvent?: (e: HarvestEvent) => void;
   onHarvestProgress?: (s: HarvestStats) => void;
+  /** The number of linked pages the fetch step will fetch, then one call per page done. */
+  onPagesTotal?: (n: number) => void;
+  onPageDone?: () => void;
   /** What each step produced, by step id (the JSON report). */
   results: Record<string, unknown>;
 }
@@ -153,7 +156,13 @@ const fetchPages: DemoStep = {
   title: "Fetch the bilingual candidates' pages and extract their sentence pairs (feng2011)",
   async run(ctx) {
     // Every linked page is on the local simulator: a short per-host delay keeps the demo quick.
-    const r = await withStore(ctx.db, (store) => fetchBilingualPages(store, { fetcherOptions: { delayMs: 20 } }));
+    const r = await withStore(ctx.db, (store) =>
+      fetchBilingualPages(store, {
+        fetcherOptions: { delayMs: 20 },
+        ...(ctx.onPagesTotal ? { onTotal: ctx.onPagesTotal } : {}),
+        ...(ctx.onPageDone ? { onPage: () => ctx.onPageDone?.() } : {}),
+      }),
+    );
     ctx.results[this.id] = { urls: r.urls, fetched: r.fetched, failed: r.failed, pairs: r.pairs };
     ctx.say(`  ${r.urls} linked pages of ${r.records} bilingual records: ${r.fetched} fetched, ${r.failed} failed; ${r.pairs} sentence pairs extracted`);
     const best = [...r.pages].sort((a, b) => b.pairs - a.pairs).slice(0, 3);
@@ -196,7 +205,7 @@ export async function runDemo(
   options: DemoOptions,
   hooks: { say: (line: string) => void; step?: (index: number, total: number, step: DemoStep) => void } & Pick<
     DemoContext,
-    "onHarvestEvent" | "onHarvestProgress"
+    "onHarvestEvent" | "onHarvestProgress" | "onPagesTotal" | "onPageDone"
   >,
 ): Promise<DemoReport> {
   const wrappersDir = join(options.dir, "wrappers");
@@ -223,6 +232,8 @@ export async function runDemo(
       say: hooks.say,
       ...(hooks.onHarvestEvent ? { onHarvestEvent: hooks.onHarvestEvent } : {}),
       ...(hooks.onHarvestProgress ? { onHarvestProgress: hooks.onHarvestProgress } : {}),
+      ...(hooks.onPagesTotal ? { onPagesTotal: hooks.onPagesTotal } : {}),
+      ...(hooks.onPageDone ? { onPageDone: hooks.onPageDone } : {}),
       results: {},
     };
     hooks.say(`Local engine simulator on ${sim.origin}: ${plain.map((e) => e.spec.name).join(", ")} · ${sim.collection.pages.length} pages (Tatoeba sentences, CC-BY 2.0 FR)`);

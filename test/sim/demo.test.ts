@@ -15,9 +15,17 @@ describe("bitext demo", () => {
     writeFileSync(queries, readQueryFile(resourcePath("queries", "demo.tsv")).slice(0, 3).map((q) => `${q.en}\t${q.zh}`).join("\n"));
     const lines: string[] = [];
     const steps: string[] = [];
+    const fetchProgress = { total: -1, done: 0 };
     const report = await runDemo(
       { ...defaultDemoOptions(), dir: join(dir, "demo"), queries, faults: parseFaults(DEMO_FAULTS), pages: 1 },
-      { say: (l) => lines.push(l), step: (i, n, s) => steps.push(`${i}/${n} ${s.id}`) },
+      {
+        say: (l) => lines.push(l),
+        step: (i, n, s) => steps.push(`${i}/${n} ${s.id}`),
+        onPagesTotal: (n) => {
+          fetchProgress.total = n;
+        },
+        onPageDone: () => fetchProgress.done++,
+      },
     );
     expect(steps).toEqual(DEMO_STEPS.map((s, i) => `${i + 1}/${DEMO_STEPS.length} ${s.id}`));
     expect(lines[0]).toMatch(/^Local engine simulator on http:\/\/127\.0\.0\.1:\d+: sim-list, sim-div, sim-table · \d+ pages/);
@@ -40,6 +48,7 @@ describe("bitext demo", () => {
     // …and ends with a corpus file of sentence pairs from the linked bilingual pages, cited by their real URLs.
     const pages = report.results.pages as { urls: number; fetched: number; failed: number; pairs: number };
     expect(pages.urls).toBeGreaterThan(0);
+    expect(fetchProgress).toEqual({ total: pages.urls, done: pages.urls }); // the fetch step's progress has its total
     expect(pages.failed).toBe(0);
     expect(pages.pairs).toBeGreaterThan(0);
     const corpus = report.results.corpus as { pairs: number; file: string };
