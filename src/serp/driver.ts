@@ -57,6 +57,25 @@ export interface LoadedPage {
   timings: { navigateMs: number; evaluateMs: number; bodyMs: number; totalMs: number };
 }
 
+/** A page whose load failed: nothing came back but what was observed before, the failure named (and its proxy). */
+export function failedLoad(
+  observation: PageObservation,
+  failure: { message: string; kind: FailureKind },
+  proxy: string | null,
+  timings: LoadedPage["timings"],
+): LoadedPage {
+  return {
+    observation,
+    seq: null,
+    body: null,
+    contentSha256: null,
+    error: proxy ? `${failure.message} via proxy ${proxy}` : failure.message,
+    errorKind: failure.kind,
+    proxy,
+    timings,
+  };
+}
+
 interface EngineSlot {
   context: BrowserContext;
   idle: Page[];
@@ -194,15 +213,8 @@ export class SerpDriver {
       const failure = navigationError(err, url, this.timeoutMs);
       slot.proxy?.failed(failure.kind);
       const loaded: LoadedPage = {
-        observation,
-        seq: null,
-        body: null,
-        contentSha256: null,
-        error: proxy ? `${failure.message} via proxy ${proxy}` : failure.message,
-        errorKind: failure.kind,
-        proxy,
+        ...failedLoad(observation, failure, proxy, { navigateMs: performance.now() - t0, evaluateMs, bodyMs, totalMs: performance.now() - t0 }),
         ...(finishTrace ? { finishTrace } : {}),
-        timings: { navigateMs: performance.now() - t0, evaluateMs, bodyMs, totalMs: performance.now() - t0 },
       };
       return { loaded, page: null };
     } finally {

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { type Dispatcher, ProxyAgent, request } from "undici";
 import { acceptLanguage, type BrowserIdentity } from "../browser/identity.js";
 import { emptyObservation, type PageObservation } from "./blocks.js";
-import { type LoadedPage, pageText } from "./driver.js";
+import { failedLoad, type LoadedPage, pageText } from "./driver.js";
 import type { EngineDefinition } from "./engines.js";
 import { describeTimeout, type FailureKind } from "./failures.js";
 import { observeHtml } from "./http-page.js";
@@ -113,17 +113,8 @@ export class HttpLoader {
     } catch (err) {
       const failure = isNamed(err) ? err : httpError(err, current, this.o.timeoutMs);
       if (failure.kind !== "http") state.proxy?.failed(failure.kind);
-      return {
-        observation,
-        seq: null,
-        body: null,
-        contentSha256: null,
-        error: proxy ? `${failure.message} via proxy ${proxy}` : failure.message,
-        errorKind: failure.kind,
-        proxy,
-        fetchedWith: "http",
-        timings: { navigateMs: performance.now() - t0, evaluateMs: 0, bodyMs: 0, totalMs: performance.now() - t0 },
-      };
+      const timings = { navigateMs: performance.now() - t0, evaluateMs: 0, bodyMs: 0, totalMs: performance.now() - t0 };
+      return { ...failedLoad(observation, failure, proxy, timings), fetchedWith: "http" };
     }
   }
 
