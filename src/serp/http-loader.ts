@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { type Dispatcher, ProxyAgent, request } from "undici";
 import { acceptLanguage, type BrowserIdentity } from "../browser/identity.js";
+import { isPageSkipped } from "../html/limits.js";
 import { emptyObservation, type PageObservation } from "./blocks.js";
 import { failedLoad, type LoadedPage, pageText } from "./driver.js";
 import type { EngineDefinition } from "./engines.js";
@@ -178,6 +179,8 @@ const CODES: ReadonlyArray<[RegExp, FailureKind, string]> = [
 
 /** A failed HTTP request, named like the browser's failures (`refused: connection refused: host (ECONNREFUSED)`). */
 export function httpError(err: unknown, url: string, timeoutMs: number): Named {
+  // A page past the parse caps answered: it is not a network failure (and must not count towards "engine down").
+  if (isPageSkipped(err)) return { kind: "layout", message: `layout: ${err.message}` };
   const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
   if (e.name === "TimeoutError" || e.name === "AbortError" || e.code === "UND_ERR_ABORTED") return describeTimeout(url, timeoutMs);
   const code = e.code ?? e.cause?.code ?? "";

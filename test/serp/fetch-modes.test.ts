@@ -1,4 +1,6 @@
-import { createServer } from "node:net";
+import { createServer as createHttpServer } from "node:http";
+import { type AddressInfo, createServer } from "node:net";
+import { MAX_ELEMENTS } from "../../src/html/limits.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SerpDriver } from "../../src/serp/driver.js";
 import { harvest } from "../../src/serp/harvest.js";
@@ -31,6 +33,25 @@ const recordsOf = (store: Store) =>
     .sort();
 
 describe("fetch mode http", () => {
+  it("names a page past the parse caps a layout failure, not a network one (it must not make the engine look down)", async () => {
+    const b = await bench();
+    const server = createHttpServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/html" });
+      res.end(`<html><body>${"<i>x</i>".repeat(MAX_ELEMENTS + 1)}</body></html>`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const def = b.engines("sim-list")[0]!.definition;
+      const page = await http.load(def, `http://127.0.0.1:${port}/search?q=x`);
+      expect(page.errorKind).toBe("layout");
+      expect(page.error).toMatch(/^layout: page skipped \(too-many-elements\)/);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+      await b.close();
+    }
+  });
+
   it("stores the same records as the browser on the three layouts, one download per page, fetched_with http", async () => {
     const viaBrowser = await bench();
     const viaHttp = await bench();
