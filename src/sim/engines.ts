@@ -33,15 +33,17 @@ export interface SimEngineSpec {
 /** The host name of the proxy-only engine: it resolves nowhere, so only a proxy can reach it. */
 export const PROXY_ONLY_HOST = "proxied.sim.invalid";
 
+/** Paging by the first result's 1-based number (`first=11`), as the list-based engines do. */
+const FIRST_PAGING = { queryParam: "q", offsetParam: "first", firstOffset: 1, perPage: 10 } as const;
+/** Paging by a 0-based result offset (`pn=10`), as the div- and table-based engines do. */
+const PN_PAGING = { queryParam: "wd", offsetParam: "pn", firstOffset: 0, perPage: 10 } as const;
+
 export const SIM_ENGINES: readonly SimEngineSpec[] = [
   {
     name: "sim-list",
     label: "Simulated list-based engine (modelled on Bing)",
     searchPath: "/list/search",
-    queryParam: "q",
-    offsetParam: "first",
-    firstOffset: 1,
-    perPage: 10,
+    ...FIRST_PAGING,
     layout: "list",
     switchLayout: "div-2023",
     locale: "en-US",
@@ -52,10 +54,7 @@ export const SIM_ENGINES: readonly SimEngineSpec[] = [
     name: "sim-div",
     label: "Simulated div-based engine (modelled on Baidu 2018–2019)",
     searchPath: "/div/s",
-    queryParam: "wd",
-    offsetParam: "pn",
-    firstOffset: 0,
-    perPage: 10,
+    ...PN_PAGING,
     layout: "div",
     switchLayout: "div-2023",
     locale: "zh-CN",
@@ -66,10 +65,7 @@ export const SIM_ENGINES: readonly SimEngineSpec[] = [
     name: "sim-table",
     label: "Simulated table-based engine (modelled on Baidu 2010, feng2010 Fig. 1)",
     searchPath: "/table/s",
-    queryParam: "wd",
-    offsetParam: "pn",
-    firstOffset: 0,
-    perPage: 10,
+    ...PN_PAGING,
     layout: "table",
     switchLayout: "div-2023",
     locale: "zh-CN",
@@ -95,10 +91,7 @@ export const SIM_ENGINES: readonly SimEngineSpec[] = [
     name: "sim-script",
     label: "Simulated engine whose results are written by the page's script",
     searchPath: "/script/search",
-    queryParam: "q",
-    offsetParam: "first",
-    firstOffset: 1,
-    perPage: 10,
+    ...FIRST_PAGING,
     layout: "list",
     switchLayout: "div-2023",
     locale: "en-US",
@@ -109,10 +102,7 @@ export const SIM_ENGINES: readonly SimEngineSpec[] = [
     name: "sim-strict",
     label: "Simulated engine that serves a captcha to HeadlessChrome",
     searchPath: "/strict/s",
-    queryParam: "wd",
-    offsetParam: "pn",
-    firstOffset: 0,
-    perPage: 10,
+    ...PN_PAGING,
     layout: "div",
     switchLayout: "div-2023",
     locale: "zh-CN",
@@ -123,10 +113,7 @@ export const SIM_ENGINES: readonly SimEngineSpec[] = [
     name: "sim-proxied",
     label: "Simulated engine reachable only through a proxy",
     searchPath: "/proxied/s",
-    queryParam: "wd",
-    offsetParam: "pn",
-    firstOffset: 0,
-    perPage: 10,
+    ...PN_PAGING,
     layout: "table",
     switchLayout: "div-2023",
     locale: "zh-CN",
