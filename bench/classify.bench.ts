@@ -11,6 +11,7 @@
  *    the 27,211 Tatoeba dev pairs, written to a temporary folder.
  * 3. Cold loads (CC-CEDICT index, jieba dictionary, the model), in fresh processes.
  */
+import { parallelText } from "../src/language-pair.js";
 import { spawnSync } from "node:child_process";
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -21,6 +22,7 @@ import { applyScaling } from "../src/classify/scaling.js";
 import { loadSvm } from "../src/classify/svm.js";
 import {
   type Classifier,
+  annotationQuery,
   type ClassifierInput,
   defaultModelPath,
   loadClassifier,
@@ -45,7 +47,7 @@ function coldLoads(): Record<string, number> {
     a = t(); tokenize("南京市长江大桥", "zh"); const jieba = t() - a;
     const cedict = cedictStats().loadMs;
     a = t(); loadLexicon().translations("understand", "en"); const reverse = t() - a;
-    a = t(); c.classify([{ query: { en: "", zh: "" }, title: "", url: "", snippet: "I see. 我明白了。" }]); const first = t() - a;
+    a = t(); c.classify([{ query: { source: { lang: "en", text: "" }, target: { lang: "zh", text: "" } }, title: "", url: "", snippet: "I see. 我明白了。" }]); const first = t() - a;
     console.log(JSON.stringify({ model, jieba, cedict, reverse, first }));`;
   const r = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: ROOT, encoding: "utf8" });
   if (r.status !== 0) throw new Error(r.stderr);
@@ -75,7 +77,7 @@ function composeRecords(file: string): number {
     const set = buildBootstrapSet({ serp, parallel, page: page.pairs, pageTitle: page.title }, { seed, perKind: 2000, when: "2026-01-01T00:00:00Z" });
     for (const a of set) {
       if (lines.length >= E2E_RECORDS) break;
-      lines.push(JSON.stringify({ query: a.query, title: a.title, url: a.url, snippet: a.snippet }));
+      lines.push(JSON.stringify({ query: annotationQuery(a.query), title: a.title, url: a.url, snippet: a.snippet }));
     }
   }
   writeFileSync(file, `${lines.join("\n")}\n`);
@@ -121,14 +123,18 @@ async function referenceClassifier(dir: string): Promise<Classifier | undefined>
   return old.loadClassifier(join(ROOT, "test", "fixtures", "classify", "model-feng2010-6.json"));
 }
 
-/** Median ms of classifying `records` with each classifier, runs interleaved so both see the same machine load. */
+/**
+ * Median ms of classifying `records` with each classifier, runs interleaved so both see the same machine load.
+ * `a` is the reference, older than ParallelText: it gets the same records with the query as `{en, zh}`.
+ */
 function interleaved(a: Classifier, b: Classifier, records: readonly ClassifierInput[], runs: number): [number, number] {
-  a.classify(records);
+  const old = records.map((r) => ({ ...r, query: annotationQuery(r.query) })) as unknown as ClassifierInput[];
+  a.classify(old);
   b.classify(records);
   const ta: number[] = [];
   const tb: number[] = [];
   for (let i = 0; i < runs; i++) {
-    ta.push(...timeRepeated(() => a.classify(records), 1, 0));
+    ta.push(...timeRepeated(() => a.classify(old), 1, 0));
     tb.push(...timeRepeated(() => b.classify(records), 1, 0));
   }
   return [median(ta), median(tb)];
@@ -144,8 +150,8 @@ export async function run(): Promise<void> {
   const n = records.length;
   // First pass: warm the loads on a disjoint set (real records of other result pages), then one timed pass.
   const warm = readSerpRecords(join(SHARED, "serps", "modern")).slice(0, 400);
-  classifier.classify(warm.map((r) => ({ query: { en: r.query, zh: "" }, title: r.title, url: r.url, snippet: r.snippet })));
-  classifier.classify([{ query: { en: "", zh: "" }, title: "", url: "", snippet: "I see. 我明白了。" }]); // jieba, CC-CEDICT
+  classifier.classify(warm.map((r) => ({ query: parallelText(r.query, ""), title: r.title, url: r.url, snippet: r.snippet })));
+  classifier.classify([{ query: parallelText("", ""), title: "", url: "", snippet: "I see. 我明白了。" }]); // jieba, CC-CEDICT
   let t = performance.now();
   classifier.classify(records);
   const firstPass = performance.now() - t;

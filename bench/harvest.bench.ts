@@ -7,7 +7,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { formatTable } from "../src/cli/output.js";
 import { resourcePath } from "../src/paths.js";
@@ -36,7 +36,7 @@ export async function run(): Promise<void> {
     // Wrappers learned once, as a user would before harvesting.
     for (const name of ENGINES) {
       const setup = loadEngine(dir, name);
-      await learnWrapperLive({ definition: setup.definition, file: setup.file, driver, query: `${queries[0]!.en} ${queries[0]!.zh}` });
+      await learnWrapperLive({ definition: setup.definition, file: setup.file, driver, query: `${queries[0]!.source.text} ${queries[0]!.target.text}` });
     }
     const rows: Array<Array<string | number>> = [
       ["concurrency", "pages/s", "wall ms/page", "CPU ms/page: ours (Node)", "browser (Chromium)", "simulator", "ours share", "navigate ms", "in-page eval ms", "body ms", "interpret+store ms"],
@@ -107,7 +107,7 @@ export async function run(): Promise<void> {
  */
 async function compareFetchPaths(dir: string, driver: SerpDriver, queries: QueryEntry[], simPid: number): Promise<string> {
   const http = new HttpLoader({ timeoutMs: 30_000, identity: driver.identity });
-  const rows: Array<Array<string | number>> = [["fetch", "concurrency", "pages/s", "CPU ms/page: ours (Node)", "browser (Chromium)", "pages/s × browser's", "records identical"]];
+  const rows: Array<Array<string | number>> = [["fetch", "concurrency", "pages/s", "CPU ms/page: ours (Node)", "browser (Chromium)", "pages/s × browser's", "CPU/page ÷ browser's", "records identical"]];
   try {
     for (const concurrency of [1, 4]) {
       const runs: Record<FetchMode, Array<{ pps: number; ours: number; browser: number; records: string[] }>> = { browser: [], http: [], auto: [] };
@@ -123,7 +123,7 @@ async function compareFetchPaths(dir: string, driver: SerpDriver, queries: Query
           const cpu = process.cpuUsage(cpu0);
           const browser = treeCpuMs(process.pid, simPid) - tree0;
           if (s.errors + s.blocked > 0) throw new Error(`bench run (${mode}) had ${s.errors} errors, ${s.blocked} blocks`);
-          const records = listRecords(store).map((x) => `${x.engine}|${x.query.en}|${x.rank}|${x.url}|${x.title}|${x.snippet}`).sort();
+          const records = listRecords(store).map((x) => `${x.engine}|${x.query.source.text}|${x.rank}|${x.url}|${x.title}|${x.snippet}`).sort();
           store.close();
           runs[mode].push({ pps: s.fetched / (wall / 1000), ours: (cpu.user + cpu.system) / 1000 / s.fetched, browser: browser / s.fetched, records });
         }
@@ -131,13 +131,26 @@ async function compareFetchPaths(dir: string, driver: SerpDriver, queries: Query
       const m = (mode: FetchMode, k: "pps" | "ours" | "browser") => median(runs[mode].map((x) => x[k]));
       const same = runs.http.every((h, i) => JSON.stringify(h.records) === JSON.stringify(runs.browser[i]!.records));
       for (const mode of ["browser", "http"] as const) {
-        rows.push([mode, concurrency, m(mode, "pps").toFixed(1), ms(m(mode, "ours")), ms(m(mode, "browser")), mode === "http" ? `${(m("http", "pps") / m("browser", "pps")).toFixed(1)}×` : "1×", mode === "http" ? (same ? "yes" : "NO") : ""]);
+        const cpu = (x: FetchMode) => m(x, "ours") + m(x, "browser");
+        const isHttp = mode === "http";
+        rows.push([
+          mode,
+          concurrency,
+          m(mode, "pps").toFixed(1),
+          ms(m(mode, "ours")),
+          ms(m(mode, "browser")),
+          isHttp ? `${(m("http", "pps") / m("browser", "pps")).toFixed(1)}×` : "1×",
+          // Less sensitive to other load on the machine than pages/s (Chromium's several processes get more of a busy CPU than one Node).
+          isHttp ? `1/${(cpu("browser") / cpu("http")).toFixed(0)}` : "1",
+          isHttp ? (same ? "yes" : "NO") : "",
+        ]);
       }
     }
   } finally {
     await http.close();
   }
-  return `${formatTable(rows)}\nFetch paths: the same ${queries.length} queries × ${ENGINES.length} engines with fetch "browser" and fetch "http", ${REPEATS} interleaved runs each, medians; records compared run by run.`;
+  const load = loadavg().map((x) => x.toFixed(1)).join(", ");
+  return `${formatTable(rows)}\nMachine load average at the end (1, 5, 15 min): ${load} on ${cpus().length} cores (pages/s ratios shrink under load; CPU ratios hardly move).\nFetch paths: the same ${queries.length} queries × ${ENGINES.length} engines with fetch "browser" and fetch "http", ${REPEATS} interleaved runs each, medians; records compared run by run.`;
 }
 
 /** The simulator in a child process (so its CPU is not ours); resolves with its origin and engine definitions. */

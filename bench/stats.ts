@@ -1,11 +1,6 @@
 /** Timing helpers for benchmarks: medians over repeated runs, never single runs (the machines are shared and noisy). */
 
-export function median(xs: readonly number[]): number {
-  if (xs.length === 0) return Number.NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
+export { median } from "../src/stats.js";
 
 export function quantile(xs: readonly number[], q: number): number {
   if (xs.length === 0) return Number.NaN;

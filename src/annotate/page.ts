@@ -11,7 +11,21 @@ export function annotationPage(nonce: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>bitext annotate</title>
 <style nonce="${nonce}">
-  body { font: 16px/1.5 system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem; color: #222; }
+${STYLE}
+</style>
+</head>
+<body>
+${RECORD_CARD}
+<script nonce="${nonce}">
+${SCRIPT}
+</script>
+</body>
+</html>
+`;
+}
+
+/** The page's look: the record card, the language colours of the segments, the buttons. */
+const STYLE = `  body { font: 16px/1.5 system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem; color: #222; }
   header { display: flex; justify-content: space-between; align-items: baseline; color: #555; }
   .card { border: 1px solid #ccc; border-radius: 6px; padding: 1rem 1.25rem; margin: 1rem 0; }
   .label { color: #777; font-size: 0.8rem; text-transform: uppercase; letter-spacing: 0.05em; }
@@ -24,11 +38,10 @@ export function annotationPage(nonce: string): string {
   .buttons button { font-size: 1rem; margin-right: 0.5rem; padding: 0.4rem 0.9rem; cursor: pointer; }
   kbd { border: 1px solid #aaa; border-radius: 3px; padding: 0 0.3rem; font-size: 0.85rem; }
   #status { color: #555; min-height: 1.5rem; }
-  #done { display: none; font-size: 1.2rem; }
-</style>
-</head>
-<body>
-<header><h1>bitext annotate</h1><div id="progress"></div></header>
+  #done { display: none; font-size: 1.2rem; }`;
+
+/** The instructions, the record card (filled by the script), the buttons and the status line. */
+const RECORD_CARD = `<header><h1>bitext annotate</h1><div id="progress"></div></header>
 <p>Is the page behind this search result <b>bilingual</b> (parallel English and Chinese text)?
 Judge from the record only. Keys: <kbd>b</kbd> bilingual · <kbd>m</kbd> monolingual · <kbd>s</kbd> skip · <kbd>u</kbd> undo.</p>
 <div id="record" class="card">
@@ -48,9 +61,10 @@ Judge from the record only. Keys: <kbd>b</kbd> bilingual · <kbd>m</kbd> monolin
   <button id="skip" type="button">Skip (s)</button>
   <button id="undo" type="button">Undo (u)</button>
 </div>
-<p id="status" role="status"></p>
-<script nonce="${nonce}">
-"use strict";
+<p id="status" role="status"></p>`;
+
+/** Loads the next record from the API, shows it, and sends the decision of a button or key. */
+const SCRIPT = `"use strict";
 const token = new URLSearchParams(location.search).get("token") || "";
 let current = null;
 let busy = false;
@@ -75,8 +89,8 @@ function render(state) {
   $("done").style.display = current ? "none" : "block";
   for (const id of ["bilingual", "monolingual", "skip"]) $(id).disabled = !current;
   if (!current) return;
-  setText("query-en", current.query.en);
-  setText("query-zh", current.query.zh);
+  setText("query-en", current.query.source.text);
+  setText("query-zh", current.query.target.text);
   renderSegments($("title"), current.titlePieces);
   setText("url", current.url);
   renderSegments($("snippet"), current.snippetPieces);
@@ -122,9 +136,4 @@ document.addEventListener("keydown", (e) => {
   else if (k === "s") decide("skip");
   else if (k === "u") undo();
 });
-act(() => call("GET", "/api/state"), "");
-</script>
-</body>
-</html>
-`;
-}
+act(() => call("GET", "/api/state"), "");`;

@@ -6,6 +6,7 @@
 import { existsSync } from "node:fs";
 import {
   annotationKey,
+  annotationQuery,
   appendAnnotationLine,
   type Classifier,
   type ClassifierInput,
@@ -14,6 +15,7 @@ import {
   readAnnotations,
   stripHighlights,
 } from "../classify/index.js";
+import type { ParallelText } from "../language-pair.js";
 import { segmentByLanguage, normalizeText, EN_ZH, type LanguagePair } from "../text/index.js";
 import { AnnotationQueue, type Decision, type QueueItem } from "./queue.js";
 
@@ -25,7 +27,7 @@ export interface Piece {
 
 export interface RecordView {
   key: string;
-  query: { en: string; zh: string };
+  query: ParallelText;
   url: string;
   titlePieces: Piece[];
   snippetPieces: Piece[];
@@ -72,7 +74,7 @@ function view(item: QueueItem): RecordView {
   const prepared = prepareRecordText(r);
   return {
     key: item.key,
-    query: { en: r.query.en, zh: r.query.zh },
+    query: r.query,
     url: r.url,
     titlePieces: languagePieces(title),
     snippetPieces: languagePieces(snippet),
@@ -105,7 +107,7 @@ export function createSession(options: SessionOptions): AnnotationSession {
   let c = 0;
   const items: QueueItem[] = fresh.map((r, i) => {
     const probability = known[i] ?? (options.classifier ? computed[c++]! : null);
-    const record: ClassifierInput = { query: { en: r.query.en, zh: r.query.zh }, title: r.title, url: r.url, snippet: r.snippet };
+    const record: ClassifierInput = { query: r.query, title: r.title, url: r.url, snippet: r.snippet };
     return { key: annotationKey(r), record, probability, ...(r.recordId !== undefined ? { recordId: r.recordId } : {}) };
   });
   const queue = new AnnotationQueue(items);
@@ -113,6 +115,7 @@ export function createSession(options: SessionOptions): AnnotationSession {
 
   const line = (item: QueueItem, extra: Record<string, unknown>) => ({
     ...item.record,
+    query: annotationQuery(item.record.query),
     ...extra,
     who: options.who,
     when: now(),

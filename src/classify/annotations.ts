@@ -1,9 +1,10 @@
 /** Annotation files: JSONL, one annotated record a line (see `Annotation`). Appended to, never rewritten. */
+import { type ParallelText, parallelText } from "../language-pair.js";
 import { createHash } from "node:crypto";
 import { appendFileSync, closeSync, fsyncSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { inputError } from "../errors.js";
-import { readUserTextFile } from "../io/text-file.js";
+import { readUserTextFile } from "../io/index.js";
 import type { Annotation, ClassifierInput, Label } from "./types.js";
 
 const LABELS: readonly Label[] = ["bilingual", "monolingual"];
@@ -27,7 +28,8 @@ export function parseClassifierInput(where: { file: string; line: number }, o: u
   }
   return {
     ...rec,
-    query: { en: (query.en as string | undefined) ?? "", zh: (query.zh as string | undefined) ?? "" },
+    // The file format names the sides en/zh (source/target of the default pair).
+    query: parallelText((query.en as string | undefined) ?? "", (query.zh as string | undefined) ?? ""),
     title: str(where, rec, "title", true),
     url: str(where, rec, "url", true),
     snippet: str(where, rec, "snippet"),
@@ -63,8 +65,13 @@ export function parseAnnotations(file: string, text: string): Annotation[] {
   return [...byKey.values()];
 }
 
+/** The query as annotation files write it: `{"en": source, "zh": target}` (the format predates other pairs). */
+export function annotationQuery(q: ParallelText): { en: string; zh: string } {
+  return { en: q.source.text, zh: q.target.text };
+}
+
 export function annotationKey(r: ClassifierInput): string {
-  return JSON.stringify([r.query.en, r.query.zh, r.url, r.title, r.snippet]);
+  return JSON.stringify([r.query.source.text, r.query.target.text, r.url, r.title, r.snippet]);
 }
 
 /** An annotation line is one record (query, title, url, snippet, label): far under this. */

@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import { inputError, UserError } from "../errors.js";
-import { parseDocument } from "../html/dom.js";
+import { parseDocument } from "../html/index.js";
 import { EN_ZH, langShares, parseParallelTsv } from "../text/index.js";
 import type { PairSource, SerpSource } from "./bootstrap.js";
 import type { BilingualPageUnits } from "./page-snippets.js";

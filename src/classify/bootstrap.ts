@@ -1,3 +1,4 @@
+import { NotEnoughData } from "../errors.js";
 /**
  * The bootstrap annotation set behind `models/default.json`, built honestly from real data because no
  * annotated real snippets exist yet. Every example records its source.
@@ -19,6 +20,7 @@
  * in 70% of positives the query is the first pair (the page holds the query), else an unrelated pair.
  * Pure: the caller loads the sources; randomness comes from a seed, so the set is reproducible.
  */
+import { type ParallelText, parallelText } from "../language-pair.js";
 import { seededRandom } from "../random.js";
 import type { Annotation } from "./types.js";
 
@@ -59,33 +61,86 @@ export interface BootstrapOptions {
 }
 
 export function buildBootstrapSet(inputs: BootstrapInputs, options: BootstrapOptions = {}): Annotation[] {
-  const rand = seededRandom(options.seed ?? 20100823);
-  const when = options.when ?? new Date().toISOString();
-  const perKind = options.perKind ?? 120;
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
-  const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
-  const chance = (p: number) => rand() < p;
-  const out: Annotation[] = [];
-  const add = (a: Omit<Annotation, "who" | "when">) => out.push({ ...a, who: "bootstrap", when });
-  const par = inputs.parallel;
-  if (par.length < 10) throw new Error("bootstrap: need at least 10 sentence pairs");
-  const pairsFrom = (n: number) => Array.from({ length: n }, () => pick(par));
-  const ids = (ps: readonly PairSource[]) => ps.map((p) => p.source).join(", ");
-  const fakeUrl = (kind: string, i: number) => `https://bootstrap.invalid/${kind}/${i}`;
+  if (inputs.parallel.length < 10) throw new NotEnoughData("bootstrap: need at least 10 sentence pairs");
+  const c = new Composer(inputs.parallel, options);
+  // The order is part of the set: every kind draws from the one seeded random sequence in turn.
+  serpNegatives(c, inputs.serp);
+  monolingualPages(c);
+  hardZhTerms(c, inputs.serp);
+  hardEnTerms(c, inputs.serp);
+  hardZhDocs(c, inputs.zhDocs ?? []);
+  hardUnrelated(c);
+  interleavedPositives(c);
+  titlePositives(c);
+  pagePositives(c, inputs.page, inputs.pageTitle ?? "");
+  return c.out;
+}
+
+const ids = (ps: readonly PairSource[]) => ps.map((p) => p.source).join(", ");
+const fakeUrl = (kind: string, i: number) => `https://bootstrap.invalid/${kind}/${i}`;
+
+/** The set being built, with the seeded random draws every kind of example composes from. */
+class Composer {
+  readonly out: Annotation[] = [];
+  readonly perKind: number;
+  private readonly rand: () => number;
+  private readonly when: string;
+
+  constructor(
+    readonly par: readonly PairSource[],
+    options: BootstrapOptions,
+  ) {
+    this.rand = seededRandom(options.seed ?? 20100823);
+    this.when = options.when ?? new Date().toISOString();
+    this.perKind = options.perKind ?? 120;
+  }
+
+  add(a: Omit<Annotation, "who" | "when">): void {
+    this.out.push({ ...a, who: "bootstrap", when: this.when });
+  }
+  pick<T>(xs: readonly T[]): T {
+    return xs[Math.floor(this.rand() * xs.length)]!;
+  }
+  int(lo: number, hi: number): number {
+    return lo + Math.floor(this.rand() * (hi - lo + 1));
+  }
+  chance(p: number): boolean {
+    return this.rand() < p;
+  }
+  pairsFrom(n: number): PairSource[] {
+    return Array.from({ length: n }, () => this.pick(this.par));
+  }
 
   /** Cut like an engine does (90–220 characters, then " ..."), but never before `keep` characters. */
-  const truncate = (text: string, keep = 0): { text: string; truncated: boolean } => {
-    const limit = Math.max(keep, int(90, 220));
+  truncate(text: string, keep = 0): { text: string; truncated: boolean } {
+    const limit = Math.max(keep, this.int(90, 220));
     if (text.length <= limit) return { text, truncated: false };
     return { text: `${text.slice(0, limit).trimEnd()} ...`, truncated: true };
-  };
-  const datePrefix = () =>
-    chance(0.25) ? (chance(0.5) ? `${int(2008, 2023)}年${int(1, 12)}月${int(1, 28)}日 - ` : `Mar ${int(1, 28)}, ${int(2008, 2023)} · `) : "";
+  }
+  datePrefix(): string {
+    if (!this.chance(0.25)) return "";
+    if (this.chance(0.5)) return `${this.int(2008, 2023)}年${this.int(1, 12)}月${this.int(1, 28)}日 - `;
+    return `Mar ${this.int(1, 28)}, ${this.int(2008, 2023)} · `;
+  }
 
-  // ---- negatives from real result records
-  inputs.serp.forEach((r) => {
-    add({
-      query: r.lang === "en" ? { en: r.query, zh: "" } : { en: "", zh: r.query },
+  /** Sentence pairs laid out side by side (E C E C or C E C E), and the length of the first. */
+  interleave(ps: readonly PairSource[], enFirst: boolean): { text: string; firstPair: number } {
+    const sep = this.chance(0.3) ? " / " : " ";
+    const parts = ps.map((p) => (enFirst ? `${p.en}${sep}${p.zh}` : `${p.zh}${sep}${p.en}`));
+    return { text: parts.join(" "), firstPair: parts[0]!.length };
+  }
+  /** In 70% of positives the query is the first pair (the page holds the query), else an unrelated pair. */
+  positiveQuery(ps: readonly PairSource[]): ParallelText {
+    const q = this.chance(0.7) ? ps[0]! : this.pick(this.par);
+    return parallelText(q.en, q.zh);
+  }
+}
+
+/** Negatives from real result records. */
+function serpNegatives(c: Composer, serp: readonly SerpSource[]): void {
+  serp.forEach((r) => {
+    c.add({
+      query: r.lang === "en" ? parallelText(r.query, "") : parallelText("", r.query),
       title: r.title,
       url: r.url,
       snippet: r.snippet,
@@ -93,155 +148,168 @@ export function buildBootstrapSet(inputs: BootstrapInputs, options: BootstrapOpt
       source: `serp ${r.source}`,
     });
   });
+}
 
-  // ---- monolingual pages holding one side of the query
+/** Monolingual pages holding one side of the query. */
+function monolingualPages(c: Composer): void {
   for (const lang of ["zh", "en"] as const) {
-    for (let i = 0; i < perKind; i++) {
-      const ps = pairsFrom(int(1, 4));
+    for (let i = 0; i < c.perKind; i++) {
+      const ps = c.pairsFrom(c.int(1, 4));
       const sep = lang === "zh" ? "" : " ";
-      const { text } = truncate(ps.map((p) => p[lang]).join(sep));
-      const title = truncate(pick(par)[lang]).text;
-      add({
-        query: { en: ps[0]!.en, zh: ps[0]!.zh },
+      const { text } = c.truncate(ps.map((p) => p[lang]).join(sep));
+      const title = c.truncate(c.pick(c.par)[lang]).text;
+      c.add({
+        query: parallelText(ps[0]!.en, ps[0]!.zh),
         title,
         url: fakeUrl(`mono-${lang}`, i),
-        snippet: datePrefix() + text,
+        snippet: c.datePrefix() + text,
         label: "monolingual",
         source: `composed mono-${lang}: ${lang === "zh" ? "Chinese" : "English"} sides of ${ids(ps)}`,
       });
     }
   }
+}
 
-  // ---- hard negatives: one language with terms of the other
-  const zhSerp = inputs.serp.filter((r) => r.lang === "zh" && r.snippet.length > 20);
-  const enSerp = inputs.serp.filter((r) => r.lang === "en" && r.snippet.length > 20);
-  const englishTerms = enSerp
+const snippetsIn = (serp: readonly SerpSource[], lang: "en" | "zh") => serp.filter((r) => r.lang === lang && r.snippet.length > 20);
+
+/** Hard negatives: real Chinese snippets with English terms (from English result titles) inserted. */
+function hardZhTerms(c: Composer, serp: readonly SerpSource[]): void {
+  const zhSerp = snippetsIn(serp, "zh");
+  const englishTerms = snippetsIn(serp, "en")
     .flatMap((r) => r.title.replace(/<[^>]+>/g, "").split(/\s+[-|–·]\s+|[,:()]/))
     .map((t) => t.trim())
     .filter((t) => /^[A-Za-z][\w .'&-]{1,25}$/.test(t));
-  if (zhSerp.length && englishTerms.length) {
-    for (let i = 0; i < perKind; i++) {
-      const r = pick(zhSerp);
-      const chars = Array.from(r.snippet.replace(/<[^>]+>/g, ""));
-      const terms: string[] = [];
-      for (let k = int(1, 3); k > 0; k--) {
-        const at = int(0, chars.length);
-        const term = pick(englishTerms);
-        terms.push(term);
-        chars.splice(at, 0, chance(0.5) ? ` ${term} ` : term);
-      }
-      add({
-        query: { en: "", zh: r.query },
-        title: r.title,
-        url: r.url,
-        snippet: chars.join(""),
-        label: "monolingual",
-        source: `composed hard-zh-terms: serp ${r.source} + English terms ${JSON.stringify(terms)} from English result titles`,
-      });
+  if (!zhSerp.length || !englishTerms.length) return;
+  for (let i = 0; i < c.perKind; i++) {
+    const r = c.pick(zhSerp);
+    const chars = Array.from(r.snippet.replace(/<[^>]+>/g, ""));
+    const terms: string[] = [];
+    for (let k = c.int(1, 3); k > 0; k--) {
+      const at = c.int(0, chars.length);
+      const term = c.pick(englishTerms);
+      terms.push(term);
+      chars.splice(at, 0, c.chance(0.5) ? ` ${term} ` : term);
     }
+    c.add({
+      query: parallelText("", r.query),
+      title: r.title,
+      url: r.url,
+      snippet: chars.join(""),
+      label: "monolingual",
+      source: `composed hard-zh-terms: serp ${r.source} + English terms ${JSON.stringify(terms)} from English result titles`,
+    });
   }
-  const chineseWords = par.flatMap((p) => p.zh.split(/[，。！？、\s,.!?]+/)).filter((w) => w.length >= 2 && w.length <= 4);
-  if (enSerp.length) {
-    for (let i = 0; i < perKind / 2; i++) {
-      const r = pick(enSerp);
-      const words = r.snippet.split(" ");
-      const word = pick(chineseWords);
-      words.splice(int(0, words.length), 0, chance(0.5) ? `(${word})` : word);
-      add({
-        query: { en: r.query, zh: "" },
-        title: r.title,
-        url: r.url,
-        snippet: words.join(" "),
-        label: "monolingual",
-        source: `composed hard-en-terms: serp ${r.source} + Chinese word "${word}" from Tatoeba`,
-      });
-    }
+}
+
+/** Hard negatives: real English snippets with a Chinese word inserted. */
+function hardEnTerms(c: Composer, serp: readonly SerpSource[]): void {
+  const enSerp = snippetsIn(serp, "en");
+  const chineseWords = c.par.flatMap((p) => p.zh.split(/[，。！？、\s,.!?]+/)).filter((w) => w.length >= 2 && w.length <= 4);
+  if (!enSerp.length) return;
+  for (let i = 0; i < c.perKind / 2; i++) {
+    const r = c.pick(enSerp);
+    const words = r.snippet.split(" ");
+    const word = c.pick(chineseWords);
+    words.splice(c.int(0, words.length), 0, c.chance(0.5) ? `(${word})` : word);
+    c.add({
+      query: parallelText(r.query, ""),
+      title: r.title,
+      url: r.url,
+      snippet: words.join(" "),
+      label: "monolingual",
+      source: `composed hard-en-terms: serp ${r.source} + Chinese word "${word}" from Tatoeba`,
+    });
   }
-  const docs = inputs.zhDocs ?? [];
-  for (let i = 0; i < Math.min(perKind, docs.length); i++) {
-    const d = pick(docs);
-    add({
-      query: { en: "", zh: "" },
+}
+
+/** Hard negatives: real Chinese documentation paragraphs full of English terms. */
+function hardZhDocs(c: Composer, docs: NonNullable<BootstrapInputs["zhDocs"]>): void {
+  for (let i = 0; i < Math.min(c.perKind, docs.length); i++) {
+    const d = c.pick(docs);
+    c.add({
+      query: parallelText("", ""),
       title: d.title,
       url: fakeUrl("hard-zh-doc", i),
-      snippet: truncate(d.text).text,
+      snippet: c.truncate(d.text).text,
       label: "monolingual",
       source: `real hard-zh-doc: ${d.source}`,
     });
   }
-  for (let i = 0; i < perKind; i++) {
-    const n = int(1, 3);
-    const zh = pairsFrom(n);
-    const en = pairsFrom(n);
+}
+
+/** Hard negatives: Chinese and English sentences that are not translations of each other, interleaved. */
+function hardUnrelated(c: Composer): void {
+  for (let i = 0; i < c.perKind; i++) {
+    const n = c.int(1, 3);
+    const zh = c.pairsFrom(n);
+    const en = c.pairsFrom(n);
     const parts: string[] = [];
-    const enFirst = chance(0.5);
+    const enFirst = c.chance(0.5);
     for (let k = 0; k < n; k++) parts.push(...(enFirst ? [en[k]!.en, zh[k]!.zh] : [zh[k]!.zh, en[k]!.en]));
-    add({
-      query: { en: zh[0]!.en, zh: zh[0]!.zh },
-      title: truncate(pick(par).zh).text,
+    c.add({
+      query: parallelText(zh[0]!.en, zh[0]!.zh),
+      title: c.truncate(c.pick(c.par).zh).text,
       url: fakeUrl("hard-unrelated", i),
-      snippet: datePrefix() + truncate(parts.join(" ")).text,
+      snippet: c.datePrefix() + c.truncate(parts.join(" ")).text,
       label: "monolingual",
       source: `composed hard-unrelated: Chinese of ${ids(zh)} with English of ${ids(en)}`,
     });
   }
+}
 
-  // ---- positives: interleaved sentence pairs
-  const interleave = (ps: readonly PairSource[], enFirst: boolean) => {
-    const sep = chance(0.3) ? " / " : " ";
-    const parts = ps.map((p) => (enFirst ? `${p.en}${sep}${p.zh}` : `${p.zh}${sep}${p.en}`));
-    return { text: parts.join(" "), firstPair: parts[0]!.length };
-  };
-  const positiveQuery = (ps: readonly PairSource[]) => {
-    const q = chance(0.7) ? ps[0]! : pick(par);
-    return { en: q.en, zh: q.zh };
-  };
+/** Positives: 1–4 real sentence pairs interleaved, truncated, sometimes a date in front. */
+function interleavedPositives(c: Composer): void {
   for (const [kind, enFirst, count] of [
-    ["ecec", true, 3 * perKind],
-    ["cece", false, Math.round(1.5 * perKind)],
+    ["ecec", true, 3 * c.perKind],
+    ["cece", false, Math.round(1.5 * c.perKind)],
   ] as const) {
     for (let i = 0; i < count; i++) {
-      const ps = pairsFrom(int(1, 4));
-      const laid = interleave(ps, enFirst);
-      const { text, truncated } = truncate(laid.text, laid.firstPair);
-      add({
-        query: positiveQuery(ps),
-        title: chance(0.5) ? truncate(pick(par).en).text : truncate(ps[0]!.zh).text,
+      const ps = c.pairsFrom(c.int(1, 4));
+      const laid = c.interleave(ps, enFirst);
+      const { text, truncated } = c.truncate(laid.text, laid.firstPair);
+      c.add({
+        query: c.positiveQuery(ps),
+        title: c.chance(0.5) ? c.truncate(c.pick(c.par).en).text : c.truncate(ps[0]!.zh).text,
         url: fakeUrl(kind, i),
-        snippet: (chance(0.2) ? "... " : "") + datePrefix() + text,
+        snippet: (c.chance(0.2) ? "... " : "") + c.datePrefix() + text,
         label: "bilingual",
         source: `composed ${kind}${truncated ? " (truncated)" : ""}: ${ids(ps)}`,
       });
     }
   }
-  for (let i = 0; i < perKind; i++) {
-    const t = pick(par);
-    const ps = pairsFrom(int(1, 3));
-    const sep = pick([" - ", " | ", " ", "_"]);
-    add({
-      query: positiveQuery([t, ...ps]),
-      title: chance(0.5) ? `${t.en}${sep}${t.zh}` : `${t.zh}${sep}${t.en}`,
+}
+
+/** Positives: a bilingual title ("English - 中文") over an interleaved snippet. */
+function titlePositives(c: Composer): void {
+  for (let i = 0; i < c.perKind; i++) {
+    const t = c.pick(c.par);
+    const ps = c.pairsFrom(c.int(1, 3));
+    const sep = c.pick([" - ", " | ", " ", "_"]);
+    c.add({
+      query: c.positiveQuery([t, ...ps]),
+      title: c.chance(0.5) ? `${t.en}${sep}${t.zh}` : `${t.zh}${sep}${t.en}`,
       url: fakeUrl("title", i),
-      snippet: truncate(interleave(ps, chance(0.5)).text).text,
+      snippet: c.truncate(c.interleave(ps, c.chance(0.5)).text).text,
       label: "bilingual",
       source: `composed title: title ${t.source}; snippet ${ids(ps)}`,
     });
   }
-  const page = inputs.page;
-  const pageTitle = inputs.pageTitle ?? "";
+}
+
+/** Positives: sentence windows of the real bilingual page (English paragraph, then its Chinese translation). */
+function pagePositives(c: Composer, page: readonly PairSource[], pageTitle: string): void {
   for (let i = 0; i + 1 < page.length; i++) {
-    const window = page.slice(i, i + int(1, 2));
+    const window = page.slice(i, i + c.int(1, 2));
     // The page gives a paragraph, then its translation: keep a part of each, as a snippet would.
-    const en = truncate(window.map((p) => p.en).join(" ")).text;
+    const en = c.truncate(window.map((p) => p.en).join(" ")).text;
     const zh = window.map((p) => p.zh).join("");
-    add({
-      query: { en: window[0]!.en, zh: window[0]!.zh },
+    c.add({
+      query: parallelText(window[0]!.en, window[0]!.zh),
       title: pageTitle,
       url: fakeUrl("page", i),
-      snippet: truncate(`${en} ${zh}`, en.length + 20).text,
+      snippet: c.truncate(`${en} ${zh}`, en.length + 20).text,
       label: "bilingual",
       source: `composed page: ${ids(window)}`,
     });
   }
-  return out;
 }

@@ -1,5 +1,5 @@
 import { UserError } from "../errors.js";
-import { resolveResource } from "../config/workspace.js";
+import { resolveResource } from "../config/index.js";
 import { loadLexicon } from "../text/index.js";
 import { FEATURE_NAMES, FEATURE_SETS, FEATURE_VERSION, recordFeatures } from "./features.js";
 import { type ModelFile, modelIdOf, readModelFile } from "./model-file.js";

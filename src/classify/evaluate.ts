@@ -3,7 +3,8 @@
  * records, the seed's ablation (W, W+L, W+L+F) on the same folds, errors by kind of example, and —
  * given a model — that model's decisions on the same records as a held-out test set.
  */
-import { confusion } from "../eval/metrics.js";
+import { parallelText } from "../language-pair.js";
+import { confusion } from "../eval/index.js";
 import { EN_ZH, type LanguagePair } from "../text/index.js";
 import { createClassifier } from "./classifier.js";
 import type { ModelFile } from "./model-file.js";
@@ -117,7 +118,7 @@ export function evaluateOnRealData(
     rows.push({ source, kind: "bilingual pages", n: snippets.length, bilingual: hits, rate: snippets.length ? hits / snippets.length : 0 });
   }
   for (const set of serpSets) {
-    const inputs = set.records.map((r) => ({ query: r.lang === "en" ? { en: r.query, zh: "" } : { en: "", zh: r.query }, title: r.title, url: r.url, snippet: r.snippet }));
+    const inputs = set.records.map((r) => ({ query: r.lang === "en" ? parallelText(r.query, "") : parallelText("", r.query), title: r.title, url: r.url, snippet: r.snippet }));
     const fp = classifier.classify(inputs).filter((p) => p.label === "bilingual").length;
     rows.push({ source: set.name, kind: "monolingual results", n: inputs.length, bilingual: fp, rate: inputs.length ? fp / inputs.length : 0 });
   }

@@ -378,7 +378,7 @@ function computeFeatures(
     stringLength: L,
     segmentLengthVariance: variance,
     queryFrequency:
-      countOccurrences(haystack, queryNeedle(input.query.en)) + countOccurrences(haystack, queryNeedle(input.query.zh)),
+      countOccurrences(haystack, queryNeedle(input.query.source.text)) + countOccurrences(haystack, queryNeedle(input.query.target.text)),
     halvesOverlap: halves.b.length && halves.a.length ? table.overlap(halves.b, halves.a) : 0,
     sharedTerms: sharedTerms(halves.terms, halves.aTokens),
     scriptBalance: scriptBalance(text),

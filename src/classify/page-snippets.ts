@@ -5,6 +5,7 @@
  * joined by " … " when the engine skipped text between them, continued with the page text that follows when
  * that is short, and cut at 150–300 characters. Pure and seeded: the caller reads the pages.
  */
+import { parallelText } from "../language-pair.js";
 import { seededRandom } from "../random.js";
 import type { ClassifierInput } from "./types.js";
 
@@ -79,7 +80,7 @@ export function pageSnippets(page: BilingualPageUnits, options: { seed?: number;
       for (let u = 2 * i + 2; !b.cutShort && text.length < limit && u < units.length; u++) text += ` ${units[u]!.text}`;
       if (text.length > limit) text = `${cut(text, 0, limit, "en").text} ...`;
       out.push({
-        query: { en: en[k]!.text, zh: zh[k]!.text },
+        query: parallelText(en[k]!.text, zh[k]!.text),
         title: page.title,
         url: `page:${page.source}`,
         snippet: text,

@@ -2,7 +2,7 @@
  * Training: k-fold cross-validated grid search of C and γ for the RBF C-SVC, then a final model with
  * probability estimates on all the data. Pure: takes feature vectors and labels, returns numbers.
  */
-import { type Confusion, confusion, scores } from "../eval/metrics.js";
+import { type Confusion, confusion, scores } from "../eval/index.js";
 import { applyScaling, fitMinMax, type MinMaxScaling } from "./scaling.js";
 import { NEGATIVE, POSITIVE, type SvmParams, trainSvm } from "./svm.js";
 import { seededRandom } from "../random.js";

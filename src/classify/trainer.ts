@@ -1,3 +1,4 @@
+import { NotEnoughData } from "../errors.js";
 /**
  * From annotated records to a model file: features for each record, the grid search of (C, γ) by k-fold
  * CV, the final model with probability estimates, and the seed's ablation (W, W+L, W+L+F) on the same folds.
@@ -46,7 +47,7 @@ function checkTrainable(set: TrainingSet, folds: number): void {
   const pos = set.labels.filter(Boolean).length;
   const neg = set.labels.length - pos;
   if (pos < folds || neg < folds) {
-    throw new Error(`need at least ${folds} bilingual and ${folds} monolingual annotations for ${folds}-fold CV (have ${pos} and ${neg})`);
+    throw new NotEnoughData(`need at least ${folds} bilingual and ${folds} monolingual annotations for ${folds}-fold CV (have ${pos} and ${neg})`);
   }
 }
 

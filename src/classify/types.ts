@@ -1,9 +1,11 @@
+import type { ParallelText } from "../language-pair.js";
+
 /** The types that cross the classifier's boundary (harvest, the CLI, the annotation UI). */
 
 /** What the classifier sees of a search-engine result record. */
 export interface ClassifierInput {
   /** The parallel query pair the record was found with (either side may be empty). */
-  query: { en: string; zh: string };
+  query: ParallelText;
   title: string;
   url: string;
   snippet: string;

@@ -1,17 +1,18 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { userInfo } from "node:os";
 import { resolve } from "node:path";
-import { type Command, InvalidArgumentError } from "commander";
+import type { Command, } from "commander";
 import { createSession, type DecisionSink, startAnnotationServer } from "../annotate/index.js";
 import { type ClassifierInput, loadClassifier, parseClassifierInput } from "../classify/index.js";
 import { annotationsPath, modelPath, storePath, userDataPath } from "../config/index.js";
 import { inputError, UserError } from "../errors.js";
-import { listRecords, openStore, setAnnotation, type Store } from "../store/index.js";
-import { buildBootstrapSet } from "../classify/bootstrap.js";
-import { readBilingualPage, readChineseParagraphs, readHeldOutPairs, readSerpRecords } from "../classify/bootstrap-sources.js";
-import { writeFileAtomic } from "../io/atomic-write.js";
-import { positiveInt } from "./flags.js";
+import { listRecords, openStore, setAnnotation, type Store, storeExists } from "../store/index.js";
+import { annotationQuery, buildBootstrapSet } from "../classify/index.js";
+import { readBilingualPage, readChineseParagraphs, readHeldOutPairs, readSerpRecords } from "../classify/index.js";
+import { writeFileAtomic } from "../io/index.js";
+import { portNumber, positiveInt } from "./flags.js";
 import { formatTable, printJson, printJsonLine, printLine } from "./output.js";
+import { untilInterrupted } from "./signals.js";
 
 interface BootstrapFlags {
   serps: string;
@@ -35,7 +36,7 @@ function bootstrap(flags: BootstrapFlags): void {
     { seed: flags.seed, perKind: flags.perKind, when: new Date().toISOString() },
   );
   const out = resolve(flags.out ?? userDataPath("data", "annotations.bootstrap.jsonl"));
-  writeFileAtomic(out, set.map((a) => JSON.stringify(a)).join("\n") + "\n");
+  writeFileAtomic(out, set.map((a) => JSON.stringify({ ...a, query: annotationQuery(a.query) })).join("\n") + "\n");
   const kinds = new Map<string, { label: string; n: number }>();
   for (const a of set) {
     const kind = (a.source ?? "").split(/[:(]/)[0]!.replace(/ (\S+\/)?\S+\.json#\S+$/, "").trim();
@@ -93,7 +94,7 @@ async function serveAnnotation(flags: AnnotateFlags): Promise<void> {
   if (flags.records) records = readRecordsFile(flags.records);
   else {
     const path = storePath(flags.db === undefined || flags.db === true ? undefined : flags.db);
-    if (!existsSync(path)) {
+    if (!storeExists(path)) {
       throw new UserError(`${path}: no harvest store here (run bitext harvest, pass --db FILE, or annotate a JSONL file with --records FILE)`);
     }
     const opened = openStore(path);
@@ -125,23 +126,11 @@ async function serveAnnotation(flags: AnnotateFlags): Promise<void> {
     printLine(`Annotate ${remaining} records at ${server.url}`);
     printLine(`Decisions are appended to ${out}. Press Ctrl-C to stop.`);
   }
-  await new Promise<void>((done) => {
-    const stop = () => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      server.close().then(done, done);
-    };
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
-  });
+  await untilInterrupted();
+  await server.close().catch(() => undefined); // closing is best-effort: the decisions are already appended
   store?.close();
 }
 
-function port(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError(`"${value}" is not a port number`);
-  return n;
-}
 
 export function registerAnnotateCommand(program: Command): void {
   const annotate = program
@@ -153,7 +142,7 @@ export function registerAnnotateCommand(program: Command): void {
     .option("--out <file>", "annotations file, appended to (default: data/annotations.jsonl in your home)")
     .option("--model <file>", "model that orders the records by uncertainty (default: models/default.json, yours if you trained one)")
     .option("--who <name>", "annotator name written with each decision (default: the user name)")
-    .option("--port <n>", "port on 127.0.0.1 (default: a free one)", port)
+    .option("--port <n>", "port on 127.0.0.1 (default: a free one)", portNumber)
     .option("--json", "print the URL as JSON")
     .action((flags: AnnotateFlags) => serveAnnotation(flags));
   annotate

@@ -1,12 +1,12 @@
-import { existsSync, readFileSync } from "node:fs";
-import { readStdin } from "../io/stdin.js";
+import { readFileSync } from "node:fs";
+import { readStdin } from "../io/index.js";
 import type { Command } from "commander";
-import { analyseRecord, type Classifier, type ClassifierInput, loadClassifier, parseClassifierInput } from "../classify/index.js";
-import type { Prediction } from "../classify/types.js";
+import { analyseRecord, annotationQuery, type Classifier, type ClassifierInput, loadClassifier, parseClassifierInput } from "../classify/index.js";
+import type { Prediction } from "../classify/index.js";
 import { modelPath, storePath } from "../config/index.js";
 import { inputError, UserError } from "../errors.js";
-import { classifyStoredRecords } from "../classify/store.js";
-import { openStore } from "../store/index.js";
+import { classifyStoredRecords } from "../classify/index.js";
+import { openStore, storeExists } from "../store/index.js";
 import { loadLexicon } from "../text/index.js";
 import { displayWidth, formatTable, printJsonLine, printLine } from "./output.js";
 import { probability } from "./flags.js";
@@ -74,7 +74,7 @@ async function classifyJsonl(file: string | undefined, classifier: Classifier, f
       undefined,
       (function* () {
         for (const [r, p] of decided()) {
-          const out: Record<string, unknown> = { ...r, label: p.label, probability: p.probability, model: classifier.modelId };
+          const out: Record<string, unknown> = { ...r, query: annotationQuery(r.query), label: p.label, probability: p.probability, model: classifier.modelId };
           if (lex) {
             const a = analyseRecord(r, lex);
             out.features = a.features;
@@ -130,7 +130,7 @@ export function registerClassifyCommand(program: Command): void {
       const dbPath = flags.db === undefined ? undefined : flags.db === true ? storePath() : storePath(flags.db);
       if (dbPath !== undefined) {
         if (file) throw new UserError("classify: give either a JSONL file or --db, not both");
-        if (!existsSync(dbPath)) throw new UserError(`${dbPath}: no harvest store here (run bitext harvest, or pass --db FILE)`);
+        if (!storeExists(dbPath)) throw new UserError(`${dbPath}: no harvest store here (run bitext harvest, or pass --db FILE)`);
       }
       const model = modelPath(flags.model);
       if (model === null) throw new UserError("classify: the config file sets model: null; pass --model FILE");

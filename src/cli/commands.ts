@@ -41,6 +41,16 @@ export const commands: readonly CommandEntry[] = [
     load: async () => (await import("./harvest.js")).registerHarvestCommand,
   },
   {
+    name: "worker",
+    summary: "run the page jobs of a queue (bitext harvest --queue) on this machine: distributed harvesting on Redis",
+    load: async () => (await import("./worker.js")).registerWorkerCommand,
+  },
+  {
+    name: "queue",
+    summary: "inspect the harvest queue on Redis: page jobs waiting, active, done and failed per engine and run",
+    load: async () => (await import("./queue.js")).registerQueueCommands,
+  },
+  {
     name: "daemon",
     summary: "run the harvests of a schedule config on their cron schedules, never two at once",
     load: async () => (await import("./daemon.js")).registerDaemonCommand,

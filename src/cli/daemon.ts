@@ -1,23 +1,19 @@
 import { Cron } from "croner";
 import { type Command, Option } from "commander";
-import { type ScheduledRun, Scheduler, type SchedulerEvent, readScheduleConfig, scheduleFromValue } from "../serp/schedule.js";
-import { runHarvest } from "../serp/run.js";
+import { type ScheduledRun, Scheduler, type SchedulerEvent, readScheduleConfig, scheduleFromValue } from "../serp/index.js";
+import { runHarvest } from "../serp/index.js";
 import { activeRuns, openStore } from "../store/index.js";
 import { displayPath, loadSettings, storePath } from "../config/index.js";
-import { browserFlags, EXIT_INCOMPLETE, logEvent } from "./harvest.js";
+import { type BrowserFlags, browserFlags, EXIT_INCOMPLETE, logEvent } from "./harvest.js";
 import { printJsonLine, printLine } from "./output.js";
 import { formatSeconds } from "./progress.js";
+import { type Interrupt, stopOnInterrupt } from "./signals.js";
 
-interface DaemonFlags {
+interface DaemonFlags extends BrowserFlags {
   config?: string;
   once?: boolean;
   dryRun?: boolean;
-  chromium?: string;
-  profile: string | boolean;
-  acceptConsent?: boolean;
-  trace?: string;
-  proxy?: string[];
-  proxies?: string;
+  queue?: string;
   json?: boolean;
 }
 
@@ -34,6 +30,7 @@ export function registerDaemonCommand(program: Command): void {
     .option("--trace <dir>", "write a Playwright trace of every failed page into DIR")
     .option("--proxy <url>", "proxy (http, https or socks5); repeat for several", (v: string, p: string[]) => [...p, v], [])
     .option("--proxies <file>", "proxy list file, one URL a line")
+    .addOption(new Option("--queue <url>", "enqueue each run's pages on this Redis (redis://host:port) for bitext workers; the schedules live in Redis, so one enqueue per tick however many daemons run").env("BITEXT_QUEUE"))
     .option("--json", "log events as JSON lines")
     .addHelpText(
       "after",
@@ -44,83 +41,131 @@ Config example (paths relative to the config file):
                 "queries": ["queries/tatoeba-cmn-eng.tsv"], "engines": ["bing", "baidu"],
                 "pages": 2, "maxAge": "20h" } ] }`,
     )
-    .action(async (flags: DaemonFlags) => {
-      // --config, else the `schedule` of the config file (bitext.config.json: one schema for both), else bitext.schedule.json.
-      const settings = loadSettings();
-      const inline = flags.config === undefined && settings.config.schedule && settings.home.config;
-      const config = inline
-        ? scheduleFromValue(settings.config.schedule, inline, `${displayPath(inline)}: schedule`)
-        : readScheduleConfig(flags.config ?? "bitext.schedule.json");
-      const browser = browserFlags(flags);
-      const db = config.db ?? storePath();
-      let incomplete = false;
-      let failed = false;
-      const log = (e: SchedulerEvent) => {
-        if (e.kind === "failed") failed = true;
-        logSchedulerEvent(e, flags.json ?? false);
-      };
-      if (flags.dryRun) {
-        for (const run of config.runs) {
-          const next = new Cron(run.cron, { paused: true, ...(run.timezone ? { timezone: run.timezone } : {}) }).nextRuns(3);
-          if (flags.json) printJsonLine({ run: run.name, cron: run.cron, next });
-          else printLine(`${run.name}  ${run.cron}${run.timezone ? ` (${run.timezone})` : ""}  next: ${next.map((d) => d.toISOString()).join(", ")}`);
-        }
-        return;
+    .action(runDaemon);
+}
+
+type ScheduleConfig = ReturnType<typeof readScheduleConfig>;
+
+/** How the runs went, for --once's exit status; and the log of the scheduler's events. */
+interface DaemonOutcome {
+  failed: boolean;
+  incomplete: boolean;
+  log: (e: SchedulerEvent) => void;
+}
+
+async function runDaemon(flags: DaemonFlags): Promise<void> {
+  // --config, else the `schedule` of the config file (bitext.config.json: one schema for both), else bitext.schedule.json.
+  const settings = loadSettings();
+  const inline = flags.config === undefined && settings.config.schedule && settings.home.config;
+  const config = inline
+    ? scheduleFromValue(settings.config.schedule, inline, `${displayPath(inline)}: schedule`)
+    : readScheduleConfig(flags.config ?? "bitext.schedule.json");
+  const browser = browserFlags(flags);
+  const db = config.db ?? storePath();
+  const outcome: DaemonOutcome = {
+    failed: false,
+    incomplete: false,
+    log: (e) => {
+      if (e.kind === "failed") outcome.failed = true;
+      logSchedulerEvent(e, flags.json ?? false);
+    },
+  };
+  if (flags.dryRun) printNextRuns(config, flags.json ?? false);
+  else if (flags.queue) await runQueueMode(flags.queue, flags, config, outcome);
+  else await runLocally(flags, config, { browser, db }, outcome);
+}
+
+function printNextRuns(config: ScheduleConfig, json: boolean): void {
+  for (const run of config.runs) {
+    const next = new Cron(run.cron, { paused: true, ...(run.timezone ? { timezone: run.timezone } : {}) }).nextRuns(3);
+    if (json) printJsonLine({ run: run.name, cron: run.cron, next });
+    else printLine(`${run.name}  ${run.cron}${run.timezone ? ` (${run.timezone})` : ""}  next: ${next.map((d) => d.toISOString()).join(", ")}`);
+  }
+}
+
+/** Queue mode: the cron runs are BullMQ job schedulers; the pages go to the workers. */
+async function runQueueMode(queue: string, flags: DaemonFlags, config: ScheduleConfig, outcome: DaemonOutcome): Promise<void> {
+  const { parseRedisUrl, runQueueSchedules } = await import("../queue/index.js");
+  const { enqueueScheduledRun } = await import("./queue.js");
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  await runQueueSchedules({
+    redis: parseRedisUrl(queue),
+    runs: config.runs,
+    once: flags.once ?? false,
+    signal: controller.signal,
+    enqueue: (run, runName) => enqueueScheduledRun(queue, run, runName, config.wrappers),
+    onEvent: outcome.log,
+  });
+  if (flags.once && outcome.failed) process.exitCode = 1;
+}
+
+/** The runs harvested in this process, one at a time, none while another process harvests into the store. */
+async function runLocally(
+  flags: DaemonFlags,
+  config: ScheduleConfig,
+  { browser, db }: { browser: ReturnType<typeof browserFlags>; db: string },
+  outcome: DaemonOutcome,
+): Promise<void> {
+  const scheduler = new Scheduler(config.runs, {
+    execute: (run, signal) => harvestScheduledRun(run, signal, { flags, config, browser, db, outcome }),
+    busyElsewhere: () => {
+      const store = openStore(db);
+      try {
+        const other = activeRuns(store).find((r) => r.pid !== process.pid);
+        return other ? `harvest run ${other.id} (pid ${other.pid}) is in progress on ${db}` : null;
+      } finally {
+        store.close();
       }
-      const execute = (run: ScheduledRun, signal: AbortSignal) =>
-        runHarvest({
-          queryFiles: run.queries,
-          engines: run.engines,
-          db,
-          ...(config.wrappers ? { wrappersDir: config.wrappers } : {}),
-          pages: run.pages,
-          concurrency: run.concurrency,
-          maxAgeMs: run.maxAgeMs,
-          keepHtml: run.keepHtml,
-          retries: run.retries,
-          timeoutMs: run.timeoutMs,
-          model: run.model,
-          ...((flags.chromium ?? config.chromium) ? { chromium: (flags.chromium ?? config.chromium)! } : {}),
-          ...browser,
-          signal,
-          runOptions: { schedule: config.file, run: run.name },
-          onEvent: (e) => (flags.json ? printJsonLine({ at: new Date().toISOString(), run: run.name, ...e }) : logEvent(e)),
-        }).then((r) => {
-          if (r.left > 0) incomplete = true;
-          return { runId: r.runId, status: r.status, fetched: r.fetched, skipped: r.skipped, newRecords: r.newRecords, blocked: r.blocked, errors: r.errors, left: r.left };
-        });
-      const scheduler = new Scheduler(config.runs, {
-        execute,
-        busyElsewhere: () => {
-          const store = openStore(db);
-          try {
-            const other = activeRuns(store).find((r) => r.pid !== process.pid);
-            return other ? `harvest run ${other.id} (pid ${other.pid}) is in progress on ${db}` : null;
-          } finally {
-            store.close();
-          }
-        },
-        onEvent: log,
-      });
-      let signalled: NodeJS.Signals | null = null;
-      const finished = new Promise<void>((resolve) => {
-        const onSignal = (sig: NodeJS.Signals) => {
-          if (signalled) process.exit(sig === "SIGINT" ? 130 : 143);
-          signalled = sig;
-          log({ kind: "waiting", run: scheduler.running ?? "-", reason: `${sig}: stopping (the run in progress ends at its next page)` });
-          void scheduler.stop().then(resolve);
-        };
-        process.on("SIGINT", onSignal);
-        process.on("SIGTERM", onSignal);
-        if (flags.once) void scheduler.runAllOnce().then(resolve);
-      });
-      if (!flags.once) scheduler.start();
-      await finished;
-      if (signalled === "SIGINT") process.exitCode = 130;
-      // With --once, the exit status tells cron / systemd how it went (as bitext harvest's does).
-      else if (flags.once && failed) process.exitCode = 1;
-      else if (flags.once && incomplete) process.exitCode = EXIT_INCOMPLETE;
+    },
+    onEvent: outcome.log,
+  });
+  let interrupt: Interrupt | undefined;
+  const finished = new Promise<void>((resolve) => {
+    interrupt = stopOnInterrupt((sig) => {
+      outcome.log({ kind: "waiting", run: scheduler.running ?? "-", reason: `${sig}: stopping (the run in progress ends at its next page)` });
+      void scheduler.stop().then(resolve);
     });
+    if (flags.once) void scheduler.runAllOnce().then(resolve);
+  });
+  if (!flags.once) scheduler.start();
+  await finished;
+  interrupt?.dispose();
+  if (interrupt?.received === "SIGINT") process.exitCode = 130;
+  // With --once, the exit status tells cron / systemd how it went (as bitext harvest's does).
+  else if (flags.once && outcome.failed) process.exitCode = 1;
+  else if (flags.once && outcome.incomplete) process.exitCode = EXIT_INCOMPLETE;
+}
+
+function harvestScheduledRun(
+  run: ScheduledRun,
+  signal: AbortSignal,
+  d: { flags: DaemonFlags; config: ScheduleConfig; browser: ReturnType<typeof browserFlags>; db: string; outcome: DaemonOutcome },
+) {
+  const { flags, config } = d;
+  return runHarvest({
+    queryFiles: run.queries,
+    engines: run.engines,
+    db: d.db,
+    ...(config.wrappers ? { wrappersDir: config.wrappers } : {}),
+    pages: run.pages,
+    concurrency: run.concurrency,
+    maxAgeMs: run.maxAgeMs,
+    keepHtml: run.keepHtml,
+    retries: run.retries,
+    timeoutMs: run.timeoutMs,
+    model: run.model,
+    ...((flags.chromium ?? config.chromium) ? { chromium: (flags.chromium ?? config.chromium)! } : {}),
+    ...d.browser,
+    signal,
+    runOptions: { schedule: config.file, run: run.name },
+    onEvent: (e) => (flags.json ? printJsonLine({ at: new Date().toISOString(), run: run.name, ...e }) : logEvent(e)),
+  }).then((r) => {
+    if (r.left > 0) d.outcome.incomplete = true;
+    return { runId: r.runId, status: r.status, fetched: r.fetched, skipped: r.skipped, newRecords: r.newRecords, blocked: r.blocked, errors: r.errors, left: r.left };
+  });
 }
 
 function logSchedulerEvent(e: SchedulerEvent, json: boolean): void {

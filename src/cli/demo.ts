@@ -1,10 +1,11 @@
 import { type Command, Option } from "commander";
-import { type DemoOptions, DEMO_FAULTS, defaultDemoOptions, runDemo } from "../sim/demo.js";
-import { parseFaults } from "../sim/faults.js";
-import { logEvent, positiveInt, progressReporter } from "./harvest.js";
+import { type DemoOptions, DEMO_FAULTS, defaultDemoOptions, runDemo } from "../sim/index.js";
+import { parseFaults } from "../sim/index.js";
+import { logEvent, progressReporter } from "./harvest.js";
 import { userDataPath } from "../config/index.js";
 import { printJson, printLine } from "./output.js";
 import { createProgress, type Progress } from "./progress.js";
+import { wholeNumber } from "./flags.js";
 
 interface DemoFlags {
   dir?: string;
@@ -34,8 +35,8 @@ export function registerDemoCommand(program: Command): void {
         ...defaults,
         dir: flags.dir ?? userDataPath("data", "demo"),
         ...(flags.queries ? { queries: flags.queries } : {}),
-        pages: positiveInt(flags.pages, "--pages"),
-        concurrency: positiveInt(flags.concurrency, "--concurrency"),
+        pages: wholeNumber("--pages", flags.pages, 1),
+        concurrency: wholeNumber("--concurrency", flags.concurrency, 1),
         faults: flags.faults === "none" ? [] : parseFaults(flags.faults),
         ...(flags.port !== undefined ? { port: Number(flags.port) } : {}),
         ...(flags.chromium ? { chromium: flags.chromium } : {}),

@@ -1,11 +1,12 @@
 import { readFileSync } from "node:fs";
 import { basename, resolve } from "node:path";
-import { type Command, InvalidArgumentError } from "commander";
-import { readRealBilingualPages, readSerpRecords } from "../classify/bootstrap-sources.js";
-import { type ClassifierReport, evaluateClassifier, evaluateOnRealData } from "../classify/evaluate.js";
+import type { Command, } from "commander";
+import { readRealBilingualPages, readSerpRecords } from "../classify/index.js";
+import { type ClassifierReport, evaluateClassifier, evaluateOnRealData } from "../classify/index.js";
 import { DEFAULT_GRID, defaultModelPath, loadClassifier, readAnnotations, readModelFile } from "../classify/index.js";
-import { UserError } from "../errors.js";
+import { inputError, NotEnoughData, UserError } from "../errors.js";
 import { formatTable, printJson, printLine } from "./output.js";
+import { crossValidationOptions } from "./shared-options.js";
 import { createProgress } from "./progress.js";
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
@@ -42,17 +43,6 @@ export function formatClassifierReport(r: ClassifierReport): string {
   return lines.join("\n");
 }
 
-function numberList(value: string): number[] {
-  const xs = value.split(",").map(Number);
-  if (!xs.every((x) => x > 0 && Number.isFinite(x))) throw new InvalidArgumentError(`"${value}" is not a comma-separated list of positive numbers`);
-  return xs;
-}
-
-function intAtLeast2(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 2) throw new InvalidArgumentError(`"${value}" is not an integer ≥ 2`);
-  return n;
-}
 
 interface EvalClassifierFlags {
   annotations?: string;
@@ -99,6 +89,7 @@ function realData(flags: EvalClassifierFlags): void {
 }
 
 export function registerEvalClassifier(evalCommand: Command): void {
+  crossValidationOptions(
   evalCommand
     .command("classifier")
     .description("cross-validated precision/recall/F1, confusion matrix and W / W+L / W+L+F ablation of the classifier")
@@ -106,11 +97,9 @@ export function registerEvalClassifier(evalCommand: Command): void {
     .option("--model <file>", "also apply this model to the records, as a held-out test set (with --pages/--serps: the model to test; default the shipped one)")
     .option("--pages <dir>", "real bilingual pages (<source>/<page>.html + .pairs.tsv): recall per source on engine-like snippets of them")
     .option("--serps <dirs>", "folders of real result pages (*.expected.json), comma-separated: false-positive rate per folder on their records")
-    .option("--exclude <file>", "a list of held-out pages (e.g. HOLDOUT.md): pages named in it are left out")
-    .option("--folds <k>", "cross-validation folds", intAtLeast2, 5)
-    .option("--seed <n>", "seed of the fold assignment", (v) => Number.parseInt(v, 10), 1)
-    .option("--c <list>", "grid of C values, comma-separated (default as bitext train)", numberList)
-    .option("--gamma <list>", "grid of gamma values, comma-separated (default as bitext train)", numberList)
+    .option("--exclude <file>", "a list of held-out pages (e.g. test/holdout.md): pages named in it are left out"),
+    { c: "as bitext train", gamma: "as bitext train" },
+  )
     .option("--json", "print the report as JSON")
     .action((flags: EvalClassifierFlags) => {
       if (flags.pages || flags.serps) {
@@ -126,7 +115,7 @@ export function registerEvalClassifier(evalCommand: Command): void {
       try {
         report = evaluateClassifier(annotations, { folds: flags.folds, seed: flags.seed, grid, model, onStep: () => progress.tick() });
       } catch (err) {
-        if (err instanceof Error && /need at least/.test(err.message)) throw new UserError(`${flags.annotations}: ${err.message}`);
+        if (err instanceof NotEnoughData) throw inputError({ file: flags.annotations }, err.message);
         throw err;
       } finally {
         progress.done();

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
-import { fmt } from "../eval/metrics.js";
+import { fmt } from "../eval/index.js";
 import {
   EXTRACT_SYSTEMS,
   evaluateExtraction,

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
-import { type Counts, fmt, type Scores, scores } from "../eval/metrics.js";
+import { type Counts, fmt, type Scores, scores } from "../eval/index.js";
 import { matchPairs, readGoldPairs } from "../site/index.js";
-import type { PairingMethod } from "../site/types.js";
+import type { PairingMethod } from "../site/index.js";
 import { formatTable, printJson, printLine } from "./output.js";
 import { addPairOptions, loadWithProgress, type PairFlags, parseMethod, runPairing } from "./site.js";
 

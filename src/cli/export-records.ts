@@ -3,6 +3,7 @@ import { UserError } from "../errors.js";
 import { iterateRecords, openStore, type RecordFilter, type StoredRecord } from "../store/index.js";
 import { existingStore, splitList, storeOption } from "./shared-options.js";
 import { writeLinesTo } from "./stream.js";
+import { wholeNumber } from "./flags.js";
 
 interface ExportRecordsFlags {
   format: string;
@@ -86,9 +87,7 @@ export function recordFilter(flags: Omit<ExportRecordsFlags, "format" | "db" | "
     filter.minProbability = p;
   }
   if (flags.run !== undefined) {
-    const id = Number(flags.run);
-    if (!Number.isInteger(id) || id < 1) throw new UserError(`--run: expected a run id, got "${flags.run}"`);
-    filter.runId = id;
+    filter.runId = wholeNumber("--run", flags.run, 1);
   }
   if (flags.since !== undefined) {
     const t = Date.parse(flags.since);
@@ -97,9 +96,7 @@ export function recordFilter(flags: Omit<ExportRecordsFlags, "format" | "db" | "
   }
   if (flags.urlContains !== undefined) filter.urlContains = flags.urlContains;
   if (flags.limit !== undefined) {
-    const n = Number(flags.limit);
-    if (!Number.isInteger(n) || n < 0) throw new UserError(`--limit: expected a whole number, got "${flags.limit}"`);
-    filter.limit = n;
+    filter.limit = wholeNumber("--limit", flags.limit, 0);
   }
   return filter;
 }
@@ -108,7 +105,7 @@ function jsonRecord(r: StoredRecord): Record<string, unknown> {
   return {
     id: r.id,
     engine: r.engine,
-    query: r.query,
+    query: { en: r.query.source.text, zh: r.query.target.text }, // the export format predates other pairs
     rank: r.rank,
     page: r.page,
     url: r.url,
@@ -128,8 +125,8 @@ function csvRow(r: StoredRecord): string {
   const values = [
     r.id,
     r.engine,
-    r.query.en,
-    r.query.zh,
+    r.query.source.text,
+    r.query.target.text,
     r.rank,
     r.page,
     r.url,

@@ -12,12 +12,12 @@ import {
   type SentencePair,
   splitIntoSentencePairs,
 } from "../extract/index.js";
-import { toJsonRecord } from "../extract/formats.js";
-import { writeFileAtomic } from "../io/atomic-write.js";
+import { toJsonRecord } from "../extract/index.js";
+import { writeFileAtomic } from "../io/index.js";
 import { createFetcher, FetchError, type Fetcher } from "../net/index.js";
-import { EN_ZH, isKnownLang, type LanguagePair } from "../text/index.js";
 import { createProgress } from "./progress.js";
 import { writeLinesTo } from "./stream.js";
+import { languagePair } from "./flags.js";
 
 interface ExtractFlags {
   format: string;
@@ -46,7 +46,7 @@ export function registerExtractCommand(program: Command): void {
     )
     .action(async (pages: string[], flags: ExtractFlags) => {
       const format = parseFormat(flags.format);
-      const pair = parseLanguagePair(flags.pair);
+      const pair = languagePair("--pair", flags.pair);
       const system = parseSystem(flags.system);
       const minRelevance = flags.minRelevance === undefined ? undefined : parseUnit("--min-relevance", flags.minRelevance);
       if (format === "moses" && !flags.out && !flags.json) throw new UserError("--format moses writes two files: give --out PREFIX");
@@ -103,15 +103,6 @@ export function parseFormat(value: string): OutputFormat {
 function parseSystem(value: string): ExtractSystem {
   if ((EXTRACT_SYSTEMS as readonly string[]).includes(value)) return value as ExtractSystem;
   throw new UserError(`--system: unknown system "${value}" (expected ${EXTRACT_SYSTEMS.join(", ")})`);
-}
-
-export function parseLanguagePair(value: string): LanguagePair {
-  const m = /^([a-z]{2,3})-([a-z]{2,3})$/u.exec(value.trim().toLowerCase());
-  if (!m) throw new UserError(`--pair: expected two language codes like en-zh, got "${value}"`);
-  const pair = { a: m[1]!, b: m[2]! };
-  for (const l of [pair.a, pair.b]) if (!isKnownLang(l)) throw new UserError(`--pair: unknown language "${l}"`);
-  if (pair.a === EN_ZH.a && pair.b === EN_ZH.b) return EN_ZH;
-  return pair;
 }
 
 export function parseUnit(flag: string, value: string): number {

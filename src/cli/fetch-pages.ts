@@ -1,11 +1,10 @@
 import type { Command } from "commander";
-import { UserError } from "../errors.js";
 import { fetchBilingualPages } from "../extract/index.js";
 import { openStore } from "../store/index.js";
 import { existingStore, storeOption } from "./shared-options.js";
 import { parseUnit } from "./extract.js";
 import { printJson } from "./output.js";
-import { durationMs, positiveDurationMs } from "./flags.js";
+import { durationMs, positiveDurationMs, wholeNumber } from "./flags.js";
 import { createProgress } from "./progress.js";
 
 interface FetchPagesFlags {
@@ -36,7 +35,7 @@ export function registerFetchPagesCommand(program: Command): void {
     .action(async (flags: FetchPagesFlags) => {
       const minProbability =
         flags.minProbability === undefined ? undefined : parseUnit("--min-probability", flags.minProbability);
-      const limit = flags.limit === undefined ? undefined : positiveInt("--limit", flags.limit);
+      const limit = flags.limit === undefined ? undefined : wholeNumber("--limit", flags.limit, 1);
       const store = openStore(existingStore(flags.db));
       const progress = createProgress({ label: "fetch-pages", quiet: flags.json === true });
       let pairs = 0;
@@ -49,7 +48,7 @@ export function registerFetchPagesCommand(program: Command): void {
           fetcherOptions: {
             delayMs: durationMs("--delay", flags.delay, "ms"),
             timeoutMs: positiveDurationMs("--timeout", flags.timeout, "ms"),
-            maxBytes: positiveInt("--max-bytes", flags.maxBytes),
+            maxBytes: wholeNumber("--max-bytes", flags.maxBytes, 1),
             robots: flags.robots,
           },
           onTotal: (n) => progress.setTotal(n),
@@ -84,10 +83,4 @@ export function registerFetchPagesCommand(program: Command): void {
         store.close();
       }
     });
-}
-
-function positiveInt(flag: string, value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new UserError(`${flag}: expected a positive whole number, got "${value}"`);
-  return n;
 }

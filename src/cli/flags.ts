@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from "commander";
 import { UserError } from "../errors.js";
-import { formatDuration, parseDuration } from "../serp/duration.js";
+import { formatDuration, parseDuration } from "../duration.js";
+import { type LanguagePair, parseLanguagePair } from "../text/index.js";
 
 /**
  * Flag values every command reads alike. Durations take units everywhere (`500ms`, `30s`, `2h`, `1h30m`,
@@ -38,17 +39,37 @@ export function positiveDurationMs(flag: string, value: string, bareUnit: BareUn
  * each problem across commands; commander prefixes the flag ("option '--folds <k>' argument …").
  */
 
-/** A whole number ≥ `min`. */
-export function intAtLeast(min: number): (value: string) => number {
+/** `value` as a whole number in [min, max], or the wording of the problem. */
+function readWholeNumber(value: string, min: number, max: number): number | string {
+  const n = value.trim() === "" ? Number.NaN : Number(value);
+  if (Number.isInteger(n) && n >= min && n <= max) return n;
+  return max === Number.POSITIVE_INFINITY ? `a whole number ≥ ${min}` : `${min}–${max}`;
+}
+
+/**
+ * A flag's value read after parsing (`wholeNumber("--pages", flags.pages, 1)`): a whole number ≥ `min`
+ * (and ≤ `max`); the error names the flag. The one parser of integer flags with `intAtLeast`.
+ */
+export function wholeNumber(flag: string, value: string, min: number, max = Number.POSITIVE_INFINITY): number {
+  const n = readWholeNumber(value, min, max);
+  if (typeof n === "string") throw new UserError(`${flag}: expected ${n}, got "${value}"`);
+  return n;
+}
+
+/** A whole number ≥ `min` (and ≤ `max`), as a commander argument parser. */
+export function intAtLeast(min: number, max = Number.POSITIVE_INFINITY): (value: string) => number {
   return (value) => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`"${value}" is not a whole number ≥ ${min}`);
+    const n = readWholeNumber(value, min, max);
+    if (typeof n === "string") throw new InvalidArgumentError(`"${value}" is not ${n}`);
     return n;
   };
 }
 
 /** A whole number ≥ 1. */
 export const positiveInt = intAtLeast(1);
+
+/** A TCP port (0: any free one). */
+export const portNumber = intAtLeast(0, 65535);
 
 /** A probability strictly between 0 and 1. */
 export function probability(value: string): number {
@@ -64,4 +85,22 @@ export function positiveNumberList(value: string): number[] {
     throw new InvalidArgumentError(`"${value}" is not a comma-separated list of positive numbers`);
   }
   return xs;
+}
+
+/** A language-pair flag's value (`en-zh`, `en-ja`, …), read after parsing; the error names the flag. */
+export function languagePair(flag: string, value: string): LanguagePair {
+  try {
+    return parseLanguagePair(value);
+  } catch (err) {
+    throw err instanceof UserError ? new UserError(`${flag}: ${err.message}`) : err;
+  }
+}
+
+/** A language pair, as a commander argument parser. */
+export function languagePairArgument(value: string): LanguagePair {
+  try {
+    return parseLanguagePair(value);
+  } catch (err) {
+    throw err instanceof UserError ? new InvalidArgumentError(err.message) : err;
+  }
 }

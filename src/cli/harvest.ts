@@ -1,14 +1,14 @@
 import { type Command, Option } from "commander";
 import { UserError } from "../errors.js";
-import { parseDuration } from "../serp/duration.js";
-import type { FetchMode } from "../serp/engines.js";
-import { formatFailureCounts } from "../serp/failures.js";
-import type { HarvestEvent, HarvestStats } from "../serp/harvest.js";
-import { defaultWrappersDir, loadEngine } from "../serp/engine-files.js";
-import { readQueryFiles } from "../serp/queries.js";
-import { type ReextractSummary, reextractStoredPages } from "../serp/reextract.js";
-import { parseProxy, type ProxySpec, readProxyList } from "../serp/proxies.js";
-import { type HarvestRunOptions, type HarvestRunResult, resolveQueryFile, runHarvest } from "../serp/run.js";
+import { parseDuration } from "../duration.js";
+import type { FetchMode } from "../serp/index.js";
+import { formatFailureCounts } from "../serp/index.js";
+import type { HarvestEvent, HarvestStats } from "../serp/index.js";
+import { defaultWrappersDir, loadEngine } from "../serp/index.js";
+import { readQueryFiles } from "../serp/index.js";
+import { type ReextractSummary, reextractStoredPages } from "../serp/index.js";
+import { parseProxy, type ProxySpec, readProxyList } from "../serp/index.js";
+import { type HarvestRunOptions, type HarvestRunResult, resolveQueryFile, runHarvest } from "../serp/index.js";
 import { openStore } from "../store/index.js";
 import { DEFAULTS, defaultEngines, loadSettings, type Settings, storePath } from "../config/index.js";
 import { formatTable, printJson, printLine } from "./output.js";
@@ -16,7 +16,7 @@ import { positiveDurationMs } from "./flags.js";
 import { createProgress, formatSeconds, type Progress } from "./progress.js";
 import { splitList } from "./shared-options.js";
 
-interface HarvestFlags {
+interface HarvestFlags extends BrowserFlags {
   engines: string;
   pages: string;
   concurrency: string;
@@ -30,14 +30,9 @@ interface HarvestFlags {
   classify: boolean;
   learn: boolean;
   reextract?: boolean;
-  chromium?: string;
-  profile: string | boolean;
-  acceptConsent?: boolean;
-  headed?: boolean;
-  trace?: string;
-  proxy?: string[];
-  proxies?: string;
   fetch?: string;
+  queue?: string;
+  run?: string;
   json?: boolean;
 }
 
@@ -72,6 +67,8 @@ export function registerHarvestCommand(program: Command): void {
     .option("--proxy <url>", "proxy (http, https or socks5; http://user:pass@host:port); repeat for several", collect, [])
     .option("--proxies <file>", "proxy list file, one URL a line; proxies are rotated per engine and rested when they fail")
     .addOption(new Option("--fetch <mode>", "fetch result pages with the browser, a plain HTTP client, or HTTP first (default: each engine's definition)").choices(["browser", "http", "auto"]))
+    .addOption(new Option("--queue <url>", "do not fetch here: enqueue the pages as jobs on this Redis (redis://host:port) for bitext worker processes").env("BITEXT_QUEUE"))
+    .option("--run <name>", "with --queue: the run's name (default: the query lists' names and today's date)")
     .option("--json", "print the run summary as JSON")
     .addHelpText(
       "after",
@@ -84,6 +81,20 @@ left for the next run (some failed after their retries, or an engine was given u
 130 interrupted.`,
     )
     .action(async (files: string[], flags: HarvestFlags) => {
+      if (flags.queue && !flags.reextract) {
+        const { enqueueFromHarvest, formatEnqueued } = await import("./queue.js");
+        const r = await enqueueFromHarvest(files, {
+          ...flags,
+          queue: flags.queue,
+          pages: positiveInt(flags.pages, "--pages"),
+          maxAgeMs: parseDuration(flags.maxAge, "--max-age"),
+          keepHtml: flags.keepHtml ?? false,
+          retries: nonNegativeInt(flags.retries, "--retries"),
+        });
+        if (flags.json) printJson(r);
+        else printLine(formatEnqueued(r, flags.queue));
+        return;
+      }
       if (flags.reextract) {
         const r = reextract(files, flags);
         if (flags.json) printJson(r);
@@ -223,19 +234,23 @@ export function formatHarvestSummary(r: HarvestRunResult): string {
   return lines.join("\n");
 }
 
+/** The browser and network flags `harvest`, `daemon` and `worker` share. */
+export interface BrowserFlags {
+  chromium?: string;
+  profile: string | boolean;
+  acceptConsent?: boolean;
+  headed?: boolean;
+  trace?: string;
+  proxy?: string[];
+  proxies?: string;
+}
+
 /**
  * The browser and network options of `harvest` (and `daemon`): profile, consent, headed, trace, proxies.
  * Proxies come from `--proxy`/`--proxies`, else from the config file's `proxies`.
  */
 export function browserFlags(
-  flags: {
-    profile?: string | boolean;
-    acceptConsent?: boolean;
-    headed?: boolean;
-    trace?: string;
-    proxy?: string[];
-    proxies?: string;
-  },
+  flags: Partial<BrowserFlags>,
   settings: Settings = loadSettings(),
 ): Pick<HarvestRunOptions, "profileDir" | "acceptConsent" | "headed" | "traceDir" | "proxies"> {
   let proxies: ProxySpec[] = [

@@ -2,14 +2,13 @@ import { readFileSync } from "node:fs";
 import { basename, extname, resolve } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
 import { UserError } from "../errors.js";
-import { writeFileAtomic } from "../io/atomic-write.js";
+import { writeFileAtomic } from "../io/index.js";
 import { userDataPath } from "../config/index.js";
-import { cedictGlossTexts } from "../text/lexicon.js";
+import { cedictGlossTexts } from "../text/index.js";
 import {
   EN_ZH,
   englishToken,
   formatLexiconFile,
-  isKnownLang,
   type LanguagePair,
   learnLexiconFromSentences,
   loadLexicon,
@@ -18,18 +17,9 @@ import {
   tokenize,
   toSimplified,
 } from "../text/index.js";
-import { positiveInt } from "./flags.js";
+import { languagePairArgument, positiveInt } from "./flags.js";
 import { formatTable, printJson, printLine } from "./output.js";
 import { createProgress } from "./progress.js";
-
-/** `en-zh` → { a: "en", b: "zh" }. */
-export function parsePair(value: string): LanguagePair {
-  const m = /^([a-z]{2,3})-([a-z]{2,3})$/.exec(value);
-  if (!m || !isKnownLang(m[1]!) || !isKnownLang(m[2]!) || m[1] === m[2]) {
-    throw new InvalidArgumentError(`"${value}" is not a language pair like en-zh or en-ja`);
-  }
-  return { a: m[1]!, b: m[2]! };
-}
 
 function weight(value: string): number {
   const n = Number(value);
@@ -161,7 +151,7 @@ export function registerLexiconCommands(program: Command): void {
     .description("learn translation equivalents from a parallel corpus (A<TAB>B[<TAB>attribution] lines)")
     .argument("<parallel.tsv>", "sentence pairs, English first for en-zh")
     .option("--out <file>", "where to write the lexicon (default: models/lexicon-<corpus>.tsv in your home, used from then on)")
-    .option("--pair <a-b>", "the language pair, columns in this order", parsePair, EN_ZH)
+    .option("--pair <a-b>", "the language pair, columns in this order", languagePairArgument, EN_ZH)
     .option("--iterations <n>", "EM iterations per direction", positiveInt, 8)
     .option("--min-count <n>", "minimum sentence pairs a word pair occurs in", positiveInt, 2)
     .option("--min-weight <w>", "minimum weight kept", weight, 0.1)
@@ -175,7 +165,7 @@ export function registerLexiconCommands(program: Command): void {
     .description("show the translations the lexicon knows for a word")
     .argument("<word>")
     .option("--from <lang>", "the word's language (default: by script)")
-    .option("--pair <a-b>", "the language pair", parsePair, EN_ZH)
+    .option("--pair <a-b>", "the language pair", languagePairArgument, EN_ZH)
     .option("--json", "print JSON")
     .action((word: string, flags: { from?: string; pair: LanguagePair; json?: boolean }) => lookup(word, flags));
 }

@@ -1,11 +1,12 @@
+import { EXIT } from "./errors.js";
 import type { Command } from "commander";
 import { UserError } from "../errors.js";
-import { readPageTagPaths } from "../html/load.js";
-import { extractRecords } from "../wrapper/extract.js";
-import { readWrapperFile } from "../wrapper/file.js";
-import { learnWrapper } from "../wrapper/learn.js";
-import type { ExtractResult } from "../wrapper/types.js";
-import { resolveResource } from "../config/workspace.js";
+import { readPageTagPaths } from "../html/index.js";
+import { extractRecords } from "../wrapper/index.js";
+import { readWrapperFile } from "../wrapper/index.js";
+import { learnWrapper } from "../wrapper/index.js";
+import type { ExtractResult } from "../wrapper/index.js";
+import { resolveResource } from "../config/index.js";
 import { printJson, printLine } from "./output.js";
 
 interface RecordsFlags {
@@ -18,7 +19,7 @@ interface RecordsFlags {
 }
 
 /** Exit status when the page does not match the wrapper's layout (records are then []). */
-export const EXIT_MISMATCH = 3;
+export const EXIT_MISMATCH = EXIT.mismatch;
 
 export function recordsOfPage(file: string, flags: RecordsFlags): ExtractResult {
   if ([flags.wrapper, flags.engine, flags.learn].filter(Boolean).length !== 1) {

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
-import { UserError } from "../errors.js";
 import { DEFAULT_STORE_PATH, listRuns, markCrashedRuns, openStore, type Run, STALE_AFTER_MS, staleRuns, withStore } from "../store/index.js";
 import { formatTable, printJson, printLine } from "./output.js";
+import { wholeNumber } from "./flags.js";
 
 interface RunsFlags {
   db: string;
@@ -20,8 +20,7 @@ export function registerRunsCommand(program: Command): void {
     .option("--clear-stale", "mark those stale runs crashed (their fetches are kept; a rerun resumes)")
     .option("--json", "print the runs as JSON")
     .action(async (flags: RunsFlags) => {
-      const limit = Number(flags.limit);
-      if (!Number.isInteger(limit) || limit < 1) throw new UserError(`--limit: expected a positive whole number, got "${flags.limit}"`);
+      const limit = wholeNumber("--limit", flags.limit, 1);
       if (flags.clearStale) {
         const cleared = await withStore(flags.db, (store) => {
           const stale = staleRuns(store);

@@ -1,6 +1,8 @@
-import { existsSync } from "node:fs";
+import type { Command } from "commander";
 import { storePath } from "../config/index.js";
 import { UserError } from "../errors.js";
+import { storeExists } from "../store/index.js";
+import { intAtLeast, positiveNumberList } from "./flags.js";
 
 /**
  * Flags several commands share, named and described once so every command spells them alike.
@@ -8,13 +10,13 @@ import { UserError } from "../errors.js";
 
 /** `--db FILE`: the store; its default comes from the config file or the home (see `bitext where`). */
 export function storeOption(): [string, string] {
-  return ["--db <file>", "the store (default: the config file's store, else data/bitext.db in your home; bitext where shows it)"];
+  return ["--db <file>", "the store: a SQLite file or a postgres:// URL (default: the config file's store, else data/bitext.db in your home; bitext where shows it)"];
 }
 
 /** The store a command reads: `--db`, the config file's, or the home's; it must exist. */
 export function existingStore(flag: string | undefined): string {
   const path = storePath(flag);
-  if (!existsSync(path)) {
+  if (!storeExists(path)) {
     throw new UserError(`${path}: no store here yet (run bitext harvest or bitext demo first, or pass --db FILE; bitext where shows the paths in use)`);
   }
   return path;
@@ -26,4 +28,13 @@ export function splitList(value: string): string[] {
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean);
+}
+
+/** The cross-validation flags of `train` and `eval classifier`: folds, seed and the C × gamma grid. */
+export function crossValidationOptions(command: Command, gridDefault: { c: string; gamma: string }): Command {
+  return command
+    .option("--folds <k>", "cross-validation folds", intAtLeast(2), 5)
+    .option("--seed <n>", "seed of the fold assignment", (v) => Number.parseInt(v, 10), 1)
+    .option("--c <list>", `grid of C values, comma-separated (default ${gridDefault.c})`, positiveNumberList)
+    .option("--gamma <list>", `grid of gamma values, comma-separated (default ${gridDefault.gamma})`, positiveNumberList);
 }

@@ -2,11 +2,13 @@ import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { UserError } from "../errors.js";
-import { wrapperFilePath, writeDefinition } from "../serp/engine-files.js";
-import { parseFaults } from "../sim/faults.js";
+import { wrapperFilePath, writeDefinition } from "../serp/index.js";
+import { parseFaults } from "../sim/index.js";
 import { SIM_ENGINES, type Simulator, startSimulator } from "../sim/index.js";
 import { splitList } from "./shared-options.js";
 import { printJsonLine, printLine } from "./output.js";
+import { untilInterrupted } from "./signals.js";
+import { wholeNumber } from "./flags.js";
 
 interface SimFlags {
   port: string;
@@ -43,8 +45,7 @@ The engines' definitions (their URLs carry the port) are written as wrapper file
   bitext harvest queries/demo.tsv --engines sim-list,sim-div --wrappers data/sim/wrappers --db data/sim/bitext.db`,
     )
     .action(async (flags: SimFlags) => {
-      const port = Number(flags.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UserError(`--port: expected 0–65535, got "${flags.port}"`);
+      const port = wholeNumber("--port", flags.port, 0, 65535);
       const latencyMs = Number(flags.latency);
       if (!Number.isFinite(latencyMs) || latencyMs < 0) throw new UserError(`--latency: expected milliseconds ≥ 0, got "${flags.latency}"`);
       const names = flags.engines ? splitList(flags.engines) : SIM_ENGINES.map((e) => e.name);
@@ -100,16 +101,4 @@ function printSimBanner(sim: Simulator, engines: Simulator["engines"], dir: stri
   printLine(`  daemon: put "wrappers": "${dir}" in the schedule config`);
   printLine("");
   printLine("Ctrl-C stops the simulator.");
-}
-
-function untilInterrupted(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = () => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      resolve();
-    };
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
-  });
 }

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { UserError } from "../errors.js";
-import { fmt } from "../eval/metrics.js";
+import { fmt } from "../eval/index.js";
 import {
   crawlSite,
   DEFAULT_CANDIDATE_OPTIONS,
@@ -17,10 +17,11 @@ import {
   readCrawlManifest,
   type Site,
 } from "../site/index.js";
-import { EN_ZH, isKnownLang, type LanguagePair, loadLexicon } from "../text/index.js";
+import { EN_ZH, type LanguagePair, loadLexicon } from "../text/index.js";
 import { formatTable, printJsonLine, printLine } from "./output.js";
-import { durationMs, positiveDurationMs } from "./flags.js";
+import { durationMs, languagePair, positiveDurationMs, wholeNumber } from "./flags.js";
 import { createProgress } from "./progress.js";
+import { stopOnInterrupt } from "./signals.js";
 
 const METHODS: readonly PairingMethod[] = ["urls", "links", "both"];
 const WEIGHTINGS: readonly PageWeighting[] = ["none", "scale", "drop"];
@@ -28,7 +29,12 @@ const WEIGHTINGS: readonly PageWeighting[] = ["none", "scale", "drop"];
 export function registerSiteCommands(program: Command): void {
   const site = program
     .command("site");
+  registerCrawlCommand(site);
+  registerLoadCommand(site);
+  registerPairCommand(site);
+}
 
+function registerCrawlCommand(site: Command): void {
   site
     .command("crawl")
     .description("crawl a bilingual site politely into a folder (pages, URLs, links)")
@@ -47,50 +53,52 @@ export function registerSiteCommands(program: Command): void {
     .option("--no-sitemaps", "do not read the site's sitemaps (robots.txt Sitemap:, <link rel=sitemap>)")
     .option("--force", "replace an earlier crawl in --out")
     .option("--json", "print the summary as JSON")
-    .action(async (urls: string[], flags: CrawlFlags) => {
-      const controller = new AbortController();
-      const onInterrupt = () => {
-        if (controller.signal.aborted) process.exit(130);
-        process.stderr.write("\nbitext: stopping the crawl after the requests in flight (Ctrl-C again to quit now)\n");
-        controller.abort();
-      };
-      process.on("SIGINT", onInterrupt);
-      const progress = createProgress({ label: "crawl", quiet: flags.json === true });
-      try {
-        const summary = await crawlSite(urls, {
-          out: flags.out,
-          maxPages: int(flags.maxPages, "--max-pages", 1),
-          maxDepth: int(flags.maxDepth, "--max-depth", 0),
-          concurrency: int(flags.concurrency, "--concurrency", 1),
-          minContentBytes: int(flags.minText, "--min-text", 0),
-          hostAliases: flags.host ?? [],
-          force: flags.force === true,
-          sitemaps: flags.sitemaps !== false,
-          fetch: {
-            delayMs: durationMs("--delay", flags.delay, "ms"),
-            timeoutMs: positiveDurationMs("--timeout", flags.timeout, "ms"),
-            maxBytes: int(flags.maxBytes, "--max-bytes", 1),
-            robots: flags.robots !== false,
-            ...(flags.userAgent ? { userAgent: flags.userAgent } : {}),
-          },
-          signal: controller.signal,
-          onProgress: (p) => progress.tick(1, { kept: p.kept, queued: p.queued, skipped: p.skipped }),
-        });
-        progress.done();
-        if (flags.json) printJsonLine(summary);
-        else {
-          printLine(
-            `${summary.interrupted ? "interrupted: " : ""}${summary.pages} pages kept, ${summary.skipped} URLs skipped, ` +
-              `${(summary.ms / 1000).toFixed(1)} s → ${summary.manifest}`,
-          );
-          printLine(`stopped: ${summary.stopReason}${summary.resumed > 0 ? ` (resumed an unfinished crawl of ${summary.resumed} pages)` : ""}`);
-          if (summary.skipped > 0) printLine(`(skipped URLs and why: "skipped" in ${summary.manifest})`);
-        }
-      } finally {
-        process.off("SIGINT", onInterrupt);
-      }
-    });
+    .action(runCrawl);
+}
 
+async function runCrawl(urls: string[], flags: CrawlFlags): Promise<void> {
+  const interrupt = stopOnInterrupt("stopping the crawl after the requests in flight");
+  const progress = createProgress({ label: "crawl", quiet: flags.json === true });
+  try {
+    const summary = await crawlSite(urls, {
+      out: flags.out,
+      maxPages: wholeNumber("--max-pages", flags.maxPages, 1),
+      maxDepth: wholeNumber("--max-depth", flags.maxDepth, 0),
+      concurrency: wholeNumber("--concurrency", flags.concurrency, 1),
+      minContentBytes: wholeNumber("--min-text", flags.minText, 0),
+      hostAliases: flags.host ?? [],
+      force: flags.force === true,
+      sitemaps: flags.sitemaps !== false,
+      fetch: {
+        delayMs: durationMs("--delay", flags.delay, "ms"),
+        timeoutMs: positiveDurationMs("--timeout", flags.timeout, "ms"),
+        maxBytes: wholeNumber("--max-bytes", flags.maxBytes, 1),
+        robots: flags.robots !== false,
+        ...(flags.userAgent ? { userAgent: flags.userAgent } : {}),
+      },
+      signal: interrupt.signal,
+      onProgress: (p) => progress.tick(1, { kept: p.kept, queued: p.queued, skipped: p.skipped }),
+    });
+    progress.done();
+    printCrawlSummary(summary, flags.json === true);
+  } finally {
+    interrupt.dispose();
+  }
+}
+
+function printCrawlSummary(summary: Awaited<ReturnType<typeof crawlSite>>, json: boolean): void {
+  if (json) printJsonLine(summary);
+  else {
+    printLine(
+      `${summary.interrupted ? "interrupted: " : ""}${summary.pages} pages kept, ${summary.skipped} URLs skipped, ` +
+        `${(summary.ms / 1000).toFixed(1)} s → ${summary.manifest}`,
+    );
+    printLine(`stopped: ${summary.stopReason}${summary.resumed > 0 ? ` (resumed an unfinished crawl of ${summary.resumed} pages)` : ""}`);
+    if (summary.skipped > 0) printLine(`(skipped URLs and why: "skipped" in ${summary.manifest})`);
+  }
+}
+
+function registerLoadCommand(site: Command): void {
   site
     .command("load")
     .description("read a crawl or an existing mirror (HTTrack-style folder of HTML files) and show its pages")
@@ -100,41 +108,46 @@ export function registerSiteCommands(program: Command): void {
     .option("--min-text <bytes>", "pages with less visible text are dropped", "100")
     .option("--pages", "list every page (key, language, text bytes, links, title)")
     .option("--json", "print one JSON line per page, then one with the summary")
-    .action((dir: string, flags: LoadFlags) => {
-      const site = loadWithProgress(dir, flags);
-      const counts = languageCounts(site);
-      const links = site.pages.reduce((s, p) => s + p.links.length, 0);
-      if (flags.json) {
-        for (const p of site.pages) {
-          printJsonLine({
-            key: p.key,
-            lang: p.lang,
-            shares: roundShares(p.shares),
-            textBytes: p.contentBytes,
-            links: p.links.length,
-            title: p.title,
-          });
-        }
-        printJsonLine({ source: site.source, pages: site.pages.length, languages: counts, links, dropped: site.dropped });
-        return;
-      }
-      if (flags.pages) {
-        const rows: Array<Array<string | number>> = [["page", "lang", "text bytes", "links", "title"]];
-        for (const p of site.pages) rows.push([p.key, p.lang ?? "-", p.contentBytes, p.links.length, p.title.slice(0, 60)]);
-        printLine(formatTable(rows));
-        printLine();
-      }
-      const langs = Object.entries(counts)
-        .map(([l, n]) => `${l} ${n}`)
-        .join(", ");
-      printLine(`${site.source} ${dir}: ${site.pages.length} pages (${langs}), ${links} links between them`);
-      if (site.dropped.length > 0) {
-        printLine(`${site.dropped.length} dropped:`);
-        for (const d of site.dropped.slice(0, 20)) printLine(`  ${d.key}: ${d.reason}`);
-        if (site.dropped.length > 20) printLine(`  … and ${site.dropped.length - 20} more (--json lists all)`);
-      }
-    });
+    .action(showSite);
+}
 
+/** `site load`: the pages of a crawl or mirror, their languages and links, and the pages dropped. */
+function showSite(dir: string, flags: LoadFlags): void {
+  const site = loadWithProgress(dir, flags);
+  const counts = languageCounts(site);
+  const links = site.pages.reduce((s, p) => s + p.links.length, 0);
+  if (flags.json) {
+    for (const p of site.pages) {
+      printJsonLine({
+        key: p.key,
+        lang: p.lang,
+        shares: roundShares(p.shares),
+        textBytes: p.contentBytes,
+        links: p.links.length,
+        title: p.title,
+      });
+    }
+    printJsonLine({ source: site.source, pages: site.pages.length, languages: counts, links, dropped: site.dropped });
+    return;
+  }
+  if (flags.pages) {
+    const rows: Array<Array<string | number>> = [["page", "lang", "text bytes", "links", "title"]];
+    for (const p of site.pages) rows.push([p.key, p.lang ?? "-", p.contentBytes, p.links.length, p.title.slice(0, 60)]);
+    printLine(formatTable(rows));
+    printLine();
+  }
+  const langs = Object.entries(counts)
+    .map(([l, n]) => `${l} ${n}`)
+    .join(", ");
+  printLine(`${site.source} ${dir}: ${site.pages.length} pages (${langs}), ${links} links between them`);
+  if (site.dropped.length > 0) {
+    printLine(`${site.dropped.length} dropped:`);
+    for (const d of site.dropped.slice(0, 20)) printLine(`  ${d.key}: ${d.reason}`);
+    if (site.dropped.length > 20) printLine(`  … and ${site.dropped.length - 20} more (--json lists all)`);
+  }
+}
+
+function registerPairCommand(site: Command): void {
   addPairOptions(
     site
       .command("pair")
@@ -221,13 +234,7 @@ export function parseMethod(m: string): PairingMethod {
 }
 
 export function parseLangs(s: string | undefined): LanguagePair {
-  if (!s) return EN_ZH;
-  const m = /^([a-z]{2,3})-([a-z]{2,3})$/.exec(s.trim());
-  if (!m) throw new UserError(`--langs: "${s}" is not two language codes like en-zh`);
-  const [, a, b] = m as unknown as [string, string, string];
-  for (const l of [a, b]) if (!isKnownLang(l)) throw new UserError(`--langs: no script is known for "${l}"`);
-  if (a === b) throw new UserError(`--langs: the two languages must differ`);
-  return { a, b };
+  return s ? languagePair("--langs", s) : EN_ZH;
 }
 
 export function loadWithProgress(dir: string, flags: LoadFlags): Site {
@@ -246,7 +253,7 @@ export function loadWithProgress(dir: string, flags: LoadFlags): Site {
   try {
     return loadSite(dir, {
       pair,
-      minContentBytes: int(flags.minText ?? "100", "--min-text", 0),
+      minContentBytes: wholeNumber("--min-text", flags.minText ?? "100", 0),
       hostAliases: flags.host ?? [],
       onPage: () => progress.tick(),
     });
@@ -269,16 +276,16 @@ export function pairOptionsFromFlags(site: Site, method: PairingMethod, flags: P
       generalize: flags.generalize !== false,
     },
     candidates: {
-      topK: flags.exhaustive ? 0 : int(flags.topK ?? String(DEFAULT_CANDIDATE_OPTIONS.topK), "--top-k", 1),
+      topK: flags.exhaustive ? 0 : wholeNumber("--top-k", flags.topK ?? String(DEFAULT_CANDIDATE_OPTIONS.topK), 1),
       maxSizeRatio: num(flags.maxSizeRatio ?? String(DEFAULT_CANDIDATE_OPTIONS.maxSizeRatio), "--max-size-ratio", 1),
     },
     ets: {
       alpha: num(flags.alpha ?? String(DEFAULT_ETS_OPTIONS.alpha), "--alpha", 0, 1),
       beta: num(flags.beta ?? String(DEFAULT_ETS_OPTIONS.beta), "--beta", 0, 1),
-      iterations: int(flags.iterations ?? String(DEFAULT_ETS_OPTIONS.iterations), "--iterations", 0),
+      iterations: wholeNumber("--iterations", flags.iterations ?? String(DEFAULT_ETS_OPTIONS.iterations), 0),
       weighting: weights as PageWeighting,
     },
-    ...(flags.maxPairs !== undefined ? { maxPairs: int(flags.maxPairs, "--max-pairs", 0) } : {}),
+    ...(flags.maxPairs !== undefined ? { maxPairs: wholeNumber("--max-pairs", flags.maxPairs, 0) } : {}),
     ...(flags.minSim !== undefined ? { minSim: num(flags.minSim, "--min-sim", 0, 1) } : {}),
   };
 }
@@ -362,12 +369,6 @@ function roundShares(shares: Record<string, number>): Record<string, number> {
 
 function fmtNumber(x: number): string {
   return Number.isInteger(x) ? String(x) : x.toFixed(1);
-}
-
-function int(value: string, flag: string, min: number): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new UserError(`${flag}: expected a whole number ≥ ${min}, got "${value}"`);
-  return n;
 }
 
 function num(value: string, flag: string, min: number, max = Number.POSITIVE_INFINITY): number {

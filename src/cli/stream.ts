@@ -1,4 +1,4 @@
-import { writeAll, writeFileStreamed } from "../io/stream.js";
+import { writeAll, writeFileStreamed } from "../io/index.js";
 
 /**
  * Standard output as commands use it for long outputs, and the one place a closed pipe is handled.

@@ -1,11 +1,12 @@
 import { relative, resolve } from "node:path";
 import type { Command } from "commander";
 import { readAnnotations, trainClassifier, writeModelFile } from "../classify/index.js";
-import type { ModelFile } from "../classify/model-file.js";
+import type { ModelFile } from "../classify/index.js";
 import { assertWritable, userDataPath } from "../config/index.js";
-import { UserError } from "../errors.js";
+import { inputError, NotEnoughData, } from "../errors.js";
 import { formatTable, printJson, printLine } from "./output.js";
-import { intAtLeast, positiveNumberList, probability } from "./flags.js";
+import { crossValidationOptions } from "./shared-options.js";
+import { probability } from "./flags.js";
 import { createProgress } from "./progress.js";
 
 interface TrainFlags {
@@ -60,7 +61,7 @@ function train(flags: TrainFlags): void {
     );
   } catch (err) {
     progress.done();
-    if (err instanceof Error && /need at least/.test(err.message)) throw new UserError(`${flags.annotations}: ${err.message}`);
+    if (err instanceof NotEnoughData) throw inputError({ file: flags.annotations }, err.message);
     throw err;
   }
   progress.done();
@@ -80,14 +81,13 @@ function train(flags: TrainFlags): void {
 }
 
 export function registerTrainCommand(program: Command): void {
-  program
+  crossValidationOptions(
+    program
     .command("train")
     .requiredOption("--annotations <file>", "annotated records, JSONL (bitext annotate writes data/annotations.jsonl)")
-    .option("--out <file>", "model file to write (default: models/default.json in your home, which classify and harvest then use)")
-    .option("--folds <k>", "cross-validation folds", intAtLeast(2), 5)
-    .option("--seed <n>", "seed of the fold assignment", (v) => Number.parseInt(v, 10), 1)
-    .option("--c <list>", "grid of C values, comma-separated (default 0.5,2,8,32,128,512)", positiveNumberList)
-    .option("--gamma <list>", "grid of gamma values, comma-separated (default 0.125,0.5,2,8,32)", positiveNumberList)
+    .option("--out <file>", "model file to write (default: models/default.json in your home, which classify and harvest then use)"),
+    { c: "0.5,2,8,32,128,512", gamma: "0.125,0.5,2,8,32" },
+  )
     .option("--threshold <p>", "P(bilingual) at or above which a record is bilingual", probability, 0.5)
     .option("--json", "print the CV results as JSON")
     .action((flags: TrainFlags) => train(flags));

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import {
@@ -20,8 +20,9 @@ import {
   userDataPath,
 } from "../config/index.js";
 import { UserError } from "../errors.js";
-import { writeFileAtomic } from "../io/atomic-write.js";
+import { writeFileAtomic } from "../io/index.js";
 import { PACKAGE_ROOT } from "../paths.js";
+import { storeExists } from "../store/index.js";
 import { formatTable, printJson, printLine } from "./output.js";
 
 /** Everything `bitext where` reports: the home, the config, and the file each command reads. */
@@ -38,7 +39,7 @@ export function whereReport() {
       ResourceKind,
       { yours: string; shipped: string }
     >,
-    store: { path: storePath(undefined, settings), exists: existsSync(storePath(undefined, settings)) },
+    store: { path: storePath(undefined, settings), exists: storeExists(storePath(undefined, settings)) },
     annotations: annotationsPath(settings),
     model: model === null ? null : { path: model, origin: model === describeResource("models", "default.json").path ? describeResource("models", "default.json").origin : "config" },
     lexicons: lexiconFiles(),

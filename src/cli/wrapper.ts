@@ -1,14 +1,14 @@
 import { existsSync, readFileSync } from "node:fs";
 import { type Command, Option } from "commander";
 import { UserError } from "../errors.js";
-import { readPageTagPaths } from "../html/load.js";
+import { readPageTagPaths } from "../html/index.js";
 import { describeResource, userWrapperPath } from "../config/index.js";
-import { writeFileAtomic } from "../io/atomic-write.js";
-import { DEFAULT_SAMPLE_QUERY, learnEngineLive } from "../serp/learn-live.js";
-import { readWrapperFile, withNewWrapper, writeWrapperFile } from "../wrapper/file.js";
-import { extractRecords } from "../wrapper/extract.js";
-import { learnWrapper } from "../wrapper/learn.js";
-import type { Wrapper } from "../wrapper/types.js";
+import { writeFileAtomic } from "../io/index.js";
+import { DEFAULT_SAMPLE_QUERY, learnEngineLive } from "../serp/index.js";
+import { readWrapperFile, withNewWrapper, writeWrapperFile } from "../wrapper/index.js";
+import { extractRecords } from "../wrapper/index.js";
+import { learnWrapper } from "../wrapper/index.js";
+import type { Wrapper } from "../wrapper/index.js";
 import { formatTable, printJson, printLine } from "./output.js";
 
 /** Flags of the live path (no --sample): issue 3. */

@@ -2,7 +2,8 @@ import { existsSync } from "node:fs";
 import { dirname, isAbsolute, join, relative } from "node:path";
 import { parse as parseYaml, YAMLParseError } from "yaml";
 import { UserError } from "../errors.js";
-import { parseJsonText, readTextFile, validated } from "../io/json-file.js";
+import { parseJsonText, readTextFile, validated } from "../io/index.js";
+import { isPostgresUrl } from "../store/index.js";
 import { type ConfigFileContent, configSchema, DEFAULTS } from "./schema.js";
 import { currentHome, describeResource, type Home, listResources, userDataPath } from "./workspace.js";
 
@@ -40,7 +41,7 @@ export function readConfigFile(file: string): ConfigFileContent {
   const rel = (p: string) => (isAbsolute(p) ? p : join(base, p));
   return {
     ...config,
-    ...(config.store ? { store: rel(config.store) } : {}),
+    ...(config.store ? { store: isPostgresUrl(config.store) ? config.store : rel(config.store) } : {}),
     ...(typeof config.model === "string" ? { model: rel(config.model) } : {}),
     ...(config.proxies?.file ? { proxies: { ...config.proxies, file: rel(config.proxies.file) } } : {}),
   };
@@ -52,7 +53,7 @@ export function loadSettings(): Settings {
   return { home, config: home.config ? readConfigFile(home.config) : {} };
 }
 
-/** The store: `--db` if given, else the config file's `store`, else `data/bitext.db` in the home. */
+/** The store (a SQLite file or a PostgreSQL URL): `--db` if given, else the config file's `store`, else `data/bitext.db` in the home. */
 export function storePath(flag?: string, settings: Settings = loadSettings()): string {
   return flag ?? settings.config.store ?? join(settings.home.dir, DEFAULTS.store);
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseDuration } from "../serp/duration.js";
+import { parseDuration } from "../duration.js";
 
 /**
  * The one schema of bitext's config file (`bitext.config.json` / `.yaml`) and of the daemon's schedule,
@@ -21,6 +21,18 @@ export const DEFAULTS = {
   scheduleMaxAge: "20h",
   annotations: "data/annotations.jsonl",
   demoDir: "data/demo",
+} as const;
+
+/**
+ * The harvest's defaults in the library's units (what `harvest()` and `runHarvest()` use for an option
+ * not given): the same values as DEFAULTS, which the CLI and the config file show.
+ */
+export const HARVEST_DEFAULTS = {
+  pages: DEFAULTS.pages,
+  concurrency: DEFAULTS.concurrency,
+  maxAgeMs: parseDuration(DEFAULTS.maxAge),
+  retries: DEFAULTS.retries,
+  timeoutMs: parseDuration(DEFAULTS.timeout),
 } as const;
 
 /** A duration: `30s`, `500ms`, `2h`, `1h30m`, `0`, or a number of milliseconds. Parsed to milliseconds. */
@@ -93,7 +105,7 @@ export const configSchema = z
   .object({
     /** JSON Schema hint for editors; ignored. */
     $schema: z.string().optional(),
-    /** The SQLite store. */
+    /** The store: a SQLite file, or a PostgreSQL URL (postgres://user@host:5432/db) for many machines. */
     store: z.string().min(1).optional(),
     /** The engines harvested by default, with per-engine settings. */
     engines: z.record(engineName, engineConfigSchema).optional(),

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { dirname, join, resolve, } from "node:path";
 import envPaths from "env-paths";
 import { UserError } from "../errors.js";
 import { PACKAGE_ROOT, resourcePath } from "../paths.js";
@@ -140,43 +140,7 @@ function safeList(dir: string): string[] {
   }
 }
 
-/** The shipped folders and files no command may write to. */
-const READ_ONLY_PARTS: readonly string[] = ["wrappers", "models", "queries", "data", "dist", "src"];
-
-/**
- * Is `path` inside the installation's shipped files? A checkout's own scratch folders (test temp dirs,
- * `node_modules`) are not; the folders the package ships are. `data/demo` and other folders a user
- * made in a checkout before homes existed are left alone: only files the package ships count under `data/`.
- */
-export function isInstallationPath(path: string): boolean {
-  const rel = relative(PACKAGE_ROOT, resolve(path));
-  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return false;
-  const [top] = rel.split(sep);
-  if (!top || !READ_ONLY_PARTS.includes(top)) return false;
-  if (top === "data") return rel === join("data", "annotations.bootstrap.jsonl");
-  return true;
-}
-
-/**
- * Refuse to write into the installation (the one guard every writer calls). Maintainers regenerating a
- * shipped file on purpose set BITEXT_WRITE_INSTALLATION=1.
- */
-export function assertWritable(path: string): void {
-  if (process.env.BITEXT_WRITE_INSTALLATION === "1") return;
-  if (isInstallationPath(path)) {
-    throw new UserError(
-      `${path}: is a file of the bitext installation, which is read-only; write to your home instead ` +
-        `(${userDataPathOrHint()}; bitext where shows it)`,
-    );
-  }
-}
-
-function userDataPathOrHint(): string {
-  try {
-    return currentHome().dir;
-  } catch {
-    return "--home DIR";
-  }
-}
+// The installation guard lives beside PACKAGE_ROOT (src/paths.ts), below the io layer that calls it.
+export { assertWritable, isInstallationPath } from "../paths.js";
 
 export { resourcePath };

@@ -1,8 +1,8 @@
 import { decodeHTML } from "entities";
-import type { TagPathSequence } from "../html/tagpaths.js";
-import { extractRecords } from "../wrapper/extract.js";
-import { learnWrapper } from "../wrapper/learn.js";
-import type { Wrapper, WrapperParams } from "../wrapper/types.js";
+import type { TagPathSequence } from "../html/index.js";
+import { extractRecords } from "../wrapper/index.js";
+import { learnWrapper } from "../wrapper/index.js";
+import type { Wrapper, WrapperParams } from "../wrapper/index.js";
 import { addCounts, type Counts, emptyCounts, type Scores, scores } from "./metrics.js";
 
 /**
@@ -68,11 +68,29 @@ export interface Figures {
   exact: Scores;
 }
 
+/** Cross-page figures, with how many pairs were refused as a layout mismatch (their expected titles count as missed). */
+export type CrossFigures = Figures & { pairs: number; refused: number };
+
 export interface EngineReport {
   engine: string;
   pages: number;
   self: Figures;
-  cross: Figures & { pairs: number };
+  cross: CrossFigures;
+  /** With `folds: "engine"`: every other engine's wrappers applied to this engine's pages. */
+  foreign?: ForeignFigures;
+}
+
+/**
+ * Leave-one-engine-out: the engine's pages are read with wrappers learned on every other engine's pages only.
+ * They should all be refused (mismatch); `records` counts what was taken anyway, `matched` how many of those
+ * happen to be expected titles.
+ */
+export interface ForeignFigures {
+  pairs: number;
+  mismatch: number;
+  empty: number;
+  records: number;
+  matched: number;
 }
 
 export interface PageReport {
@@ -82,12 +100,26 @@ export interface PageReport {
   status: string;
 }
 
+export interface PairReport {
+  engine: string;
+  /** The page the wrapper was learned on. */
+  learnedOn: string;
+  /** The page it was applied to. */
+  appliedTo: string;
+  counts: Counts;
+  status: string;
+  /** Why records were refused (a mismatch), or what was found. */
+  detail: string;
+}
+
 export interface RecordsReport {
   periodDays: number;
   engines: EngineReport[];
-  overall: { pages: number; self: Figures; cross: Figures & { pairs: number } };
+  overall: { pages: number; self: Figures; cross: CrossFigures };
   /** Per page, self-learned (for finding what to fix). */
   pages: PageReport[];
+  /** Per cross-page pair (wrapper learned on one page, applied to another of the same engine and period). */
+  pairs: PairReport[];
   /** Pages whose wrapper could not be learned, with the reason. */
   failures: Array<{ file: string; reason: string }>;
 }
@@ -99,6 +131,8 @@ export interface EvaluateOptions {
   params?: Partial<WrapperParams>;
   /** Called after each page is learned (progress). */
   onPage?: (file: string) => void;
+  /** "engine": also apply every other engine's wrappers to each engine's pages (leave-one-engine-out). */
+  folds?: "engine";
 }
 
 export const DEFAULT_PERIOD_DAYS = 180;
@@ -123,11 +157,17 @@ export function samePeriod(a: GoldPage, b: GoldPage, periodDays: number): boolea
   return Math.abs(a.capturedAt - b.capturedAt) <= periodDays * 86400;
 }
 
-export function evaluateRecords(pages: readonly GoldPage[], options: EvaluateOptions = {}): RecordsReport {
-  const periodDays = options.periodDays ?? DEFAULT_PERIOD_DAYS;
+/** What scoring a set of pages needs: each page's learned wrapper (null: learning failed) and expected titles. */
+interface ScoringContext {
+  wrappers: Map<GoldPage, Wrapper | null>;
+  gold: Map<GoldPage, string[]>;
+}
+
+type PairTally = Tally & { status: string; detail: string };
+
+function learnEach(pages: readonly GoldPage[], options: EvaluateOptions): { wrappers: Map<GoldPage, Wrapper | null>; failures: RecordsReport["failures"] } {
   const wrappers = new Map<GoldPage, Wrapper | null>();
   const failures: RecordsReport["failures"] = [];
-  const gold = new Map(pages.map((p) => [p, p.titles.map(normaliseTitle)] as const));
   for (const page of pages) {
     try {
       const params = options.params ? { params: options.params } : {};
@@ -138,49 +178,97 @@ export function evaluateRecords(pages: readonly GoldPage[], options: EvaluateOpt
     }
     options.onPage?.(page.file);
   }
-  const count = (wrapper: Wrapper | null, page: GoldPage): Tally & { status: string } => {
-    const result = wrapper ? extractRecords(wrapper, page.seq, { pageUrl: page.url }) : null;
-    const found = (result?.records ?? []).map((r) => normaliseTitle(r.title));
-    const expected = gold.get(page)!;
-    return {
-      match: matchTitles(found, expected),
-      exact: matchTitles(found, expected, true),
-      status: result?.status ?? "not learned",
-    };
-  };
+  return { wrappers, failures };
+}
 
-  const engines = [...new Set(pages.map((p) => p.engine))].sort();
+/** The titles a wrapper finds on a page, matched against the page's expected ones. */
+function scorePair(ctx: ScoringContext, wrapper: Wrapper | null, page: GoldPage): PairTally {
+  const result = wrapper ? extractRecords(wrapper, page.seq, { pageUrl: page.url }) : null;
+  const found = (result?.records ?? []).map((r) => normaliseTitle(r.title));
+  const expected = ctx.gold.get(page)!;
+  return {
+    match: matchTitles(found, expected),
+    exact: matchTitles(found, expected, true),
+    status: result?.status ?? "not learned",
+    detail: result?.detail ?? "",
+  };
+}
+
+/** One engine's self-learned and cross-page tallies; its page and pair reports are appended to `out`. */
+function scoreEngine(
+  ctx: ScoringContext,
+  engine: string,
+  group: readonly GoldPage[],
+  periodDays: number,
+  out: { pages: PageReport[]; pairs: PairReport[] },
+): { self: Tally; cross: Tally; pairs: number; refused: number } {
+  const self = emptyTally();
+  const cross = emptyTally();
+  let pairs = 0;
+  let refused = 0;
+  for (const page of group) {
+    const t = scorePair(ctx, ctx.wrappers.get(page) ?? null, page);
+    addTally(self, t);
+    out.pages.push({ file: page.file, engine, self: t.match, status: t.status });
+  }
+  for (const learnedOn of group) {
+    for (const appliedTo of group) {
+      if (learnedOn === appliedTo || !samePeriod(learnedOn, appliedTo, periodDays)) continue;
+      const t = scorePair(ctx, ctx.wrappers.get(learnedOn) ?? null, appliedTo);
+      addTally(cross, t);
+      out.pairs.push({ engine, learnedOn: learnedOn.file, appliedTo: appliedTo.file, counts: t.match, status: t.status, detail: t.detail });
+      pairs++;
+      if (t.status === "mismatch") refused++;
+    }
+  }
+  return { self, cross, pairs, refused };
+}
+
+/** Leave-one-engine-out: the held-out engine's pages read with every other engine's wrappers. */
+function foreignFigures(ctx: ScoringContext, others: readonly GoldPage[], group: readonly GoldPage[]): ForeignFigures {
+  const f: ForeignFigures = { pairs: 0, mismatch: 0, empty: 0, records: 0, matched: 0 };
+  for (const learnedOn of others) {
+    const wrapper = ctx.wrappers.get(learnedOn);
+    if (!wrapper) continue;
+    for (const page of group) {
+      const result = extractRecords(wrapper, page.seq, { pageUrl: page.url });
+      f.pairs++;
+      if (result.status === "mismatch") f.mismatch++;
+      if (result.status === "empty") f.empty++;
+      f.records += result.records.length;
+      f.matched += matchTitles(result.records.map((r) => normaliseTitle(r.title)), ctx.gold.get(page)!).tp;
+    }
+  }
+  return f;
+}
+
+export function evaluateRecords(pages: readonly GoldPage[], options: EvaluateOptions = {}): RecordsReport {
+  const periodDays = options.periodDays ?? DEFAULT_PERIOD_DAYS;
+  const { wrappers, failures } = learnEach(pages, options);
+  const ctx: ScoringContext = { wrappers, gold: new Map(pages.map((p) => [p, p.titles.map(normaliseTitle)] as const)) };
+  const out = { pages: [] as PageReport[], pairs: [] as PairReport[] };
   const totalSelf = emptyTally();
   const totalCross = emptyTally();
-  const pageReports: PageReport[] = [];
   let totalPairs = 0;
+  let totalRefused = 0;
+  const engines = [...new Set(pages.map((p) => p.engine))].sort();
   const reports: EngineReport[] = engines.map((engine) => {
     const group = pages.filter((p) => p.engine === engine);
-    const self = emptyTally();
-    const cross = emptyTally();
-    let pairs = 0;
-    for (const page of group) {
-      const t = count(wrappers.get(page) ?? null, page);
-      addTally(self, t);
-      pageReports.push({ file: page.file, engine, self: t.match, status: t.status });
-    }
-    for (const learnedOn of group) {
-      for (const appliedTo of group) {
-        if (learnedOn === appliedTo || !samePeriod(learnedOn, appliedTo, periodDays)) continue;
-        addTally(cross, count(wrappers.get(learnedOn) ?? null, appliedTo));
-        pairs++;
-      }
-    }
+    const { self, cross, pairs, refused } = scoreEngine(ctx, engine, group, periodDays, out);
     addTally(totalSelf, self);
     addTally(totalCross, cross);
     totalPairs += pairs;
-    return { engine, pages: group.length, self: figures(self), cross: { ...figures(cross), pairs } };
+    totalRefused += refused;
+    const report: EngineReport = { engine, pages: group.length, self: figures(self), cross: { ...figures(cross), pairs, refused } };
+    if (options.folds === "engine") report.foreign = foreignFigures(ctx, pages.filter((p) => p.engine !== engine), group);
+    return report;
   });
   return {
     periodDays,
     engines: reports,
-    overall: { pages: pages.length, self: figures(totalSelf), cross: { ...figures(totalCross), pairs: totalPairs } },
-    pages: pageReports,
+    overall: { pages: pages.length, self: figures(totalSelf), cross: { ...figures(totalCross), pairs: totalPairs, refused: totalRefused } },
+    pages: out.pages,
+    pairs: out.pairs,
     failures,
   };
 }

@@ -2,8 +2,8 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { z } from "zod";
 import { UserError } from "../errors.js";
-import { readJsonFile, validated } from "../io/json-file.js";
-import { readPageTagPaths } from "../html/load.js";
+import { readJsonFile, validated } from "../io/index.js";
+import { readPageTagPaths } from "../html/index.js";
 import type { GoldPage } from "./records.js";
 
 /**
@@ -95,14 +95,6 @@ function filesFromManifest(dir: string, manifestPath: string): GoldFile[] {
       ...time,
     };
   });
-}
-
-/** Read a list of page paths to leave out (one per line, `#` comments; `- ` list markers allowed). */
-export function readExcludeList(text: string): string[] {
-  return text
-    .split(/\r?\n/)
-    .map((l) => l.replace(/#.*$/, "").replace(/^\s*[-*]\s+/, "").trim())
-    .filter((l) => l.endsWith(".html"));
 }
 
 /** Whether `file` is named by the exclude list (entries match as path suffixes: `aql-more/ask/x.html`). */

@@ -13,7 +13,7 @@ import { attribute, bodyOf, childrenOf, isElement, isText, type TreeDocument, ty
 import type { Segmentation, Snippet } from "./types.js";
 
 /** Tags that only change how text looks: unwrapped, their children joined to the parent. */
-export const VISUAL_TAGS: ReadonlySet<string> = new Set([
+export const INLINE_TAGS: ReadonlySet<string> = new Set([
   "a", "abbr", "acronym", "b", "bdi", "bdo", "big", "blink", "cite", "code", "data", "dfn", "em", "font",
   "i", "ins", "kbd", "label", "mark", "nobr", "q", "rb", "ruby", "samp", "small", "span", "strong", "sub",
   "sup", "time", "tt", "u", "var", "wbr",
@@ -40,7 +40,7 @@ export interface PageSnippets {
 }
 
 /** The snippets of a page in reading order (a parse5 tree, see `tree.ts`). */
-export function analysePage(doc: TreeDocument, options: AnalyseOptions): PageSnippets {
+export function pageSnippets(doc: TreeDocument, options: AnalyseOptions): PageSnippets {
   const root = bodyOf(doc);
   if (!root) return { snippets: [], trailingGap: [] };
   return snippetsFromItems(flatten(root, options.segmentation === "html"), options.pair);
@@ -68,7 +68,7 @@ function flatten(root: TreeElement, keepTags: boolean): Item[] {
     if (!isElement(child)) continue;
     const name = child.tagName;
     if (SKIPPED_TAGS.has(name)) continue;
-    if (VISUAL_TAGS.has(name) && !(name === "a" && isStandaloneLink(child))) {
+    if (INLINE_TAGS.has(name) && !(name === "a" && isStandaloneLink(child))) {
       pushChildren(child);
       continue;
     }

@@ -3,7 +3,7 @@
  * the demo). Pairs are deduplicated by the store on their normalised texts (`corpusKey`), keeping every
  * source URL.
  */
-import { writeFileAtomic } from "../io/atomic-write.js";
+import { writeFileAtomic } from "../io/index.js";
 import { type CorpusPair, listCorpusPairs, type SentencePairInput, type Store } from "../store/index.js";
 import { EN_ZH, normalizeText } from "../text/index.js";
 import { formatPairs, type OutputFile, type OutputFormat, type OutputPair } from "./formats.js";

@@ -5,9 +5,9 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { addCounts, type Counts, emptyCounts, matchMultiset, type Scores, scores } from "../eval/metrics.js";
+import { addCounts, type Counts, emptyCounts, matchMultiset, type Scores, scores } from "../eval/index.js";
 import { UserError } from "../errors.js";
-import { readSavedPage } from "../html/load.js";
+import { readSavedPage } from "../html/index.js";
 import { normalizeText } from "../text/index.js";
 import { type ExtractOptions, type ExtractSystem, extractFromHtml } from "./extract.js";
 import { readGoldPairs } from "./gold.js";

@@ -9,7 +9,7 @@
  * units), with feng2011 for pages that have no regular template.
  */
 import { EN_ZH, type LanguagePair } from "../text/index.js";
-import { analysePage } from "./analyse.js";
+import { pageSnippets } from "./analyse.js";
 import { DEFAULT_STRUCTURE_OPTIONS, type StructureOptions, structuralPairs } from "./structure.js";
 import { parseTree, type TreeDocument } from "./tree.js";
 import { randomWalkWithRestart, type WeightedEdge } from "./rank.js";
@@ -78,60 +78,94 @@ export function extractFromDocument(
   options: Partial<ExtractOptions> = {},
 ): PageExtraction {
   const opts: ExtractOptions = { ...DEFAULT_EXTRACT_OPTIONS, ...options };
-  if (opts.system === "full") {
-    const found = structuralPairs(doc, opts.pair, opts.structure);
-    const templ = found.pairs.map((p): SentencePair => ({ langs: opts.pair, a: p.a, b: p.b, score: round3(p.score), method: "template", sourceUrl }));
-    const stats: PageStats = { snippets: 0, adjacentPairs: 0, seeds: 0, wrappers: 0, candidates: 0, templatePairs: templ.length, pairs: templ.length };
-    // A page with a regular template is its own evidence; one without (pairs inside running text, menus of
-    // terms) gets feng2011's seeds and wrappers for the text the templates did not take.
-    if (found.regular) return { pairs: templ, stats };
-    const rest = extractFromDocument(doc, sourceUrl, { ...opts, system: "feng2011" });
-    const used = templ.flatMap((p) => [p.a, p.b]).join("\u0000");
-    const extra = rest.pairs.filter((p) => !used.includes(p.a) && !used.includes(p.b));
-    const pairs = [...templ, ...extra];
-    return { pairs, stats: { ...rest.stats, templatePairs: templ.length, pairs: pairs.length } };
-  }
+  if (opts.system === "full") return extractFull(doc, sourceUrl, opts);
   const useHtml = opts.system !== "ranker";
-  const { snippets, trailingGap } = analysePage(doc, {
+  const { snippets, trailingGap } = pageSnippets(doc, {
     pair: opts.pair,
     segmentation: useHtml ? "html" : "language",
   });
-  const scorer = new PairScorer(opts.pair);
-  const pairs = adjacentPairs(snippets);
+  const page: SnippetPage = { snippets, trailingGap, pairs: adjacentPairs(snippets), scorer: new PairScorer(opts.pair), useHtml, sourceUrl, opts };
   const stats: PageStats = {
     snippets: snippets.length,
-    adjacentPairs: pairs.length,
+    adjacentPairs: page.pairs.length,
     seeds: 0,
     wrappers: 0,
     candidates: 0,
     templatePairs: 0,
     pairs: 0,
   };
-  const toSentencePair = (p: SnippetPair, score: number, method: SentencePair["method"]): SentencePair => {
-    const [a, b] = p.first.lang === opts.pair.a ? [p.first, p.second] : [p.second, p.first];
-    return { langs: opts.pair, a: a.text, b: b.text, score, method, sourceUrl };
-  };
+  const pairs = opts.system === "baseline" ? baselinePairs(page) : rankedPairs(page, stats);
+  stats.pairs = pairs.length;
+  return { pairs, stats };
+}
 
-  if (opts.system === "baseline") {
-    const out: SentencePair[] = [];
-    let lastUsed = -1;
-    for (const p of pairs) {
-      if (p.first.index <= lastUsed) continue;
-      const e = scorer.evidence(p);
-      if (Math.abs(e.delta) > opts.seeds.maxDelta) continue;
-      out.push(toSentencePair(p, e.lengthProbability, "adjacent"));
-      lastUsed = p.second.index;
-    }
-    stats.pairs = out.length;
-    return { pairs: out, stats };
+/** A page cut into snippets, with what the systems share to pair them. */
+interface SnippetPage {
+  snippets: ReturnType<typeof pageSnippets>["snippets"];
+  trailingGap: ReturnType<typeof pageSnippets>["trailingGap"];
+  /** Pairs of adjacent snippets in the two languages. */
+  pairs: SnippetPair[];
+  scorer: PairScorer;
+  useHtml: boolean;
+  sourceUrl: string;
+  opts: ExtractOptions;
+}
+
+/**
+ * The "full" system: the page's template first. A page with a regular template is its own evidence; one
+ * without (pairs inside running text, menus of terms) gets feng2011's seeds and wrappers for the text the
+ * templates did not take.
+ */
+function extractFull(doc: TreeDocument, sourceUrl: string, opts: ExtractOptions): PageExtraction {
+  const found = structuralPairs(doc, opts.pair, opts.structure);
+  const templ = found.pairs.map((p): SentencePair => ({ langs: opts.pair, a: p.a, b: p.b, score: round3(p.score), method: "template", sourceUrl }));
+  const stats: PageStats = { snippets: 0, adjacentPairs: 0, seeds: 0, wrappers: 0, candidates: 0, templatePairs: templ.length, pairs: templ.length };
+  if (found.regular) return { pairs: templ, stats };
+  const rest = extractFromDocument(doc, sourceUrl, { ...opts, system: "feng2011" });
+  const used = templ.flatMap((p) => [p.a, p.b]).join("\u0000");
+  const extra = rest.pairs.filter((p) => !used.includes(p.a) && !used.includes(p.b));
+  const pairs = [...templ, ...extra];
+  return { pairs, stats: { ...rest.stats, templatePairs: templ.length, pairs: pairs.length } };
+}
+
+function toSentencePair(page: SnippetPage, p: SnippetPair, score: number, method: SentencePair["method"]): SentencePair {
+  const langs = page.opts.pair;
+  const [a, b] = p.first.lang === langs.a ? [p.first, p.second] : [p.second, p.first];
+  return { langs, a: a.text, b: b.text, score, method, sourceUrl: page.sourceUrl };
+}
+
+/** The baseline: each snippet paired with the next one in the other language when the length model accepts it. */
+function baselinePairs(page: SnippetPage): SentencePair[] {
+  const out: SentencePair[] = [];
+  let lastUsed = -1;
+  for (const p of page.pairs) {
+    if (p.first.index <= lastUsed) continue;
+    const e = page.scorer.evidence(p);
+    if (Math.abs(e.delta) > page.opts.seeds.maxDelta) continue;
+    out.push(toSentencePair(page, p, e.lengthProbability, "adjacent"));
+    lastUsed = p.second.index;
   }
+  return out;
+}
 
-  // Seeds, and the wrappers they derive.
+/** Seeds, the wrappers they derive and the candidates those wrappers match. */
+interface SeedsAndWrappers {
+  evidence: Map<SnippetPair, PairEvidence>;
+  /** The keys of the wrappers of every adjacent pair. */
+  wrapperKeys: Map<SnippetPair, string[]>;
+  seeds: SnippetPair[];
+  /** The seeds' wrappers, numbered. */
+  wrapperIds: Map<string, number>;
+  candidates: SnippetPair[];
+}
+
+function seedsAndWrappers(page: SnippetPage): SeedsAndWrappers {
+  const { pairs, snippets, opts } = page;
   const evidence = new Map<SnippetPair, PairEvidence>();
-  for (const p of pairs) evidence.set(p, scorer.evidence(p));
-  const after = (p: SnippetPair): readonly string[] => snippets[p.second.index + 1]?.gapBefore ?? trailingGap;
+  for (const p of pairs) evidence.set(p, page.scorer.evidence(p));
+  const after = (p: SnippetPair): readonly string[] => snippets[p.second.index + 1]?.gapBefore ?? page.trailingGap;
   const wrapperKeys = new Map<SnippetPair, string[]>();
-  for (const p of pairs) wrapperKeys.set(p, wrappersOf(p, after(p), useHtml).map((w) => w.key));
+  for (const p of pairs) wrapperKeys.set(p, wrappersOf(p, after(p), page.useHtml).map((w) => w.key));
   // A snippet translates one neighbour at most: of two eligible seeds sharing a snippet, the one with more
   // word overlap is kept (in a table whose rows all say "… error / …错误", row pairs beat cross-row pairs).
   const eligible = pairs.filter((p) => isSeed(evidence.get(p)!, opts.seeds)).map((pair) => ({ pair }));
@@ -139,12 +173,22 @@ export function extractFromDocument(
   const wrapperIds = new Map<string, number>();
   for (const s of seeds) for (const k of wrapperKeys.get(s)!) if (!wrapperIds.has(k)) wrapperIds.set(k, wrapperIds.size);
   const candidates = pairs.filter((p) => wrapperKeys.get(p)!.some((k) => wrapperIds.has(k)));
-  stats.seeds = seeds.length;
-  stats.wrappers = wrapperIds.size;
-  stats.candidates = candidates.length;
-  if (seeds.length === 0) return { pairs: [], stats };
+  return { evidence, wrapperKeys, seeds, wrapperIds, candidates };
+}
 
-  // The graph of feng2011 Table III: page ⇄ seeds ⇄ wrappers ⇄ candidates.
+/** feng2011 and the ranker system: seeds → wrappers → candidates, ranked by RWR. */
+function rankedPairs(page: SnippetPage, stats: PageStats): SentencePair[] {
+  const found = seedsAndWrappers(page);
+  stats.seeds = found.seeds.length;
+  stats.wrappers = found.wrapperIds.size;
+  stats.candidates = found.candidates.length;
+  if (found.seeds.length === 0) return [];
+  return chooseCandidates(page, found, candidateRelevance(found, page.opts));
+}
+
+/** RWR relevance of every candidate on the graph of feng2011 Table III: page ⇄ seeds ⇄ wrappers ⇄ candidates. */
+function candidateRelevance(found: SeedsAndWrappers, opts: ExtractOptions): number[] {
+  const { seeds, wrapperIds, candidates, wrapperKeys, evidence } = found;
   const PAGE = 0;
   const seedNode = (i: number) => 1 + i;
   const wrapperNode = (i: number) => 1 + seeds.length + i;
@@ -168,12 +212,17 @@ export function extractFromDocument(
     }
   }
   const relevance = randomWalkWithRestart(nodeCount, edges, seeds.map((_, i) => seedNode(i)), { restart: opts.restart });
+  return candidates.map((_, i) => relevance[candidateNode(i)]!);
+}
 
+/** The candidates kept by their relevance (`raw`, per candidate), at most one pair per snippet, in page order. */
+function chooseCandidates(page: SnippetPage, found: SeedsAndWrappers, raw: number[]): SentencePair[] {
+  const { opts } = page;
+  const { candidates, seeds, evidence } = found;
   // Relevance relative to the page's best candidate. A wrapper passes the mass of its seeds to all its
   // candidates, so a candidate's relevance is roughly the share of seeds among its wrapper's candidates: near
   // the best for `langs_en`/`langs_cn` items, tiny for a table-cell wrapper that one accidental seed learned
   // and that matches two hundred cells of a technical page.
-  const raw = candidates.map((_, i) => relevance[candidateNode(i)]!);
   const best = Math.max(...raw);
   const scored = candidates.map((c, i) => ({ pair: c, score: best > 0 ? raw[i]! / best : 0 }));
   const seedSet = new Set(seeds);
@@ -186,9 +235,7 @@ export function extractFromDocument(
   // Where two candidates compete for a snippet, dictionary evidence counts too: up to 3× for twice the seed overlap.
   const chosen = bestMatching(kept, (s) => s.score * (1 + Math.min(2, evidence.get(s.pair)!.overlap / opts.seeds.minOverlap)));
   chosen.sort((x, y) => x.pair.first.index - y.pair.first.index);
-  const out = chosen.map((c) => toSentencePair(c.pair, round3(c.score), seedSet.has(c.pair) ? "seed" : "wrapper"));
-  stats.pairs = out.length;
-  return { pairs: out, stats };
+  return chosen.map((c) => toSentencePair(page, c.pair, round3(c.score), seedSet.has(c.pair) ? "seed" : "wrapper"));
 }
 
 /**

@@ -8,7 +8,7 @@
  */
 import pLimit from "p-limit";
 import { createFetcher, type Fetcher, FetchError, type FetcherOptions, isHtmlContentType } from "../net/index.js";
-import { unprocessableReason } from "../html/limits.js";
+import { unprocessableReason } from "../html/index.js";
 import { getPage, listRecords, pageReachedAt, markPageUnprocessable, replacePairs, type Store, upsertPage } from "../store/index.js";
 import { EN_ZH } from "../text/index.js";
 import { toStoredPair } from "./corpus.js";

@@ -8,7 +8,7 @@
  * exportCorpus(store, { format: "tmx", out: "corpus" });   // deduplicated corpus with every source URL
  * ```
  */
-export { analysePage, languageRuns, type PageSnippets, SKIPPED_TAGS, VISUAL_TAGS } from "./analyse.js";
+export { pageSnippets, languageRuns, type PageSnippets, SKIPPED_TAGS, INLINE_TAGS } from "./analyse.js";
 export { type CorpusExport, corpusKey, type ExportCorpusOptions, exportCorpus, toStoredPair } from "./corpus.js";
 export {
   devKey,
@@ -44,3 +44,4 @@ export { alignSentences, splitIntoSentencePairs, splitSentences } from "./senten
 export { EN_JA_LENGTH, EN_ZH_LENGTH, estimateLengthModel, type LengthModel } from "./length-model.js";
 export { isUrl, loadPageInput, type PageText } from "./pages.js";
 export type { SentencePair, Snippet } from "./types.js";
+export { toJsonRecord } from "./formats.js";

@@ -2,8 +2,8 @@
  * Getting pages to extract from: saved files (the one page reader, src/html/load.ts), URLs (the polite
  * fetcher, src/net) and pages kept in the store.
  */
-import { decodeHtml } from "../html/charset.js";
-import { readSavedPage } from "../html/load.js";
+import { decodeHtml } from "../html/index.js";
+import { readSavedPage } from "../html/index.js";
 import { type Fetcher, isHtmlContentType } from "../net/index.js";
 import type { StoredPage } from "../store/index.js";
 

@@ -97,80 +97,21 @@ export function structuralPairs(doc: TreeDocument, pair: LanguagePair, options: 
   const scorer = new LengthFit(pair);
   const infos = measure(body, pair);
   const kids = structuralChildren(infos);
-  const pure = purity(infos, kids);
-
-  const templates = new Map<number, Run[]>();
-  let regular = false;
-  const inline: InlineCandidate[] = [];
-  const out: StructurePair[] = [];
-  const stack = [0];
-  let runCount = 0;
-  while (stack.length > 0) {
-    const i = stack.pop()!;
-    const run: Run = { id: runCount++, group: infos[i]!.parent, units: [] };
-    for (const k of kids[i]!) {
-      const child = infos[k]!;
-      if (child.link >= child.letters[0] + child.letters[1]) {
-        run.units.push(null); // a menu item, a table-of-contents entry: navigation
-        continue;
-      }
-      if (child.el.tagName === "pre") {
-        const lines = dialogueLines(child, pair, scorer, opts);
-        out.push(...lines);
-        if (lines.length > 0) run.units.push(null);
-        continue; // a code block is not text; it does not break the alternation around it
-      }
-      // A unit: no structural children, or one language wrapping a single child (`<td><p>…</p></td>`). A
-      // one-language block of several children is opened: its items may hold inline pairs of their own.
-      if (kids[k]!.length === 0 || (pure[k] && kids[k]!.length === 1)) {
-        const lines = visibleText(child.el, true);
-        const text = lines.replace(/\n/gu, " ");
-        const found = inlinePair(child, lines, text, pair, scorer);
-        if (found) {
-          inline.push({ ...found, run: run.id });
-          run.units.push(null);
-        } else {
-          const side = unitSide(child.letters, text);
-          run.units.push(side ? { side, text, tag: child.el.tagName, order: child.order } : null);
-        }
-        continue;
-      }
-      run.units.push(null);
-      stack.push(k);
-    }
-    if (out.length > 0) regular = true; // dialogue lines
-    if (run.units.some((u) => u !== null)) {
-      const key = infos[i]!.path;
-      const list = templates.get(key) ?? [];
-      list.push(run);
-      templates.set(key, list);
-    }
-  }
-  for (const columns of parallelColumns(infos, kids, pure, scorer)) {
-    const kept = keepTemplate(columns, opts);
-    regular ||= kept.regular;
-    out.push(...kept.pairs);
-  }
+  const page: MeasuredPage = { infos, kids, pure: purity(infos, kids), pair, scorer, opts };
+  const walk = walkRuns(page);
+  // Templates in turn: side-by-side columns, runs of the same tag path, inline pairs.
+  const templates = parallelColumns(infos, kids, page.pure, scorer);
   const rowRuns = new Set<number>();
-  for (const list of templates.values()) {
+  for (const list of walk.templates.values()) {
     const { pairs, rows } = pairRuns(list, scorer);
     for (const r of rows) rowRuns.add(r);
-    const kept = keepTemplate(pairs, opts);
-    regular ||= kept.regular;
-    out.push(...kept.pairs);
+    templates.push(pairs);
   }
-  // Inline pairs, grouped by template (how they are written, where): a cell of a row whose columns are already
-  // paired is a notes column; a comma-separated term list ("English，中文，gloss") counts only where it repeats.
-  const inlineTemplates = new Map<string, Candidate[]>();
-  for (const c of inline) {
-    if (rowRuns.has(c.run)) continue;
-    const list = inlineTemplates.get(c.key) ?? [];
-    list.push(c);
-    inlineTemplates.set(c.key, list);
-  }
-  for (const [key, list] of inlineTemplates) {
-    if (key.startsWith("comma:") && list.length < 2) continue;
-    const kept = keepTemplate(list, opts);
+  templates.push(...inlineTemplates(walk.inline, rowRuns));
+  let regular = walk.dialogue.length > 0;
+  const out: StructurePair[] = [...walk.dialogue];
+  for (const template of templates) {
+    const kept = keepTemplate(template, opts);
     regular ||= kept.regular;
     out.push(...kept.pairs);
   }
@@ -179,6 +120,94 @@ export function structuralPairs(doc: TreeDocument, pair: LanguagePair, options: 
     .sort((x, y) => x.order - y.order)
     .map(({ order, a, b, score, kind }) => ({ ...withoutSpeakerLabels(a, b), score, kind, order }));
   return { pairs, regular };
+}
+
+/** A page measured for the structural pairing, with what pairing it needs. */
+interface MeasuredPage {
+  infos: Info[];
+  kids: number[][];
+  /** Whether each element's text is in one language. */
+  pure: boolean[];
+  pair: LanguagePair;
+  scorer: LengthFit;
+  opts: StructureOptions;
+}
+
+/** What the walk over the page's runs of sibling units finds. */
+interface RunWalk {
+  /** Runs with at least one unit, by the tag path of their parent. */
+  templates: Map<number, Run[]>;
+  /** Units that hold a pair of their own ("English (中文)"). */
+  inline: InlineCandidate[];
+  /** The lines of dialogue `<pre>` blocks. */
+  dialogue: StructurePair[];
+}
+
+/** Walk the page from the body: each element's structural children make a run; blocks are opened into runs of their own. */
+function walkRuns(page: MeasuredPage): RunWalk {
+  const walk: RunWalk = { templates: new Map(), inline: [], dialogue: [] };
+  const stack = [0];
+  let runCount = 0;
+  while (stack.length > 0) {
+    const i = stack.pop()!;
+    const run: Run = { id: runCount++, group: page.infos[i]!.parent, units: [] };
+    for (const k of page.kids[i]!) if (addChild(page, k, run, walk)) stack.push(k);
+    if (run.units.some((u) => u !== null)) {
+      const key = page.infos[i]!.path;
+      const list = walk.templates.get(key) ?? [];
+      list.push(run);
+      walk.templates.set(key, list);
+    }
+  }
+  return walk;
+}
+
+/** Add element k to its parent's run (null: a slot that is no unit); true when k is a block to open. */
+function addChild(page: MeasuredPage, k: number, run: Run, walk: RunWalk): boolean {
+  const { infos, kids, pure, pair, scorer } = page;
+  const child = infos[k]!;
+  if (child.link >= child.letters[0] + child.letters[1]) {
+    run.units.push(null); // a menu item, a table-of-contents entry: navigation
+    return false;
+  }
+  if (child.el.tagName === "pre") {
+    const lines = dialogueLines(child, pair, scorer, page.opts);
+    walk.dialogue.push(...lines);
+    if (lines.length > 0) run.units.push(null);
+    return false; // a code block is not text; it does not break the alternation around it
+  }
+  // A unit: no structural children, or one language wrapping a single child (`<td><p>…</p></td>`). A
+  // one-language block of several children is opened: its items may hold inline pairs of their own.
+  if (kids[k]!.length === 0 || (pure[k] && kids[k]!.length === 1)) {
+    const lines = visibleText(child.el, true);
+    const text = lines.replace(/\n/gu, " ");
+    const found = inlinePair(child, lines, text, pair, scorer);
+    if (found) {
+      walk.inline.push({ ...found, run: run.id });
+      run.units.push(null);
+    } else {
+      const side = unitSide(child.letters, text);
+      run.units.push(side ? { side, text, tag: child.el.tagName, order: child.order } : null);
+    }
+    return false;
+  }
+  run.units.push(null);
+  return true;
+}
+
+/**
+ * Inline pairs, grouped by template (how they are written, where): a cell of a row whose columns are already
+ * paired is a notes column; a comma-separated term list ("English，中文，gloss") counts only where it repeats.
+ */
+function inlineTemplates(inline: readonly InlineCandidate[], rowRuns: ReadonlySet<number>): Candidate[][] {
+  const byKey = new Map<string, Candidate[]>();
+  for (const c of inline) {
+    if (rowRuns.has(c.run)) continue;
+    const list = byKey.get(c.key) ?? [];
+    list.push(c);
+    byKey.set(c.key, list);
+  }
+  return [...byKey].filter(([key, list]) => !(key.startsWith("comma:") && list.length < 2)).map(([, list]) => list);
 }
 
 /**

@@ -6,7 +6,7 @@
  * (and without parsing `<style>`): the extractor needs no DOM API, so it no longer builds one.
  */
 import type { DefaultTreeAdapterMap } from "parse5";
-import { parseHtml } from "../html/parse.js";
+import { parseHtml } from "../html/index.js";
 
 export type TreeDocument = DefaultTreeAdapterMap["document"];
 export type TreeNode = DefaultTreeAdapterMap["node"];

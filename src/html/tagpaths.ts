@@ -73,31 +73,20 @@ export const PATH_SEPARATOR = "\\";
  *   stops and the sequence, cut there, is marked `truncated`.
  */
 export function collectTagPaths(root: MinimalNode): TagPathSequence {
-  const out: TagPathSequence = {
-    paths: [],
-    pathIds: [],
-    ends: [],
-    texts: [],
-    hrefs: [],
-    classes: [],
-    baseHref: null,
-    truncated: false,
-  };
+  const out: TagPathSequence = { paths: [], pathIds: [], ends: [], texts: [], hrefs: [], classes: [], baseHref: null, truncated: false };
   // Literals, not module constants: the function must stay self-contained (see the module comment).
   const capDepth = 513;
   const maxPathChars = 16777216;
   let pathChars = 0;
   // Path ids by parent path id (+1, so the root's -1 is slot 0), then by tag: no string is built to look one up.
   const childPaths: Array<Map<string, number>> = [new Map()];
-  // The stack, as parallel arrays: a node to visit with its parent's path id (-1: none) and its depth
-  // (`html` is 1), or, when the node is null, the closing of the position in `stackArg`.
-  const stackNode: Array<MinimalNode | null> = [root];
-  const stackArg: number[] = [-1];
-  const stackDepth: number[] = [1];
-  while (stackNode.length > 0) {
-    const node = stackNode.pop()!;
-    const arg = stackArg.pop()!;
-    const depth = stackDepth.pop()!;
+  // The stack, entries of three slots pushed together: a node to visit, its parent's path id (-1: none) and
+  // its depth (`html` is 1); or null, the position to close, 0. (One flat array: nothing allocated per node.)
+  const stack: Array<MinimalNode | null | number> = [root, -1, 1];
+  while (stack.length > 0) {
+    const depth = stack.pop() as number;
+    const arg = stack.pop() as number;
+    const node = stack.pop() as MinimalNode | null;
     if (node === null) {
       out.ends[arg] = out.pathIds.length;
       continue;
@@ -107,11 +96,7 @@ export function collectTagPaths(root: MinimalNode): TagPathSequence {
     const name = node.nodeName.toLowerCase();
     const kids = node.childNodes;
     if (name === "#document" || name === "#document-fragment") {
-      for (let i = (kids ? kids.length : 0) - 1; i >= 0; i--) {
-        stackNode.push(kids![i]!);
-        stackArg.push(-1);
-        stackDepth.push(1);
-      }
+      for (let i = (kids ? kids.length : 0) - 1; i >= 0; i--) stack.push(kids![i]!, -1, 1);
       continue;
     }
     const isText = name === "#text";
@@ -164,14 +149,8 @@ export function collectTagPaths(root: MinimalNode): TagPathSequence {
     out.classes.push(cls);
     if (!kids || name === "script" || name === "style" || name === "noscript" || name === "template") continue;
     if (depth < capDepth) {
-      stackNode.push(null);
-      stackArg.push(pos);
-      stackDepth.push(0);
-      for (let i = kids.length - 1; i >= 0; i--) {
-        stackNode.push(kids[i]!);
-        stackArg.push(id);
-        stackDepth.push(depth + 1);
-      }
+      stack.push(null, pos, 0);
+      for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!, id, depth + 1);
       continue;
     }
     // At the cap: the element's element children become its following siblings, under the same parent,
@@ -183,17 +162,10 @@ export function collectTagPaths(root: MinimalNode): TagPathSequence {
         ownText = (kid.nodeValue ?? kid.value ?? "") + ownText;
         continue;
       }
-      stackNode.push(kid);
-      stackArg.push(arg);
-      stackDepth.push(depth + 1);
+      stack.push(kid, arg, depth + 1);
     }
-    stackNode.push(null);
-    stackArg.push(pos);
-    stackDepth.push(0);
-    if (ownText === "") continue;
-    stackNode.push({ nodeName: "#text", value: ownText });
-    stackArg.push(id);
-    stackDepth.push(depth + 1);
+    stack.push(null, pos, 0);
+    if (ownText !== "") stack.push({ nodeName: "#text", value: ownText }, id, depth + 1);
   }
   return out;
 }

@@ -1,6 +1,6 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { assertWritable } from "../config/workspace.js";
+import { assertWritable } from "../paths.js";
 
 /**
  * Write a file so that readers see either the old content or the new, never a torn mix:

@@ -2,7 +2,7 @@ import { once } from "node:events";
 import { closeSync, createWriteStream, fsyncSync, mkdirSync, openSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { Writable } from "node:stream";
-import { assertWritable } from "../config/workspace.js";
+import { assertWritable } from "../paths.js";
 
 /**
  * Writing long outputs (exports, listings) as a stream with back-pressure: text is handed to the

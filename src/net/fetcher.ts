@@ -1,4 +1,4 @@
-import { decodeHtml } from "../html/charset.js";
+import { decodeHtml } from "../html/index.js";
 import { HostDelay } from "./host-delay.js";
 import { type RobotsRules, robotsRules, robotsUrlFor } from "./robots.js";
 import {
@@ -23,77 +23,78 @@ const TEXTUAL_TYPE = /^\s*(text\/|application\/(xhtml\+xml|xml|json|[\w.+-]+\+xm
  * so the spacing holds across callers.
  */
 export function createFetcher(options: Partial<FetcherOptions> = {}): Fetcher {
-  const opts: FetcherOptions = { ...DEFAULT_FETCHER_OPTIONS, ...dropUndefined(options) };
-  const delay = new HostDelay();
-  const robots = new Map<string, Promise<RobotsRules>>();
+  return new PoliteFetcher({ ...DEFAULT_FETCHER_OPTIONS, ...dropUndefined(options) });
+}
 
-  const rulesFor = (url: URL): Promise<RobotsRules> => {
+interface FollowOptions extends FetchCallOptions {
+  maxBytes: number;
+  checkRobots: boolean;
+  /** Crawl-delay already known for the origin (0 while robots.txt itself is being read). */
+  robotsDelay?: number;
+}
+
+class PoliteFetcher implements Fetcher {
+  private readonly delay = new HostDelay();
+  /** robots.txt rules per origin, read once (the promise, so concurrent first requests share one read). */
+  private readonly robots = new Map<string, Promise<RobotsRules>>();
+
+  constructor(readonly options: Readonly<FetcherOptions>) {}
+
+  async fetch(url: string, callOptions: FetchCallOptions = {}): Promise<FetchedPage> {
+    return this.follow(parseHttpUrl(url), { ...callOptions, maxBytes: this.options.maxBytes, checkRobots: true });
+  }
+
+  async allowed(url: string): Promise<boolean> {
+    const parsed = parseHttpUrl(url);
+    if (!this.options.robots) return true;
+    return (await this.rulesFor(parsed)).allowed(parsed.href);
+  }
+
+  async sitemaps(url: string): Promise<string[]> {
+    const parsed = parseHttpUrl(url);
+    if (!this.options.robots) return [];
+    return (await this.rulesFor(parsed)).sitemaps;
+  }
+
+  private rulesFor(url: URL): Promise<RobotsRules> {
     const key = `${url.protocol}//${url.host}`;
-    let rules = robots.get(key);
+    let rules = this.robots.get(key);
     if (!rules) {
-      rules = loadRobots(url);
-      robots.set(key, rules);
+      rules = this.loadRobots(url);
+      this.robots.set(key, rules);
     }
     return rules;
-  };
+  }
 
-  const loadRobots = async (url: URL): Promise<RobotsRules> => {
+  private async loadRobots(url: URL): Promise<RobotsRules> {
     const robotsUrl = robotsUrlFor(url);
+    const agent = this.options.userAgent;
     try {
-      const res = await follow(new URL(robotsUrl), { maxBytes: ROBOTS_MAX_BYTES, checkRobots: false, robotsDelay: 0 });
-      return robotsRules(robotsUrl, opts.userAgent, { status: res.status, body: new TextDecoder().decode(res.bytes) });
+      const res = await this.follow(new URL(robotsUrl), { maxBytes: ROBOTS_MAX_BYTES, checkRobots: false, robotsDelay: 0 });
+      return robotsRules(robotsUrl, agent, { status: res.status, body: new TextDecoder().decode(res.bytes) });
     } catch (err) {
       if (err instanceof FetchError && err.kind === "status" && err.status !== undefined) {
-        return robotsRules(robotsUrl, opts.userAgent, { status: err.status, body: "" });
+        return robotsRules(robotsUrl, agent, { status: err.status, body: "" });
       }
       // Too many redirects counts as "unavailable" (RFC 9309 §2.3.1.2); anything else as "unreachable".
       if (err instanceof FetchError && (err.kind === "redirects" || err.kind === "scheme")) {
-        return robotsRules(robotsUrl, opts.userAgent, { status: 404, body: "" });
+        return robotsRules(robotsUrl, agent, { status: 404, body: "" });
       }
-      return robotsRules(robotsUrl, opts.userAgent, "unreachable");
+      return robotsRules(robotsUrl, agent, "unreachable");
     }
-  };
-
-  interface FollowOptions extends FetchCallOptions {
-    maxBytes: number;
-    checkRobots: boolean;
-    /** Crawl-delay already known for the origin (0 while robots.txt itself is being read). */
-    robotsDelay?: number;
   }
 
-  const follow = async (start: URL, fo: FollowOptions): Promise<FetchedPage> => {
+  /** GET `start`, following redirects: every hop checked against robots.txt and spaced like any request. */
+  private async follow(start: URL, fo: FollowOptions): Promise<FetchedPage> {
     const redirects: string[] = [];
     let current = start;
     for (let hop = 0; ; hop++) {
-      let crawlDelay = fo.robotsDelay ?? 0;
-      if (fo.checkRobots && opts.robots) {
-        const rules = await rulesFor(current);
-        if (!rules.allowed(current.href)) {
-          const why = rules.source === "unreachable" ? "robots.txt unreachable, site treated as disallowed" : "disallowed by robots.txt";
-          throw new FetchError("robots", current.href, why);
-        }
-        crawlDelay = Math.min(rules.crawlDelayMs ?? 0, opts.maxCrawlDelayMs);
-      }
-      try {
-        await delay.wait(current.host, Math.max(opts.delayMs, crawlDelay), fo.signal);
-      } catch {
-        throw new FetchError("aborted", current.href, "aborted");
-      }
-      const res = await request(current, fo.signal);
+      await this.waitTurn(current, fo);
+      const res = await request(current, this.options, fo.signal);
       if (res.status >= 300 && res.status < 400 && res.status !== 304) {
         await discard(res);
-        const location = res.headers.get("location");
-        if (!location) throw new FetchError("redirects", current.href, `HTTP ${res.status} without a Location header`);
-        if (hop >= opts.maxRedirects) {
-          throw new FetchError("redirects", start.href, `more than ${opts.maxRedirects} redirects`);
-        }
-        let next: URL;
-        try {
-          next = new URL(location, current);
-        } catch {
-          throw new FetchError("redirects", current.href, `bad redirect Location "${location}"`);
-        }
-        assertHttp(next);
+        const next = redirectTarget(res, current);
+        if (hop >= this.options.maxRedirects) throw new FetchError("redirects", start.href, `more than ${this.options.maxRedirects} redirects`);
         redirects.push(current.href);
         current = next;
         continue;
@@ -111,83 +112,96 @@ export function createFetcher(options: Partial<FetcherOptions> = {}): Fetcher {
       const decoded = contentType === null || TEXTUAL_TYPE.test(contentType) ? decodeHtml(bytes, { contentType }) : null;
       return { url: start.href, finalUrl: current.href, redirects, status: res.status, contentType, bytes, decoded };
     }
-  };
+  }
 
-  /** One GET without following redirects, bounded by the timeout (the body is read under the same clock). */
-  const request = async (url: URL, signal?: AbortSignal): Promise<Response & { timeoutSignal: AbortSignal }> => {
-    const timeoutSignal = AbortSignal.timeout(opts.timeoutMs);
-    const combined = signal ? AbortSignal.any([signal, timeoutSignal]) : timeoutSignal;
-    const get = () =>
-      fetch(url, {
-        redirect: "manual",
-        signal: combined,
-        headers: { "user-agent": opts.userAgent, accept: "text/html,application/xhtml+xml,*/*;q=0.8" },
-      });
-    try {
-      let res: Response;
-      try {
-        res = await get();
-      } catch (err) {
-        // A kept-alive connection the server closed while this process was busy (a long parse): the GET never
-        // reached the server, so it is sent once more on a fresh connection, not reported as an outage.
-        if (!isStaleConnection(err) || combined.aborted) throw err;
-        res = await get();
+  /** robots.txt says yes (else `robots`), then the host's spacing (the delay or its Crawl-delay) lets the request go. */
+  private async waitTurn(url: URL, fo: FollowOptions): Promise<void> {
+    let crawlDelay = fo.robotsDelay ?? 0;
+    if (fo.checkRobots && this.options.robots) {
+      const rules = await this.rulesFor(url);
+      if (!rules.allowed(url.href)) {
+        const why = rules.source === "unreachable" ? "robots.txt unreachable, site treated as disallowed" : "disallowed by robots.txt";
+        throw new FetchError("robots", url.href, why);
       }
-      return Object.assign(res, { timeoutSignal });
-    } catch (err) {
-      throw failure(url.href, err, timeoutSignal, signal);
+      crawlDelay = Math.min(rules.crawlDelayMs ?? 0, this.options.maxCrawlDelayMs);
     }
-  };
-
-  const readBody = async (
-    res: Response & { timeoutSignal: AbortSignal },
-    url: string,
-    maxBytes: number,
-  ): Promise<Uint8Array> => {
-    const declared = Number(res.headers.get("content-length"));
-    if (Number.isFinite(declared) && declared > maxBytes) {
-      await discard(res);
-      throw new FetchError("too-large", url, `body of ${declared} bytes exceeds the limit of ${maxBytes}`);
-    }
-    if (!res.body) return new Uint8Array(0);
-    const reader = res.body.getReader();
-    const chunks: Uint8Array[] = [];
-    let total = 0;
     try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        total += value.byteLength;
-        if (total > maxBytes) {
-          await reader.cancel().catch(() => {});
-          throw new FetchError("too-large", url, `body exceeds the limit of ${maxBytes} bytes`);
-        }
-        chunks.push(value);
-      }
-    } catch (err) {
-      if (err instanceof FetchError) throw err;
-      throw failure(url, err, res.timeoutSignal);
+      await this.delay.wait(url.host, Math.max(this.options.delayMs, crawlDelay), fo.signal);
+    } catch {
+      throw new FetchError("aborted", url.href, "aborted");
     }
-    return Buffer.concat(chunks);
-  };
+  }
+}
 
-  return {
-    options: opts,
-    async fetch(url, callOptions = {}) {
-      const start = parseHttpUrl(url);
-      return follow(start, { ...callOptions, maxBytes: opts.maxBytes, checkRobots: true });
-    },
-    async allowed(url) {
-      const parsed = parseHttpUrl(url);
-      if (!opts.robots) return true;
-      return (await rulesFor(parsed)).allowed(parsed.href);
-    },
-    async sitemaps(url) {
-      const parsed = parseHttpUrl(url);
-      if (!opts.robots) return [];
-      return (await rulesFor(parsed)).sitemaps;
-    },
-  };
+/** Where a redirect leads (an http(s) URL), or a `redirects` error naming what is wrong with it. */
+function redirectTarget(res: Response, current: URL): URL {
+  const location = res.headers.get("location");
+  if (!location) throw new FetchError("redirects", current.href, `HTTP ${res.status} without a Location header`);
+  let next: URL;
+  try {
+    next = new URL(location, current);
+  } catch {
+    throw new FetchError("redirects", current.href, `bad redirect Location "${location}"`);
+  }
+  assertHttp(next);
+  return next;
+}
+
+type TimedResponse = Response & { timeoutSignal: AbortSignal };
+
+/** One GET without following redirects, bounded by the timeout (the body is read under the same clock). */
+async function request(url: URL, opts: Readonly<FetcherOptions>, signal?: AbortSignal): Promise<TimedResponse> {
+  const timeoutSignal = AbortSignal.timeout(opts.timeoutMs);
+  const combined = signal ? AbortSignal.any([signal, timeoutSignal]) : timeoutSignal;
+  const get = () =>
+    fetch(url, {
+      redirect: "manual",
+      signal: combined,
+      headers: { "user-agent": opts.userAgent, accept: "text/html,application/xhtml+xml,*/*;q=0.8" },
+    });
+  try {
+    let res: Response;
+    try {
+      res = await get();
+    } catch (err) {
+      // A kept-alive connection the server closed while this process was busy (a long parse): the GET never
+      // reached the server, so it is sent once more on a fresh connection, not reported as an outage.
+      if (!isStaleConnection(err) || combined.aborted) throw err;
+      res = await get();
+    }
+    return Object.assign(res, { timeoutSignal });
+  } catch (err) {
+    throw failure(url.href, err, timeoutSignal, signal);
+  }
+}
+
+/** The body, up to `maxBytes` (declared or received: more fails with `too-large`), under the request's timeout. */
+async function readBody(res: TimedResponse, url: string, maxBytes: number): Promise<Uint8Array> {
+  const declared = Number(res.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await discard(res);
+    throw new FetchError("too-large", url, `body of ${declared} bytes exceeds the limit of ${maxBytes}`);
+  }
+  if (!res.body) return new Uint8Array(0);
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > maxBytes) {
+        await reader.cancel().catch(() => {});
+        throw new FetchError("too-large", url, `body exceeds the limit of ${maxBytes} bytes`);
+      }
+      chunks.push(value);
+    }
+  } catch (err) {
+    if (err instanceof FetchError) throw err;
+    throw failure(url, err, res.timeoutSignal);
+  }
+  return Buffer.concat(chunks);
 }
 
 function parseHttpUrl(url: string): URL {

@@ -1,75 +1,107 @@
+import { Dispatcher, type Lane } from "./scheduler.js";
+
 /**
  * Spacing of requests per host: requests to one host go one after another, each starting at least
  * `delayMs` after the previous one *actually started*, while other hosts proceed in parallel.
  *
- * The spacing is measured from the moment a request is let go, not from when its slot was booked: if
- * the process was busy meanwhile (a long parse blocks the event loop), timers booked earlier all fire
- * at once, and slot booking would send them back to back. Here each waiter, once woken, checks the
- * clock against the previous start and sleeps again if needed.
+ * A lane per host in the shared dispatcher (`scheduler.ts`): a waiter is a task, let go (started) when its
+ * host's lane is ready. The spacing is measured from the moment a request is let go, not from when its
+ * slot was booked: if the process was busy meanwhile (a long parse blocks the event loop), timers booked
+ * earlier all fire at once; the dispatcher reads the clock again before letting each one go.
  */
+
+interface Waiter {
+  notBefore: number;
+  delayMs: number;
+  /** Let the waiter go; resolves once it has resumed and recorded its start. */
+  go(): Promise<void>;
+}
+
+interface HostLane extends Lane<Waiter> {
+  /** When the last request to the host actually started (its waiter resumed). */
+  lastStart: number;
+  /** A waiter was let go and has not resumed yet: the next one waits for its start time. */
+  releasing: boolean;
+}
+
 export class HostDelay {
-  private readonly lastStart = new Map<string, number>();
-  /** Per host, the promise that settles when the latest waiter has been let go (or gave up). */
-  private readonly tail = new Map<string, Promise<void>>();
+  private readonly hosts = new Map<string, HostLane>();
+  /** Hosts with waiters (a host's lane leaves when its queue empties, so many hosts cost nothing). */
+  private readonly lanes: HostLane[] = [];
+  private dispatcher: Dispatcher<Waiter> | null = null;
 
   /** Wait until a request to `host` may start, then record that it starts now. */
   async wait(host: string, delayMs: number, signal?: AbortSignal): Promise<void> {
-    const previous = this.tail.get(host) ?? Promise.resolve();
-    let release!: () => void;
-    const mine = new Promise<void>((resolve) => {
-      release = resolve;
+    if (signal?.aborted) throw signal.reason;
+    const lane = this.laneOf(host);
+    let resumed!: () => void;
+    await new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        const i = lane.queue.indexOf(waiter);
+        if (i < 0) return;
+        lane.queue.splice(i, 1);
+        reject(signal?.reason);
+        this.dispatcher?.poke(); // the next waiter may now be ready
+      };
+      const waiter: Waiter = {
+        notBefore: 0,
+        delayMs,
+        go: () => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve();
+          return new Promise<void>((r) => {
+            resumed = r;
+          });
+        },
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      lane.queue.push(waiter);
+      if (!this.lanes.includes(lane)) this.lanes.push(lane);
+      this.dispatch();
     });
-    const next = previous.then(() => mine);
-    this.tail.set(host, next);
-    try {
-      await abortable(previous, signal);
-      for (;;) {
-        const last = this.lastStart.get(host);
-        const ms = last === undefined ? 0 : last + delayMs - Date.now();
-        if (ms <= 0) break;
-        await sleep(ms, signal);
-      }
-      this.lastStart.set(host, Date.now());
-    } finally {
-      release();
-      if (this.tail.get(host) === next) void next.then(() => this.tail.get(host) === next && this.tail.delete(host));
-    }
+    // The start is when the caller actually goes on, which a busy event loop may delay past the moment it was let go.
+    lane.lastStart = Date.now();
+    resumed();
   }
-}
 
-function abortable(p: Promise<void>, signal?: AbortSignal): Promise<void> {
-  if (!signal) return p;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    p.then(
-      () => {
-        signal.removeEventListener("abort", onAbort);
-        resolve();
-      },
-      (err: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(err);
-      },
-    );
-  });
-}
+  private laneOf(host: string): HostLane {
+    let lane = this.hosts.get(host);
+    if (!lane) {
+      const created: HostLane = {
+        queue: [],
+        lastStart: Number.NEGATIVE_INFINITY,
+        releasing: false,
+        readyIn: (now) => (created.releasing ? Number.POSITIVE_INFINITY : created.lastStart + (created.queue[0]?.delayMs ?? 0) - now),
+      };
+      lane = created;
+      this.hosts.set(host, lane);
+    }
+    return lane;
+  }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
+  /** Run the dispatcher while waiters are queued (started on demand; it ends when they are all let go). */
+  private dispatch(): void {
+    if (this.dispatcher) {
+      this.dispatcher.poke();
       return;
     }
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
+    const dispatcher = new Dispatcher<Waiter>({
+      lanes: this.lanes,
+      concurrency: Number.POSITIVE_INFINITY,
+      start: (li, waiter) => {
+        const lane = this.lanes[li]!;
+        if (lane.queue.length === 0) this.lanes.splice(li, 1);
+        lane.releasing = true;
+        return waiter.go().finally(() => {
+          lane.releasing = false;
+        });
+      },
+    });
+    this.dispatcher = dispatcher;
+    void dispatcher.run().finally(() => {
+      this.dispatcher = null;
+      for (let i = this.lanes.length - 1; i >= 0; i--) if (this.lanes[i]!.queue.length === 0) this.lanes.splice(i, 1);
+      if (this.lanes.length > 0) this.dispatch();
+    });
+  }
 }

@@ -8,6 +8,7 @@
  * ```
  */
 export { createFetcher } from "./fetcher.js";
+export { Dispatcher, type Lane, type Pick, pickNext, type ScheduleOptions, schedule, type Timed } from "./scheduler.js";
 export {
   DEFAULT_FETCHER_OPTIONS,
   type FetchCallOptions,

@@ -1,4 +1,5 @@
-import type { DecodedPage } from "../html/charset.js";
+import { NetworkError } from "../errors.js";
+import type { DecodedPage } from "../html/index.js";
 
 /** How the polite fetcher behaves. Every field has a default (`DEFAULT_FETCHER_OPTIONS`). */
 export interface FetcherOptions {
@@ -70,18 +71,16 @@ export type FetchErrorKind =
   | "aborted";
 
 /** Why a fetch failed: `kind` for programs, `message` for people. */
-export class FetchError extends Error {
+export class FetchError extends NetworkError {
   readonly kind: FetchErrorKind;
-  readonly url: string;
   readonly status: number | undefined;
   /** What went wrong, without the URL (the message is `url: reason`; after a redirect `url` is the target's). */
   readonly reason: string;
 
   constructor(kind: FetchErrorKind, url: string, reason: string, status?: number) {
-    super(`${url}: ${reason}`);
+    super(url, reason);
     this.name = "FetchError";
     this.kind = kind;
-    this.url = url;
     this.status = status;
     this.reason = reason;
   }

@@ -2,13 +2,13 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page, Response } from "playwright";
-import { acceptLanguage, type BrowserIdentity, chromeIdentity, timezoneForLocale } from "../browser/identity.js";
-import { launchChromium } from "../browser/launch.js";
-import { collectTagPaths, type TagPathSequence } from "../html/tagpaths.js";
+import { acceptLanguage, type BrowserIdentity, chromeIdentity, timezoneForLocale } from "../browser/index.js";
+import { launchChromium } from "../browser/index.js";
+import { collectTagPaths, type TagPathSequence } from "../html/index.js";
 import { consentReason, emptyObservation, type PageObservation } from "./blocks.js";
 import type { EngineDefinition } from "./engines.js";
 import { describeNetError, describeTimeout, type FailureKind } from "./failures.js";
-import { engineStateFile } from "./profile.js";
+import { type CookieChanges, engineStateFile } from "./profile.js";
 import type { ProxyChoice, ProxyPool } from "./proxies.js";
 
 /**
@@ -225,6 +225,20 @@ export class SerpDriver {
       else page.close().catch(() => {});
       slot.inFlight--;
       if (slot.retired && slot.inFlight === 0) slot.context.close().catch(() => {});
+    }
+  }
+
+  /**
+   * Cookies the HTTP path received for the engine: an open context takes them at once (a context opened
+   * later reads them from the profile file, where the HTTP path wrote them first).
+   */
+  async updateCookies(def: EngineDefinition, changes: CookieChanges): Promise<void> {
+    const pending = this.slots.get(def.engine);
+    if (!pending || this.closed) return;
+    const { context } = await pending;
+    for (const c of changes.removed) await context.clearCookies({ name: c.name, domain: c.domain, path: c.path });
+    if (changes.set.length > 0) {
+      await context.addCookies(changes.set.map(({ expires, ...c }) => (expires === -1 ? c : { ...c, expires })));
     }
   }
 

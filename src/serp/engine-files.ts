@@ -1,9 +1,9 @@
 import { existsSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import { UserError } from "../errors.js";
-import { describeResource, isInstallationPath, listResources, resourcePath, userDataPath } from "../config/workspace.js";
-import { readWrapperFile, WRAPPER_FORMAT_VERSION, withNewWrapper, writeWrapperFile } from "../wrapper/file.js";
-import type { Wrapper } from "../wrapper/types.js";
+import { describeResource, isInstallationPath, listResources, resourcePath, userDataPath } from "../config/index.js";
+import { readWrapperFile, WRAPPER_FORMAT_VERSION, withNewWrapper, writeWrapperFile } from "../wrapper/index.js";
+import type { Wrapper } from "../wrapper/index.js";
 import { type EngineDefinition, parseEngineDefinition } from "./engines.js";
 
 /**

@@ -6,7 +6,7 @@ import { DEFAULT_INTERPRET, type InterpretOptions } from "./interpret.js";
 import { type PageLoader, type PageResult, type RecordClassifier, runPage } from "./page-runner.js";
 import { type EngineState, type HarvestEvent, PagePolicy, type PageTask } from "./page-policy.js";
 import type { BreakerOptions } from "./politeness.js";
-import { schedule } from "./scheduler.js";
+import { schedule } from "../net/index.js";
 
 export type { EngineStats, HarvestEvent, HarvestStats, PageCounts, RecordClassifier, RunOutcome };
 
@@ -77,21 +77,10 @@ export async function harvest(store: Store, o: HarvestOptions): Promise<HarvestS
     o.queries.length,
   );
   const stats = counters.stats;
-  const timings = { navigate: [] as number[], evaluate: [] as number[], body: [] as number[], ours: [] as number[] };
+  const timings = new PageTimings();
   const emit = (e: HarvestEvent) => o.onEvent?.(e);
   const progress = () => o.onProgress?.(stats);
-  const policy = new PagePolicy(
-    counters,
-    {
-      pages: Math.max(1, o.pages ?? 1),
-      retries: o.retries ?? 2,
-      blockRetries: o.blockRetries ?? 2,
-      downAfter: Math.max(1, o.downAfter ?? 3),
-      backoff: o.backoff ?? { baseMs: 2000, maxMs: 60_000 },
-      ...(o.breaker ? { breaker: o.breaker } : {}),
-    },
-    emit,
-  );
+  const policy = new PagePolicy(counters, policyOptions(o), emit);
   const engines = o.engines.map((setup) => policy.engine(setup, o.queries));
   const ctx = {
     store,
@@ -106,10 +95,7 @@ export async function harvest(store: Store, o: HarvestOptions): Promise<HarvestS
   /** A page's result: timings and counts, then what comes next for its query and engine. */
   const afterPage = (e: EngineState, task: PageTask, r: PageResult) => {
     const v = r.verdict;
-    timings.navigate.push(r.timings.navigateMs);
-    timings.evaluate.push(r.timings.evaluateMs);
-    timings.body.push(r.timings.bodyMs);
-    timings.ours.push(r.timings.oursMs);
+    timings.add(r.timings);
     counters.fetched(e.setup.name, v.status, v.cause);
     counters.records(e.setup.name, r.newRecords, r.seenAgain);
     counters.classified(r.classified);
@@ -159,16 +145,47 @@ export async function harvest(store: Store, o: HarvestOptions): Promise<HarvestS
     runId,
     status: counters.outcome(interrupted),
     durationMs: Date.now() - started,
-    timing: {
-      pages: timings.navigate.length,
-      navigateMs: median(timings.navigate),
-      evaluateMs: median(timings.evaluate),
-      bodyMs: median(timings.body),
-      oursMs: median(timings.ours),
-    },
+    timing: timings.medians(),
   };
   finishRun(store, runId, summary.status, summary);
   return summary;
+}
+
+/** What the policy does after a page: the options' values, defaults filled in. */
+function policyOptions(o: HarvestOptions): ConstructorParameters<typeof PagePolicy>[1] {
+  return {
+    pages: Math.max(1, o.pages ?? 1),
+    retries: o.retries ?? 2,
+    blockRetries: o.blockRetries ?? 2,
+    downAfter: Math.max(1, o.downAfter ?? 3),
+    backoff: o.backoff ?? { baseMs: 2000, maxMs: 60_000 },
+    ...(o.breaker ? { breaker: o.breaker } : {}),
+  };
+}
+
+/** Where pages' time went, for the summary's medians. */
+class PageTimings {
+  private readonly navigate: number[] = [];
+  private readonly evaluate: number[] = [];
+  private readonly body: number[] = [];
+  private readonly ours: number[] = [];
+
+  add(t: PageResult["timings"]): void {
+    this.navigate.push(t.navigateMs);
+    this.evaluate.push(t.evaluateMs);
+    this.body.push(t.bodyMs);
+    this.ours.push(t.oursMs);
+  }
+
+  medians(): HarvestSummary["timing"] {
+    return {
+      pages: this.navigate.length,
+      navigateMs: median(this.navigate),
+      evaluateMs: median(this.evaluate),
+      bodyMs: median(this.body),
+      oursMs: median(this.ours),
+    };
+  }
 }
 
 function median(xs: number[]): number {

@@ -1,14 +1,13 @@
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
 import { type Dispatcher, ProxyAgent, request } from "undici";
-import { acceptLanguage, type BrowserIdentity } from "../browser/identity.js";
-import { isPageSkipped } from "../html/limits.js";
+import { acceptLanguage, type BrowserIdentity } from "../browser/index.js";
+import { isPageSkipped } from "../html/index.js";
 import { emptyObservation, type PageObservation } from "./blocks.js";
 import { failedLoad, type LoadedPage, pageText } from "./driver.js";
 import type { EngineDefinition } from "./engines.js";
 import { describeTimeout, type FailureKind } from "./failures.js";
 import { observeHtml } from "./http-page.js";
-import { engineStateFile } from "./profile.js";
+import { applyCookieChanges, type CookieChanges, cookieHeader, engineStateFile, type ProfileCookie, parseSetCookie, readProfileCookies, saveProfileCookies } from "./profile.js";
 import type { ProxyChoice, ProxyPool } from "./proxies.js";
 
 /**
@@ -29,27 +28,28 @@ export interface HttpLoaderOptions {
   proxies?: ProxyPool | null;
   /** Largest body read (bytes); a larger page is cut there. */
   maxBytes?: number;
+  /**
+   * Cookies set or removed by a response, after they are in the profile file: the browser's context for the
+   * engine, if it is open, takes them too (`SerpDriver.updateCookies`), so both paths see the same session.
+   */
+  onCookies?: (def: EngineDefinition, changes: CookieChanges) => void | Promise<void>;
 }
 
 const MAX_REDIRECTS = 5;
 const MAX_BYTES = 5 * 1024 * 1024;
 
-interface Cookie {
-  name: string;
-  value: string;
-  domain: string;
-  path: string;
-  hostOnly: boolean;
-}
-
 interface EngineHttp {
-  cookies: Cookie[];
+  cookies: ProfileCookie[];
+  /** The engine's profile file (null: no profile kept). */
+  stateFile: string | null;
   proxy: ProxyChoice | null;
   dispatcher: Dispatcher | undefined;
 }
 
 export class HttpLoader {
   private readonly engines = new Map<string, EngineHttp>();
+  /** Cookie updates handed to the browser and not yet taken (awaited at close, before the browser saves its state). */
+  private readonly handing = new Set<Promise<void>>();
 
   constructor(private readonly o: HttpLoaderOptions) {
     for (const p of o.proxies?.specs ?? []) {
@@ -77,7 +77,7 @@ export class HttpLoader {
           signal,
           ...(state.dispatcher ? { dispatcher: state.dispatcher } : {}),
         });
-        remember(state.cookies, current, res.headers["set-cookie"]);
+        this.remember(def, state, current, res.headers["set-cookie"]);
         const location = res.headers.location;
         if (res.statusCode >= 300 && res.statusCode < 400 && typeof location === "string" && hop < MAX_REDIRECTS) {
           await res.body.dump();
@@ -119,11 +119,28 @@ export class HttpLoader {
     }
   }
 
+  /**
+   * Keep the cookies a response sets (an expired one removes it) for the rest of the run, in the engine's
+   * profile for later runs and in the browser's context: the HTTP path and the browser share one session.
+   */
+  private remember(def: EngineDefinition, state: EngineHttp, url: string, header: string | string[] | undefined): void {
+    const changes = parseSetCookie(url, header);
+    if (changes.set.length === 0 && changes.removed.length === 0) return;
+    applyCookieChanges(state.cookies, changes);
+    if (state.stateFile) saveProfileCookies(state.stateFile, changes);
+    if (!this.o.onCookies) return;
+    const p: Promise<void> = Promise.resolve(this.o.onCookies(def, changes))
+      .catch(() => {}) // a browser closing meanwhile: the profile file has them
+      .finally(() => this.handing.delete(p));
+    this.handing.add(p);
+  }
+
   proxyBlocked(def: EngineDefinition): void {
     this.engines.get(def.engine)?.proxy?.failed("blocked");
   }
 
   async close(): Promise<void> {
+    await Promise.all(this.handing);
     for (const e of this.engines.values()) await e.dispatcher?.close().catch(() => {});
   }
 
@@ -149,7 +166,7 @@ export class HttpLoader {
     }
     if (!e) {
       const file = this.o.profileDir ? engineStateFile(this.o.profileDir, def.engine) : null;
-      e = { cookies: file ? profileCookies(file) : [], ...(pool ? proxied(pool.next(def.engine)) : { proxy: null, dispatcher: undefined }) };
+      e = { cookies: file ? readProfileCookies(file) : [], stateFile: file, ...(pool ? proxied(pool.next(def.engine)) : { proxy: null, dispatcher: undefined }) };
       this.engines.set(def.engine, e);
     }
     return e;
@@ -204,55 +221,4 @@ async function readCapped(body: Dispatcher.ResponseData["body"], max: number): P
     }
   }
   return Buffer.concat(chunks);
-}
-
-/** The cookies of a saved browser profile (Playwright's storage state); none when absent or unreadable. */
-function profileCookies(file: string): Cookie[] {
-  if (!existsSync(file)) return [];
-  try {
-    const state = JSON.parse(readFileSync(file, "utf8")) as { cookies?: Array<{ name: string; value: string; domain: string; path: string; expires: number }> };
-    const now = Date.now() / 1000;
-    return (state.cookies ?? [])
-      .filter((c) => c.expires === -1 || c.expires > now)
-      .map((c) => ({ name: c.name, value: c.value, domain: c.domain.replace(/^\./, ""), path: c.path || "/", hostOnly: !c.domain.startsWith(".") }));
-  } catch {
-    return [];
-  }
-}
-
-function cookieHeader(cookies: readonly Cookie[], url: string): string {
-  const u = new URL(url);
-  return cookies
-    .filter((c) => (c.hostOnly ? u.hostname === c.domain : u.hostname === c.domain || u.hostname.endsWith(`.${c.domain}`)) && u.pathname.startsWith(c.path))
-    .map((c) => `${c.name}=${c.value}`)
-    .join("; ");
-}
-
-/** Keep the cookies a response sets (name, value, domain, path; an expired one removes it) for the rest of the run. */
-function remember(cookies: Cookie[], url: string, header: string | string[] | undefined): void {
-  if (!header) return;
-  const host = new URL(url).hostname;
-  for (const line of Array.isArray(header) ? header : [header]) {
-    const [pair, ...attrs] = line.split(";");
-    const eq = pair!.indexOf("=");
-    if (eq <= 0) continue;
-    const name = pair!.slice(0, eq).trim();
-    const value = pair!.slice(eq + 1).trim();
-    let domain = host;
-    let hostOnly = true;
-    let path = "/";
-    let expired = false;
-    for (const a of attrs) {
-      const [k, v = ""] = a.split("=").map((x) => x.trim());
-      const key = k!.toLowerCase();
-      if (key === "domain" && v) {
-        domain = v.replace(/^\./, "");
-        hostOnly = false;
-      } else if (key === "path" && v) path = v;
-      else if (key === "max-age" && Number(v) <= 0) expired = true;
-    }
-    const i = cookies.findIndex((c) => c.name === name && c.domain === domain && c.path === path);
-    if (i >= 0) cookies.splice(i, 1);
-    if (!expired) cookies.push({ name, value, domain, path, hostOnly });
-  }
 }

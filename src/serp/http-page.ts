@@ -1,8 +1,8 @@
-import { type Options, selectOne } from "css-select";
-import { parseHtml } from "../html/parse.js";
+import { compile, type Options } from "css-select";
+import { parseHtml } from "../html/index.js";
 import type { DefaultTreeAdapterMap } from "parse5";
-import { decodeHtml } from "../html/charset.js";
-import { collectTagPaths, type MinimalNode, type TagPathSequence } from "../html/tagpaths.js";
+import { decodeHtml } from "../html/index.js";
+import { collectTagPaths, type MinimalNode, type TagPathSequence } from "../html/index.js";
 import type { EngineDefinition } from "./engines.js";
 
 /**
@@ -26,22 +26,66 @@ export interface HtmlObservation {
 export function observeHtml(bytes: Uint8Array, contentType: string | null, def: EngineDefinition): HtmlObservation {
   const html = decodeHtml(bytes, { contentType }).text;
   const doc = parseHtml(html).document;
-  const has = (selectors: readonly string[]) =>
-    selectors.filter((s) => {
-      try {
-        return selectOne(s, doc, { adapter: PARSE5_ADAPTER }) !== null;
-      } catch {
-        return false; // a selector css-select cannot read counts as absent, as in the page
-      }
-    });
-  const titleEl = selectOne("title", doc, { adapter: PARSE5_ADAPTER });
+  const q = queriesOf(def);
+  const found = matchAll(doc, [...q.block, ...q.none, ...q.consent]);
+  const has = (selectors: readonly Query[]) => selectors.filter((s) => found.matched.has(s)).map((s) => s.selector);
   return {
     seq: collectTagPaths(doc as unknown as MinimalNode),
-    title: titleEl ? textOf(titleEl).trim() : "",
-    block: has(def.blocks.selectors),
-    none: has(def.noResults.selectors),
-    consent: has(def.consent.selectors),
+    title: found.title ? textOf(found.title).trim() : "",
+    block: has(q.block),
+    none: has(q.none),
+    consent: has(q.consent),
   };
+}
+
+/**
+ * One walk over the elements, in document order, for every selector at once (a walk per selector cost more
+ * than the rest of the reading): which selectors match some element, and the first `<title>`.
+ */
+function matchAll(doc: Node, queries: readonly Query[]): { matched: Set<Query>; title: Element | null } {
+  const matched = new Set<Query>();
+  let open = queries.filter((x) => x.test !== null);
+  let title: Element | null = null;
+  const stack: Node[] = [doc];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (isTag(n)) {
+      if (title === null && n.tagName === "title") title = n;
+      if (open.length > 0 && open.some((x) => x.test!(n))) {
+        for (const x of open) if (x.test!(n)) matched.add(x);
+        open = open.filter((x) => !matched.has(x));
+      }
+    }
+    const kids = childrenOf(n);
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!);
+  }
+  return { matched, title };
+}
+
+interface Query {
+  selector: string;
+  /** Compiled once per engine definition; null: a selector css-select cannot read (absent, as in the page). */
+  test: ((el: Element) => boolean) | null;
+}
+
+/** The engine's selectors compiled once, not on every page (compiling them was a visible share of a page's cost). */
+const compiled = new WeakMap<EngineDefinition, { block: Query[]; none: Query[]; consent: Query[] }>();
+
+function queriesOf(def: EngineDefinition): { block: Query[]; none: Query[]; consent: Query[] } {
+  let q = compiled.get(def);
+  if (!q) {
+    const of = (selectors: readonly string[]): Query[] =>
+      selectors.map((selector) => {
+        try {
+          return { selector, test: compile<Node, Element>(selector, SELECT) };
+        } catch {
+          return { selector, test: null };
+        }
+      });
+    q = { block: of(def.blocks.selectors), none: of(def.noResults.selectors), consent: of(def.consent.selectors) };
+    compiled.set(def, q);
+  }
+  return q;
 }
 
 const isTag = (n: Node): n is Element => "tagName" in n;
@@ -89,3 +133,5 @@ const PARSE5_ADAPTER: NonNullable<Options<Node, Element>["adapter"]> = {
     });
   },
 };
+
+const SELECT: Options<Node, Element> = { adapter: PARSE5_ADAPTER };

@@ -1,9 +1,9 @@
-import type { TagPathSequence } from "../html/tagpaths.js";
+import type { TagPathSequence } from "../html/index.js";
 import type { FetchStatus } from "../store/index.js";
-import { extractRecords } from "../wrapper/extract.js";
-import { learnWrapper } from "../wrapper/learn.js";
-import { findQueryRewriteNotice } from "../wrapper/query-rewrite.js";
-import type { ExtractResult, ResultRecord, Wrapper } from "../wrapper/types.js";
+import { extractRecords } from "../wrapper/index.js";
+import { learnWrapper } from "../wrapper/index.js";
+import { findQueryRewriteNotice } from "../wrapper/index.js";
+import type { ExtractResult, ResultRecord, Wrapper } from "../wrapper/index.js";
 import { consentReason, hardBlockReason, type PageObservation, saysNoResults, softBlockReason, softConsentReason } from "./blocks.js";
 import type { EngineDefinition } from "./engines.js";
 import type { FailureKind } from "./failures.js";

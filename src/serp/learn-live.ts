@@ -1,11 +1,11 @@
 import { existsSync } from "node:fs";
 import type { Page } from "playwright";
 import { UserError } from "../errors.js";
-import { writeFileAtomic } from "../io/atomic-write.js";
-import { extractRecords } from "../wrapper/extract.js";
-import { readWrapperFile, withNewWrapper, writeWrapperFile } from "../wrapper/file.js";
-import { learnWrapper } from "../wrapper/learn.js";
-import type { ResultRecord, Wrapper } from "../wrapper/types.js";
+import { writeFileAtomic } from "../io/index.js";
+import { extractRecords } from "../wrapper/index.js";
+import { readWrapperFile, withNewWrapper, writeWrapperFile } from "../wrapper/index.js";
+import { learnWrapper } from "../wrapper/index.js";
+import type { ResultRecord, Wrapper } from "../wrapper/index.js";
 import { hardBlockReason, softBlockReason } from "./blocks.js";
 import { SerpDriver } from "./driver.js";
 import { loadEngineFile } from "./engine-files.js";

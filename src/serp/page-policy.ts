@@ -6,7 +6,7 @@ import { supportsPaging } from "./engines.js";
 import type { EngineWrappers } from "./page-runner.js";
 import { type BreakerOptions, backoffMs, CircuitBreaker, DEFAULT_BREAKER, EngineGate } from "./politeness.js";
 import type { QueryPair } from "../store/index.js";
-import type { Lane } from "./scheduler.js";
+import type { Lane } from "../net/index.js";
 
 /**
  * What comes after a page: its query's next page, a retry after a back-off, the page left for the next

@@ -1,5 +1,5 @@
-import { type NewRecord, nowIso, type QueryPair, recordFetch, setFetchTransport, type Store } from "../store/index.js";
-import type { Wrapper } from "../wrapper/types.js";
+import { inTransaction, type NewRecord, nowIso, type QueryPair, recordFetch, setFetchTransport, type Store } from "../store/index.js";
+import type { Wrapper } from "../wrapper/index.js";
 import type { LoadedPage } from "./driver.js";
 import { type EngineSetup, saveWrapper } from "./engine-files.js";
 import { type EngineDefinition, type FetchMode, searchUrl } from "./engines.js";
@@ -77,82 +77,29 @@ export async function runPage(
   const url = searchUrl(def, queryText(task.query), task.page);
   const startedAt = nowIso();
   const started = performance.now();
-  /** The page's deadline: the loader's timeout from the start of the page (load + our work). */
-  const deadlineOf = (l: PageLoader, from = started) => ({
-    passed: () => performance.now() > from + l.timeoutMs,
-    seconds: Math.round(l.timeoutMs / 100) / 10,
-  });
-  const aborted = async (l: LoadedPage) => {
-    await l.finishTrace?.(false).catch(() => null);
-    return null;
-  };
-  const mode = ctx.http ? (ctx.fetchMode ?? def.fetch) : "browser";
-  const first = mode === "browser" ? ctx.loader : ctx.http!;
-  let loaded = await first.load(def, url, { keepBody: ctx.keepHtml });
-  if (signal?.aborted) return aborted(loaded);
-  const t0 = performance.now();
-  // In auto mode the HTTP page only reads records; pages that teach wrappers are the browser's.
-  let interpreted = interpretPage(loaded, def, w.wrapper, mode === "auto" ? { ...ctx.interpret, learn: false } : ctx.interpret, w.earlier, deadlineOf(first));
-  // Auto: a page that came but gave no records (script, consent, block, layout) is asked again in the browser.
-  if (mode === "auto" && interpreted.status !== "ok" && loaded.error === null) {
-    const why = interpreted.detail;
-    const again = performance.now();
-    loaded = await ctx.loader.load(def, url, { keepBody: ctx.keepHtml });
-    if (signal?.aborted) return aborted(loaded);
-    interpreted = interpretPage(loaded, def, w.wrapper, ctx.interpret, w.earlier, deadlineOf(ctx.loader, again));
-    interpreted = { ...interpreted, detail: `by browser, as HTTP gave no records (${why}): ${interpreted.detail}` };
-  }
-  const v = loaded.consentAccepted ? { ...interpreted, detail: `consent accepted ("${loaded.consentAccepted}"); ${interpreted.detail}` } : interpreted;
+  const fetched = await fetchAndInterpret(ctx, w, url, started, signal);
+  if (fetched === null) return null;
+  const { loaded, verdict: v, interpretStart } = fetched;
   if (v.cause === "blocked" && loaded.proxy) (loaded.fetchedWith === "http" ? ctx.http : ctx.loader)?.proxyBlocked?.(def);
-  const failedPage = v.status !== "ok" && v.status !== "empty";
-  const trace = (await loaded.finishTrace?.(failedPage)) ?? null;
-  let learnedAt: string | null = null;
-  if (v.reused) {
-    // Pages of the earlier layout still come (an A/B test, or answers overtaking each other across a switch).
-    w.earlier = [w.wrapper!, ...w.earlier.filter((x) => x !== v.reused)];
-    w.wrapper = v.reused;
-  }
-  if (v.learned) {
-    if (w.wrapper) w.earlier = [w.wrapper, ...w.earlier].slice(0, 5);
-    w.wrapper = v.learned;
-    learnedAt = v.learned.learnedAt;
-    saveWrapper(w.setup.file, v.learned);
-  }
-  const offset = (task.page - 1) * def.resultsPerPage;
-  const records: NewRecord[] = v.records.map((r) => ({ url: r.url, title: r.title, snippet: r.snippet, rank: offset + r.rank }));
-  if (ctx.classifier && records.length > 0) {
-    const c = ctx.classifier;
-    const predictions = c.classify(records.map((r) => ({ query: task.query, title: r.title, url: r.url, snippet: r.snippet })));
-    records.forEach((r, i) => {
-      const p = predictions[i]!;
-      r.classification = { label: p.label, probability: p.probability, model: c.modelId };
-    });
-  }
-  // The fetch, its records and how it was fetched: one transaction.
-  const outcome = ctx.store.db.transaction(() => {
-    const stored = recordFetch(
-      ctx.store,
-      {
-        runId: ctx.runId,
-        engine: def.engine,
-        query: task.query,
-        page: task.page,
-        url,
-        finalUrl: loaded.observation.finalUrl,
-        status: v.status,
-        httpStatus: loaded.observation.httpStatus,
-        detail: trace ? `${v.detail} (trace: ${trace})` : v.detail,
-        startedAt,
-        durationMs: performance.now() - started,
-        contentSha256: loaded.contentSha256,
-        html: ctx.keepHtml ? loaded.body : null,
-        wrapperLearnedAt: learnedAt,
-      },
-      records,
-    );
-    setFetchTransport(ctx.store, stored.fetchId, { proxy: loaded.proxy ?? null, fetchedWith: loaded.fetchedWith ?? "browser" });
-    return stored;
-  })();
+  const trace = (await loaded.finishTrace?.(v.status !== "ok" && v.status !== "empty")) ?? null;
+  const learnedAt = adoptWrapper(w, v);
+  const records = classified(ctx.classifier, task.query, resultRecords(v, task.page, def.resultsPerPage));
+  const outcome = storePage(ctx, {
+    runId: ctx.runId,
+    engine: def.engine,
+    query: task.query,
+    page: task.page,
+    url,
+    finalUrl: loaded.observation.finalUrl,
+    status: v.status,
+    httpStatus: loaded.observation.httpStatus,
+    detail: trace ? `${v.detail} (trace: ${trace})` : v.detail,
+    startedAt,
+    durationMs: performance.now() - started,
+    contentSha256: loaded.contentSha256,
+    html: ctx.keepHtml ? loaded.body : null,
+    wrapperLearnedAt: learnedAt,
+  }, records, loaded);
   return {
     url,
     finalUrl: loaded.observation.finalUrl,
@@ -161,6 +108,88 @@ export async function runPage(
     seenAgain: outcome.seenAgain,
     classified: ctx.classifier ? records.length : 0,
     learned: v.learned !== null,
-    timings: { navigateMs: loaded.timings.navigateMs, evaluateMs: loaded.timings.evaluateMs, bodyMs: loaded.timings.bodyMs, oursMs: performance.now() - t0 },
+    timings: { navigateMs: loaded.timings.navigateMs, evaluateMs: loaded.timings.evaluateMs, bodyMs: loaded.timings.bodyMs, oursMs: performance.now() - interpretStart },
   };
+}
+
+/**
+ * Fetch the page by the engine's mode and read it with its wrappers, within the page's deadline. In `auto` a
+ * page that came but gave no records over HTTP (script, consent, block, layout) is asked again in the browser.
+ * Null when the signal aborted meanwhile.
+ */
+export async function fetchAndInterpret(
+  ctx: PageRunContext,
+  w: EngineWrappers,
+  url: string,
+  started: number,
+  signal?: AbortSignal,
+): Promise<{ loaded: LoadedPage; verdict: Verdict; interpretStart: number } | null> {
+  const def = w.setup.definition;
+  /** The page's deadline: the loader's timeout from the start of the page (load + our work). */
+  const deadlineOf = (l: PageLoader, from = started) => ({
+    passed: () => performance.now() > from + l.timeoutMs,
+    seconds: Math.round(l.timeoutMs / 100) / 10,
+  });
+  const mode = ctx.http ? (ctx.fetchMode ?? def.fetch) : "browser";
+  const first = mode === "browser" ? ctx.loader : ctx.http!;
+  let loaded = await first.load(def, url, { keepBody: ctx.keepHtml });
+  if (signal?.aborted) return abandon(loaded);
+  const interpretStart = performance.now();
+  // In auto mode the HTTP page only reads records; pages that teach wrappers are the browser's.
+  let v = interpretPage(loaded, def, w.wrapper, mode === "auto" ? { ...ctx.interpret, learn: false } : ctx.interpret, w.earlier, deadlineOf(first));
+  if (mode === "auto" && v.status !== "ok" && loaded.error === null) {
+    const why = v.detail;
+    const again = performance.now();
+    loaded = await ctx.loader.load(def, url, { keepBody: ctx.keepHtml });
+    if (signal?.aborted) return abandon(loaded);
+    v = interpretPage(loaded, def, w.wrapper, ctx.interpret, w.earlier, deadlineOf(ctx.loader, again));
+    v = { ...v, detail: `by browser, as HTTP gave no records (${why}): ${v.detail}` };
+  }
+  if (loaded.consentAccepted) v = { ...v, detail: `consent accepted ("${loaded.consentAccepted}"); ${v.detail}` };
+  return { loaded, verdict: v, interpretStart };
+}
+
+async function abandon(l: LoadedPage): Promise<null> {
+  await l.finishTrace?.(false).catch(() => null);
+  return null;
+}
+
+/** Take up the wrapper the page brought back into use or taught (saved to the engine's file); the new one's date. */
+function adoptWrapper(w: EngineWrappers, v: Verdict): string | null {
+  if (v.reused) {
+    // Pages of the earlier layout still come (an A/B test, or answers overtaking each other across a switch).
+    w.earlier = [w.wrapper!, ...w.earlier.filter((x) => x !== v.reused)];
+    w.wrapper = v.reused;
+  }
+  if (!v.learned) return null;
+  if (w.wrapper) w.earlier = [w.wrapper, ...w.earlier].slice(0, 5);
+  w.wrapper = v.learned;
+  saveWrapper(w.setup.file, v.learned);
+  return v.learned.learnedAt;
+}
+
+/** The page's records, ranked over the whole result list (page 2's first record follows page 1's last). */
+function resultRecords(v: Verdict, page: number, perPage: number): NewRecord[] {
+  const offset = (page - 1) * perPage;
+  return v.records.map((r) => ({ url: r.url, title: r.title, snippet: r.snippet, rank: offset + r.rank }));
+}
+
+/** The records with the classifier's label, when there is a classifier. */
+function classified(classifier: RecordClassifier | null, query: QueryPair, records: NewRecord[]): NewRecord[] {
+  if (!classifier || records.length === 0) return records;
+  const predictions = classifier.classify(records.map((r) => ({ query, title: r.title, url: r.url, snippet: r.snippet })));
+  records.forEach((r, i) => {
+    const p = predictions[i]!;
+    r.classification = { label: p.label, probability: p.probability, model: classifier.modelId };
+  });
+  return records;
+}
+
+/** The fetch, its records and how it was fetched: one transaction. */
+function storePage(ctx: PageRunContext, fetch: Parameters<typeof recordFetch>[1], records: NewRecord[], loaded: LoadedPage) {
+  return inTransaction(ctx.store, () => {
+    const stored = recordFetch(ctx.store, fetch, records);
+    setFetchTransport(ctx.store, stored.fetchId, { proxy: loaded.proxy ?? null, fetchedWith: loaded.fetchedWith ?? "browser" });
+    return stored;
+  });
 }

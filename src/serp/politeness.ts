@@ -50,6 +50,15 @@ export interface BreakerOptions {
 
 export const DEFAULT_BREAKER: BreakerOptions = { threshold: 3, cooldownMs: 5 * 60_000, maxTrips: 3 };
 
+/** A breaker's state, to keep it elsewhere (shared through Redis by the workers of a distributed harvest). */
+export interface BreakerState {
+  consecutive: number;
+  trips: number;
+  openUntil: number;
+  halfOpen: boolean;
+  gaveUp: boolean;
+}
+
 export type BreakerEvent = { kind: "paused"; untilMs: number; trip: number } | { kind: "gave-up"; trips: number };
 
 /**
@@ -65,7 +74,16 @@ export class CircuitBreaker {
   private halfOpen = false;
   private gaveUp = false;
 
-  constructor(private readonly o: BreakerOptions) {}
+  constructor(
+    private readonly o: BreakerOptions,
+    state?: BreakerState,
+  ) {
+    if (state) ({ consecutive: this.consecutive, trips: this.trips, openUntil: this.openUntil, halfOpen: this.halfOpen, gaveUp: this.gaveUp } = state);
+  }
+
+  get state(): BreakerState {
+    return { consecutive: this.consecutive, trips: this.trips, openUntil: this.openUntil, halfOpen: this.halfOpen, gaveUp: this.gaveUp };
+  }
 
   /** Milliseconds until the engine may be asked again (0: now; Infinity: given up). */
   waitMs(now: number): number {

@@ -1,3 +1,4 @@
+import { EN_ZH, type LanguagePair, parallelText, parallelTextKey } from "../language-pair.js";
 import { readFileSync } from "node:fs";
 import { inputError, UserError } from "../errors.js";
 import type { QueryPair } from "../store/index.js";
@@ -12,9 +13,10 @@ export interface QueryEntry extends QueryPair {
 
 /**
  * Read a query list: `English<TAB>Chinese[<TAB>note]` per line; blank lines and lines starting
- * with `#` are skipped. A malformed line is a UserError naming the file and line.
+ * with `#` are skipped. A malformed line is a UserError naming the file and line. The two columns are
+ * the source and target of `pair` (English–Chinese unless the caller says otherwise).
  */
-export function readQueryFile(file: string): QueryEntry[] {
+export function readQueryFile(file: string, pair: LanguagePair = EN_ZH): QueryEntry[] {
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);
@@ -22,7 +24,7 @@ export function readQueryFile(file: string): QueryEntry[] {
     const code = (err as NodeJS.ErrnoException).code;
     throw new UserError(`${file}: cannot read query list (${code === "ENOENT" ? "no such file" : code ?? String(err)})`);
   }
-  return parseQueryList(decodeQueryList(bytes, file), file);
+  return parseQueryList(decodeQueryList(bytes, file), file, pair);
 }
 
 /**
@@ -62,7 +64,7 @@ function lineAt(text: string, index: number): number {
   return line;
 }
 
-export function parseQueryList(text: string, file: string): QueryEntry[] {
+export function parseQueryList(text: string, file: string, pair: LanguagePair = EN_ZH): QueryEntry[] {
   const out: QueryEntry[] = [];
   const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
   for (const [i, raw] of lines.entries()) {
@@ -80,18 +82,18 @@ export function parseQueryList(text: string, file: string): QueryEntry[] {
     if (en === "") throw inputError({ file, line, field: "English" }, "empty");
     if (zh === "") throw inputError({ file, line, field: "Chinese" }, "empty");
     const note = fields[2] === undefined ? null : fields[2].trim() || null;
-    out.push({ en, zh, note, file, line });
+    out.push({ ...parallelText(en, zh, pair), note, file, line });
   }
   return out;
 }
 
 /** Read several lists into one, dropping repeated pairs (first occurrence wins). */
-export function readQueryFiles(files: readonly string[]): QueryEntry[] {
+export function readQueryFiles(files: readonly string[], pair: LanguagePair = EN_ZH): QueryEntry[] {
   const seen = new Set<string>();
   const out: QueryEntry[] = [];
   for (const file of files) {
-    for (const q of readQueryFile(file)) {
-      const key = `${q.en}\t${q.zh}`;
+    for (const q of readQueryFile(file, pair)) {
+      const key = parallelTextKey(q);
       if (seen.has(key)) continue;
       seen.add(key);
       out.push(q);
@@ -100,9 +102,9 @@ export function readQueryFiles(files: readonly string[]): QueryEntry[] {
   return out;
 }
 
-/** The text submitted to an engine: the pair together, English first (seed §4.1: "I see. 我明白了。"). */
+/** The text submitted to an engine: the pair together, source (English) first (seed §4.1: "I see. 我明白了。"). */
 export function queryText(q: QueryPair): string {
-  return `${q.en} ${q.zh}`;
+  return `${q.source.text} ${q.target.text}`;
 }
 
 function normaliseSpace(s: string): string {

@@ -1,9 +1,11 @@
-import { decodeHtml } from "../html/charset.js";
-import { unprocessableReason } from "../html/limits.js";
-import { tagPathsFromHtml } from "../html/parse.js";
+import { parallelTextKey } from "../language-pair.js";
+import { decodeHtml } from "../html/index.js";
+import { unprocessableReason } from "../html/index.js";
+import { tagPathsFromHtml } from "../html/index.js";
 import {
   finishRun,
   getFetchHtml,
+  keptResultPages,
   markFetchUnprocessable,
   type NewRecord,
   type QueryPair,
@@ -43,47 +45,28 @@ export interface ReextractSummary {
 export function reextractStoredPages(store: Store, o: ReextractOptions): ReextractSummary {
   const runId = startRun(store, o.runOptions ?? { reextract: true });
   const out: ReextractSummary = { runId, pages: 0, ok: 0, empty: 0, blocked: 0, errors: 0, newRecords: 0, seenAgain: 0 };
-  const wanted = o.queries ? new Set(o.queries.map((q) => `${q.en}\t${q.zh}`)) : null;
+  const wanted = o.queries ? new Set(o.queries.map(parallelTextKey)) : null;
   for (const engine of o.engines) {
     // The latest kept page of each (query, page).
-    const rows = store.db
-      .prepare(
-        `SELECT f.id, f.query_en, f.query_zh, f.page, f.url, f.final_url, f.http_status, f.started_at, f.content_sha256
-         FROM fetches f
-         WHERE f.engine = ? AND f.html IS NOT NULL AND f.unprocessable IS NULL AND f.id = (
-           SELECT max(g.id) FROM fetches g WHERE g.engine = f.engine AND g.query_en = f.query_en
-             AND g.query_zh = f.query_zh AND g.page = f.page AND g.html IS NOT NULL)
-         ORDER BY f.id`,
-      )
-      .all(engine.name) as Array<{
-      id: number;
-      query_en: string;
-      query_zh: string;
-      page: number;
-      url: string;
-      final_url: string | null;
-      http_status: number | null;
-      started_at: string;
-      content_sha256: string | null;
-    }>;
+    const rows = keptResultPages(store, engine.name);
     for (const row of rows) {
-      if (wanted && !wanted.has(`${row.query_en}\t${row.query_zh}`)) continue;
-      const html = getFetchHtml(store, row.id)!;
+      if (wanted && !wanted.has(parallelTextKey(row.query))) continue;
+      const html = getFetchHtml(store, row.fetchId)!;
       let seq: ReturnType<typeof tagPathsFromHtml>;
       try {
         seq = tagPathsFromHtml(decodeHtml(html).text);
       } catch (err) {
-        markFetchUnprocessable(store, row.id, unprocessableReason(err)); // skipped from now on, never retried into the same failure
+        markFetchUnprocessable(store, row.fetchId, unprocessableReason(err)); // skipped from now on, never retried into the same failure
         out.errors++;
         continue;
       }
-      const finalUrl = row.final_url ?? row.url;
+      const finalUrl = row.finalUrl ?? row.url;
       const v = interpretPage(
         {
           observation: {
             requestUrl: row.url,
             finalUrl,
-            httpStatus: row.http_status,
+            httpStatus: row.httpStatus,
             title: "",
             text: pageText(seq),
             blockSelectors: [],
@@ -99,7 +82,7 @@ export function reextractStoredPages(store: Store, o: ReextractOptions): Reextra
       );
       const offset = (row.page - 1) * engine.definition.resultsPerPage;
       const records: NewRecord[] = v.records.map((r) => ({ url: r.url, title: r.title, snippet: r.snippet, rank: offset + r.rank }));
-      const query = { en: row.query_en, zh: row.query_zh };
+      const query = row.query;
       const stored = recordFetch(
         store,
         {
@@ -110,11 +93,11 @@ export function reextractStoredPages(store: Store, o: ReextractOptions): Reextra
           url: row.url,
           finalUrl,
           status: v.status,
-          httpStatus: row.http_status,
-          detail: `re-extracted from the page kept with fetch ${row.id}: ${v.detail}`,
-          startedAt: row.started_at,
+          httpStatus: row.httpStatus,
+          detail: `re-extracted from the page kept with fetch ${row.fetchId}: ${v.detail}`,
+          startedAt: row.startedAt,
           durationMs: 0,
-          contentSha256: row.content_sha256,
+          contentSha256: row.contentSha256,
         },
         records,
       );

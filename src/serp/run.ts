@@ -1,6 +1,7 @@
+import { parallelText } from "../language-pair.js";
 import { existsSync } from "node:fs";
 import { UserError } from "../errors.js";
-import { configuredPoliteness, loadSettings, resolveResource } from "../config/index.js";
+import { configuredPoliteness, HARVEST_DEFAULTS, loadSettings, resolveResource } from "../config/index.js";
 import { openStore } from "../store/index.js";
 import { SerpDriver } from "./driver.js";
 import { defaultWrappersDir, type EngineSetup, loadEngine } from "./engine-files.js";
@@ -73,13 +74,7 @@ export async function runHarvest(o: HarvestRunOptions): Promise<HarvestRunResult
   if (o.engines.length === 0) throw new UserError("--engines: give at least one engine");
   const queries = readQueryFiles(o.queryFiles.map(resolveQueryFile));
   if (queries.length === 0) throw new UserError(`${o.queryFiles.join(", ")}: no queries (only comments or blank lines)`);
-  const dir = o.wrappersDir ?? defaultWrappersDir();
-  const settings = loadSettings();
-  const engines: EngineSetup[] = [...new Set(o.engines)].map((name) => {
-    const e = loadEngine(dir, name);
-    // The config file's politeness (bitext.config.json) over the engine definition's.
-    return { ...e, definition: { ...e.definition, politeness: { ...e.definition.politeness, ...configuredPoliteness(name, settings) } } };
-  });
+  const engines = loadConfiguredEngines(o.engines, o.wrappersDir);
   const classifier = await loadRecordClassifier(o.model);
   const store = openStore(o.db);
   let driver: SerpDriver | null = o.driver ?? null;
@@ -89,7 +84,7 @@ export async function runHarvest(o: HarvestRunOptions): Promise<HarvestRunResult
   try {
     driver ??= await SerpDriver.start({
       ...(o.chromium ? { executablePath: o.chromium } : {}),
-      timeoutMs: o.timeoutMs ?? 30_000,
+      timeoutMs: o.timeoutMs ?? HARVEST_DEFAULTS.timeoutMs,
       headless: !o.headed,
       profileDir,
       acceptConsent: o.acceptConsent ?? false,
@@ -98,7 +93,14 @@ export async function runHarvest(o: HarvestRunOptions): Promise<HarvestRunResult
     });
     const mode = o.fetchMode ?? null;
     if (mode !== "browser" && (mode !== null || engines.some((e) => e.definition.fetch !== "browser"))) {
-      http = new HttpLoader({ timeoutMs: o.timeoutMs ?? 30_000, identity: driver.identity, profileDir, proxies });
+      const browser = driver;
+      http = new HttpLoader({
+        timeoutMs: o.timeoutMs ?? HARVEST_DEFAULTS.timeoutMs,
+        identity: driver.identity,
+        profileDir,
+        proxies,
+        onCookies: (def, changes) => browser.updateCookies(def, changes),
+      });
     }
     const summary = await harvest(store, {
       queries,
@@ -106,11 +108,11 @@ export async function runHarvest(o: HarvestRunOptions): Promise<HarvestRunResult
       driver,
       http,
       fetchMode: mode,
-      pages: o.pages ?? 1,
-      concurrency: o.concurrency ?? 2,
-      maxAgeMs: o.maxAgeMs ?? 24 * 3600_000,
+      pages: o.pages ?? HARVEST_DEFAULTS.pages,
+      concurrency: o.concurrency ?? HARVEST_DEFAULTS.concurrency,
+      maxAgeMs: o.maxAgeMs ?? HARVEST_DEFAULTS.maxAgeMs,
       keepHtml: o.keepHtml ?? false,
-      retries: o.retries ?? 2,
+      retries: o.retries ?? HARVEST_DEFAULTS.retries,
       ...(o.backoff ? { backoff: o.backoff } : {}),
       ...(o.breaker ? { breaker: o.breaker } : {}),
       interpret: { learn: o.learn ?? true, healShare: 0.5, minLearnedRecords: 3, ...o.interpret },
@@ -126,6 +128,16 @@ export async function runHarvest(o: HarvestRunOptions): Promise<HarvestRunResult
     if (!o.driver) await driver?.close();
     store.close();
   }
+}
+
+/** The engines' wrapper files (default: the shipped `wrappers/`), with the config file's politeness over each definition's. */
+export function loadConfiguredEngines(names: readonly string[], wrappersDir?: string): EngineSetup[] {
+  const dir = wrappersDir ?? defaultWrappersDir();
+  const settings = loadSettings();
+  return [...new Set(names)].map((name) => {
+    const e = loadEngine(dir, name);
+    return { ...e, definition: { ...e.definition, politeness: { ...e.definition.politeness, ...configuredPoliteness(name, settings) } } };
+  });
 }
 
 /** A query list path as given, or else the user's or shipped list of that name (`queries/demo.tsv` from any folder). */
@@ -147,6 +159,6 @@ export async function loadRecordClassifier(model: string | null | undefined): Pr
   if (model === undefined && !existsSync(classify.defaultModelPath())) return null;
   const classifier = classify.loadClassifier(model);
   // The first call loads the lexicon and segmenter (seconds): pay it now, not in the middle of the page loop.
-  classifier.classify([{ query: { en: "I see.", zh: "我明白了。" }, title: "I see. 我明白了。", url: "http://example.org/", snippet: "I see. 我明白了。" }]);
+  classifier.classify([{ query: parallelText("I see.", "我明白了。"), title: "I see. 我明白了。", url: "http://example.org/", snippet: "I see. 我明白了。" }]);
   return classifier;
 }

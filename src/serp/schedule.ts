@@ -1,11 +1,13 @@
 import { existsSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { Cron } from "croner";
-import { scheduleSchema } from "../config/schema.js";
-import { resolveResource } from "../config/workspace.js";
+import { scheduleSchema } from "../config/index.js";
+import { resolveResource } from "../config/index.js";
 import { UserError } from "../errors.js";
-import { readJsonFile, validated } from "../io/json-file.js";
-import { parseDuration } from "./duration.js";
+import { isPostgresUrl } from "../store/index.js";
+import { readJsonFile, validated } from "../io/index.js";
+import { parseDuration } from "../duration.js";
+import { sleep } from "../sleep.js";
 
 /**
  * Recurring harvests (`bitext daemon`): a JSON config lists runs, each a cron expression with the
@@ -83,7 +85,7 @@ export function scheduleFromValue(value: unknown, file: string, where = file): S
   });
   return {
     file,
-    db: config.db ? rel(config.db) : null,
+    db: config.db ? (isPostgresUrl(config.db) ? config.db : rel(config.db)) : null,
     wrappers: config.wrappers ? rel(config.wrappers) : null,
     chromium: config.chromium ?? null,
     runs,
@@ -192,9 +194,6 @@ export class Scheduler {
   }
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
 
 /** `queries/NAME.tsv` as the user's or the shipped list of that name, if there is one. */
 function knownQueryList(path: string): string | null {

@@ -1,4 +1,4 @@
-import { escapeHtml } from "../html/escape.js";
+import { escapeHtml } from "../html/index.js";
 import { pick, seededRandom, shuffled } from "../random.js";
 
 /**

@@ -2,12 +2,12 @@ import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { exportCorpus, fetchBilingualPages } from "../extract/index.js";
 import { resourcePath } from "../paths.js";
-import { SerpDriver } from "../serp/driver.js";
-import { loadEngine, wrapperFilePath, writeDefinition } from "../serp/engine-files.js";
-import type { HarvestEvent, HarvestStats } from "../serp/harvest.js";
-import { learnWrapperLive } from "../serp/learn-live.js";
-import { readQueryFile } from "../serp/queries.js";
-import { type HarvestRunResult, runHarvest } from "../serp/run.js";
+import { SerpDriver } from "../serp/index.js";
+import { loadEngine, wrapperFilePath, writeDefinition } from "../serp/index.js";
+import type { HarvestEvent, HarvestStats } from "../serp/index.js";
+import { learnWrapperLive } from "../serp/index.js";
+import { queryText, readQueryFile } from "../serp/index.js";
+import { type HarvestRunResult, runHarvest } from "../serp/index.js";
 import { countRecords, listRecords, type StoredRecord, withStore } from "../store/index.js";
 import { type FaultRule, parseFaults } from "./faults.js";
 import { type Simulator, startSimulator } from "./server.js";
@@ -71,7 +71,7 @@ const learnWrappers: DemoStep = {
   title: "Learn a record wrapper per engine from one sample result page",
   async run(ctx) {
     const sample = readQueryFile(ctx.options.queries)[0];
-    const query = sample ? `${sample.en} ${sample.zh}` : undefined;
+    const query = sample ? queryText(sample) : undefined;
     const out: Array<{ engine: string; records: number; file: string }> = [];
     for (const engine of ctx.engines) {
       const setup = loadEngine(ctx.wrappersDir, engine);

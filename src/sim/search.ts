@@ -1,5 +1,5 @@
 import type { SimCollection, SimPage } from "./collection.js";
-import { escapeHtml } from "../html/escape.js";
+import { escapeHtml } from "../html/index.js";
 
 /**
  * The simulator's search: a small inverted index over the collection (English words and Chinese

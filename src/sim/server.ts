@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resourcePath } from "../paths.js";
-import { readQueryFile } from "../serp/queries.js";
+import { readQueryFile } from "../serp/index.js";
 import { type SimPair, SimCollection } from "./collection.js";
 import { PROXY_ONLY_HOST, SIM_ENGINES, type SimEngineSpec, simEngineDefinition } from "./engines.js";
 import { type FaultRule, faultsFor } from "./faults.js";
@@ -10,9 +10,10 @@ import { renderDiv, renderDiv2023 } from "./layouts/div.js";
 import { renderList } from "./layouts/list.js";
 import { renderTable } from "./layouts/table.js";
 import type { Layout, LayoutName, SerpAd, SerpView } from "./layouts/types.js";
-import { escapeHtml } from "../html/escape.js";
+import { escapeHtml } from "../html/index.js";
 import { hashString } from "../random.js";
 import { type SearchHit, SimSearchIndex } from "./search.js";
+import { sleep } from "../sleep.js";
 
 /**
  * The local engine simulator: an HTTP server on 127.0.0.1 imitating three search engines (list-,
@@ -51,6 +52,8 @@ export interface SimRequestLog {
   /** Layout rendered, or null when a fault answered instead. */
   layout: LayoutName | null;
   results: number;
+  /** When the request arrived (epoch ms), e.g. to check the request rate an engine sees. */
+  at: number;
 }
 
 export interface Simulator {
@@ -68,138 +71,14 @@ export interface Simulator {
 const LAYOUTS: Record<LayoutName, Layout> = { list: renderList, div: renderDiv, "div-2023": renderDiv2023, table: renderTable };
 
 export function defaultSimPairs(): SimPair[] {
-  return readQueryFile(resourcePath("queries", "tatoeba-cmn-eng.tsv")).map((q) => ({ en: q.en, zh: q.zh, attribution: q.note }));
+  return readQueryFile(resourcePath("queries", "tatoeba-cmn-eng.tsv")).map((q) => ({ en: q.source.text, zh: q.target.text, attribution: q.note }));
 }
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
-  const collection = SimCollection.fromPairs(options.pairs ?? defaultSimPairs(), options.seed);
-  const index = new SimSearchIndex(collection);
-  let faults: readonly FaultRule[] = options.faults ?? [];
-  const counters = new Map<string, number>();
-  const log: SimRequestLog[] = [];
-  const cache = new Map<string, SearchHit[]>();
+  const state = new SimState(options);
   const sockets = new Set<import("node:net").Socket>();
-  let origin = "";
-
-  const search = (q: string): SearchHit[] => {
-    let hits = cache.get(q);
-    if (!hits) {
-      hits = index.search(q);
-      if (cache.size > 500) cache.clear();
-      cache.set(q, hits);
-    }
-    return hits;
-  };
-
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const url = new URL(req.url ?? "/", origin);
-    const path = url.pathname;
-    // Asked as a proxy for the proxy-only engine's host (absolute-form request line): answer for it alone.
-    const viaProxy = url.hostname === PROXY_ONLY_HOST;
-    const proxied = SIM_ENGINES.find((e) => e.trait === "proxy-only")!;
-    if (viaProxy) {
-      if (path === proxied.searchPath) return answerSearch(proxied, url, req, res);
-      return send(res, 404, "<!DOCTYPE html><title>404 Not Found</title><h1>Not Found</h1>", "text/html; charset=utf-8");
-    }
-    if (path === "/consent/save" && req.method === "POST") return saveConsent(req, res);
-    if (path === "/robots.txt") return send(res, 200, "User-agent: *\nAllow: /\n", "text/plain; charset=utf-8");
-    if (path === "/" || path === "/index.html") return send(res, 200, indexPage(origin), "text/html; charset=utf-8");
-    if (path.startsWith("/p/")) {
-      const page = collection.page(path);
-      if (!page) return send(res, 404, "<!DOCTYPE html><title>404 Not Found</title><h1>Not Found</h1>", "text/html; charset=utf-8");
-      return send(res, 200, collection.renderPage(page), "text/html; charset=utf-8");
-    }
-    if (path.startsWith("/wappass/")) return send(res, 200, renderVerification(), "text/html; charset=utf-8");
-    if (path === "/consent") return send(res, 200, renderConsent(url.searchParams.get("continue") ?? "/"), "text/html; charset=utf-8");
-    const spec = SIM_ENGINES.find((e) => e.searchPath === path && e.trait !== "proxy-only");
-    if (spec) return answerSearch(spec, url, req, res);
-    const link = SIM_ENGINES.find((e) => path === `/${e.name.replace(/^sim-/, "")}/link`);
-    if (link) {
-      const target = decodeLink(url.searchParams.get("url") ?? "");
-      if (target && collection.page(target)) {
-        res.writeHead(302, { Location: `${origin}${target}` });
-        res.end();
-        return;
-      }
-    }
-    send(res, 404, "<!DOCTYPE html><title>404 Not Found</title><h1>Not Found</h1>", "text/html; charset=utf-8");
-  };
-
-  const answerSearch = async (spec: SimEngineSpec, url: URL, req: IncomingMessage, res: ServerResponse) => {
-    const n = (counters.get(spec.name) ?? 0) + 1;
-    counters.set(spec.name, n);
-    const query = url.searchParams.get(spec.queryParam) ?? "";
-    const offset = Math.max(0, Number(url.searchParams.get(spec.offsetParam) ?? spec.firstOffset) - spec.firstOffset);
-    const page = Math.floor(offset / spec.perPage) + 1;
-    const active = faultsFor(faults, spec.name, n);
-    const entry: SimRequestLog = { engine: spec.name, n, query, page, faults: active.map((f) => f.kind), layout: null, results: 0 };
-    log.push(entry);
-    const slow = active.find((f) => f.kind === "slow");
-    const wait = (slow ? (slow.delayMs ?? 10_000) : 0) + (options.latencyMs ?? 0);
-    if (wait > 0) await sleep(wait);
-    if (res.destroyed) return;
-    if (active.some((f) => f.kind === "reset")) {
-      // Reset mid-response: the status line and headers, a little of the body, then the connection dies.
-      // (A reset before any byte is retried by Chromium itself, invisibly; this one reaches the driver.)
-      const body = Buffer.from(LAYOUTS[spec.layout](buildView(spec, origin, query, page, search(query), collection)));
-      res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
-      res.write(body.subarray(0, 512));
-      setTimeout(() => req.socket.destroy(), 20);
-      return;
-    }
-    if (active.some((f) => f.kind === "429")) {
-      return send(res, 429, renderTooManyRequests(), "text/html; charset=utf-8", { "Retry-After": "30" });
-    }
-    if (active.some((f) => f.kind === "captcha")) return send(res, 200, renderCaptcha(query), "text/html; charset=utf-8");
-    if (active.some((f) => f.kind === "verify-redirect")) {
-      // Another host name for the same loopback server, as wappass.baidu.com is for www.baidu.com.
-      const host = origin.replace("127.0.0.1", "localhost");
-      res.writeHead(302, { Location: `${host}/wappass/static/captcha/tuxing.html?ak=sim&backurl=${encodeURIComponent(url.href)}` });
-      res.end();
-      return;
-    }
-    if (active.some((f) => f.kind === "consent")) {
-      res.writeHead(302, { Location: `${origin}/consent?continue=${encodeURIComponent(url.href)}` });
-      res.end();
-      return;
-    }
-    if (spec.trait === "consent" && !/(?:^|;\s*)SIMCONSENT=/.test(req.headers.cookie ?? "")) {
-      res.writeHead(302, { Location: `${origin}/consent?continue=${encodeURIComponent(url.href)}` });
-      res.end();
-      return;
-    }
-    if (spec.trait === "strict-agent" && announcesHeadless(req)) {
-      return send(res, 200, renderCaptcha(query), "text/html; charset=utf-8");
-    }
-    const empty = active.some((f) => f.kind === "empty");
-    const layout = active.some((f) => f.kind === "layout-switch") ? spec.switchLayout : spec.layout;
-    const hits = empty ? [] : search(query);
-    const view = buildView(spec, origin, query, page, hits, collection);
-    entry.layout = layout;
-    entry.results = view.results.length;
-    const html = LAYOUTS[layout](view);
-    send(res, 200, spec.trait === "script" ? writtenByScript(html) : html, "text/html; charset=utf-8");
-  };
-
-  /** The consent form's answer: a year-long cookie (either button), then back to the search. */
-  const saveConsent = async (req: IncomingMessage, res: ServerResponse) => {
-    let body = "";
-    for await (const chunk of req) {
-      body += String(chunk);
-      if (body.length > 10_000) break;
-    }
-    const form = new URLSearchParams(body);
-    const target = form.get("continue") ?? "/";
-    const back = target.startsWith(origin) ? target : `${origin}/`;
-    res.writeHead(302, {
-      Location: back,
-      "Set-Cookie": `SIMCONSENT=${form.get("set") === "reject" ? "no" : "yes"}; Path=/; Max-Age=31536000; SameSite=Lax`,
-    });
-    res.end();
-  };
-
   const server: Server = createServer((req, res) => {
-    handle(req, res).catch((err) => {
+    state.handle(req, res).catch((err) => {
       if (!res.headersSent) send(res, 500, `internal error: ${(err as Error).message}`, "text/plain");
       else res.destroy();
     });
@@ -212,7 +91,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     server.once("error", reject);
     server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
   });
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  state.origin = origin;
   const engines = SIM_ENGINES.map((spec) => ({
     spec,
     definition: simEngineDefinition(spec, origin, options.definitionMinDelayMs ?? 0),
@@ -221,19 +101,179 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   return {
     origin,
     engines,
-    collection,
-    log,
+    collection: state.collection,
+    log: state.log,
     setFaults(rules) {
-      faults = rules;
+      state.faults = rules;
     },
     requests(engine) {
-      return counters.get(engine) ?? 0;
+      return state.counters.get(engine) ?? 0;
     },
     close() {
       for (const s of sockets) s.destroy();
       return new Promise((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+const NOT_FOUND = "<!DOCTYPE html><title>404 Not Found</title><h1>Not Found</h1>";
+const HTML = "text/html; charset=utf-8";
+
+/** The simulator's state (collection, search index, faults, counters, log) and its request handlers. */
+class SimState {
+  readonly collection: SimCollection;
+  private readonly index: SimSearchIndex;
+  faults: readonly FaultRule[];
+  readonly counters = new Map<string, number>();
+  readonly log: SimRequestLog[] = [];
+  private readonly cache = new Map<string, SearchHit[]>();
+  origin = "";
+
+  constructor(private readonly options: SimulatorOptions) {
+    this.collection = SimCollection.fromPairs(options.pairs ?? defaultSimPairs(), options.seed);
+    this.index = new SimSearchIndex(this.collection);
+    this.faults = options.faults ?? [];
+  }
+
+  private search(q: string): SearchHit[] {
+    let hits = this.cache.get(q);
+    if (!hits) {
+      hits = this.index.search(q);
+      if (this.cache.size > 500) this.cache.clear();
+      this.cache.set(q, hits);
+    }
+    return hits;
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const { collection, origin } = this;
+    const url = new URL(req.url ?? "/", origin);
+    const path = url.pathname;
+    // Asked as a proxy for the proxy-only engine's host (absolute-form request line): answer for it alone.
+    const viaProxy = url.hostname === PROXY_ONLY_HOST;
+    const proxied = SIM_ENGINES.find((e) => e.trait === "proxy-only")!;
+    if (viaProxy) {
+      if (path === proxied.searchPath) return this.answerSearch(proxied, url, req, res);
+      return send(res, 404, NOT_FOUND, HTML);
+    }
+    if (path === "/consent/save" && req.method === "POST") return this.saveConsent(req, res);
+    if (path === "/robots.txt") return send(res, 200, "User-agent: *\nAllow: /\n", "text/plain; charset=utf-8");
+    if (path === "/" || path === "/index.html") return send(res, 200, indexPage(origin), HTML);
+    if (path.startsWith("/p/")) {
+      const page = collection.page(path);
+      if (!page) return send(res, 404, NOT_FOUND, HTML);
+      return send(res, 200, collection.renderPage(page), HTML);
+    }
+    if (path.startsWith("/wappass/")) return send(res, 200, renderVerification(), HTML);
+    if (path === "/consent") return send(res, 200, renderConsent(url.searchParams.get("continue") ?? "/"), HTML);
+    const spec = SIM_ENGINES.find((e) => e.searchPath === path && e.trait !== "proxy-only");
+    if (spec) return this.answerSearch(spec, url, req, res);
+    const link = SIM_ENGINES.find((e) => path === `/${e.name.replace(/^sim-/, "")}/link`);
+    if (link) {
+      const target = decodeLink(url.searchParams.get("url") ?? "");
+      if (target && collection.page(target)) {
+        res.writeHead(302, { Location: `${origin}${target}` });
+        res.end();
+        return;
+      }
+    }
+    send(res, 404, NOT_FOUND, HTML);
+  }
+
+  private async answerSearch(spec: SimEngineSpec, url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const n = (this.counters.get(spec.name) ?? 0) + 1;
+    this.counters.set(spec.name, n);
+    const query = url.searchParams.get(spec.queryParam) ?? "";
+    const offset = Math.max(0, Number(url.searchParams.get(spec.offsetParam) ?? spec.firstOffset) - spec.firstOffset);
+    const page = Math.floor(offset / spec.perPage) + 1;
+    const active = faultsFor(this.faults, spec.name, n);
+    const entry: SimRequestLog = { engine: spec.name, n, query, page, faults: active.map((f) => f.kind), layout: null, results: 0, at: Date.now() };
+    this.log.push(entry);
+    const slow = active.find((f) => f.kind === "slow");
+    const wait = (slow ? (slow.delayMs ?? 10_000) : 0) + (this.options.latencyMs ?? 0);
+    if (wait > 0) await sleep(wait);
+    if (res.destroyed) return;
+    if (this.answerFault(spec, active, { url, query, page }, req, res)) return;
+    const empty = active.some((f) => f.kind === "empty");
+    const layout = active.some((f) => f.kind === "layout-switch") ? spec.switchLayout : spec.layout;
+    const hits = empty ? [] : this.search(query);
+    const view = buildView(spec, this.origin, query, page, hits, this.collection);
+    entry.layout = layout;
+    entry.results = view.results.length;
+    const html = LAYOUTS[layout](view);
+    send(res, 200, spec.trait === "script" ? writtenByScript(html) : html, HTML);
+  }
+
+  /** Answers a search with its fault or the engine's block (reset, 429, captcha, redirects); false if none applies. */
+  private answerFault(
+    spec: SimEngineSpec,
+    active: readonly FaultRule[],
+    asked: { url: URL; query: string; page: number },
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): boolean {
+    const { url, query, page } = asked;
+    const origin = this.origin;
+    if (active.some((f) => f.kind === "reset")) {
+      // Reset mid-response: the status line and headers, a little of the body, then the connection dies.
+      // (A reset before any byte is retried by Chromium itself, invisibly; this one reaches the driver.)
+      const body = Buffer.from(LAYOUTS[spec.layout](buildView(spec, origin, query, page, this.search(query), this.collection)));
+      res.writeHead(200, { "Content-Type": HTML });
+      res.write(body.subarray(0, 512));
+      setTimeout(() => req.socket.destroy(), 20);
+      return true;
+    }
+    if (active.some((f) => f.kind === "429")) {
+      send(res, 429, renderTooManyRequests(), HTML, { "Retry-After": "30" });
+      return true;
+    }
+    if (active.some((f) => f.kind === "captcha")) {
+      send(res, 200, renderCaptcha(query), HTML);
+      return true;
+    }
+    if (active.some((f) => f.kind === "verify-redirect")) {
+      // Another host name for the same loopback server, as wappass.baidu.com is for www.baidu.com.
+      const host = origin.replace("127.0.0.1", "localhost");
+      redirect(res, `${host}/wappass/static/captcha/tuxing.html?ak=sim&backurl=${encodeURIComponent(url.href)}`);
+      return true;
+    }
+    if (this.wantsConsent(spec, active, req)) {
+      redirect(res, `${origin}/consent?continue=${encodeURIComponent(url.href)}`);
+      return true;
+    }
+    if (spec.trait === "strict-agent" && announcesHeadless(req)) {
+      send(res, 200, renderCaptcha(query), HTML);
+      return true;
+    }
+    return false;
+  }
+
+  /** A consent fault, or a consent engine asked without its cookie. */
+  private wantsConsent(spec: SimEngineSpec, active: readonly FaultRule[], req: IncomingMessage): boolean {
+    return active.some((f) => f.kind === "consent") || (spec.trait === "consent" && !/(?:^|;\s*)SIMCONSENT=/.test(req.headers.cookie ?? ""));
+  }
+
+  /** The consent form's answer: a year-long cookie (either button), then back to the search. */
+  private async saveConsent(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let body = "";
+    for await (const chunk of req) {
+      body += String(chunk);
+      if (body.length > 10_000) break;
+    }
+    const form = new URLSearchParams(body);
+    const target = form.get("continue") ?? "/";
+    const back = target.startsWith(this.origin) ? target : `${this.origin}/`;
+    res.writeHead(302, {
+      Location: back,
+      "Set-Cookie": `SIMCONSENT=${form.get("set") === "reject" ? "no" : "yes"}; Path=/; Max-Age=31536000; SameSite=Lax`,
+    });
+    res.end();
+  }
+}
+
+function redirect(res: ServerResponse, location: string): void {
+  res.writeHead(302, { Location: location });
+  res.end();
 }
 
 function buildView(
@@ -328,6 +368,3 @@ function indexPage(origin: string): string {
   ).join("")}</ul></body></html>`;
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}

@@ -3,9 +3,9 @@
  * tokenise its text, resolve its hyperlinks to other pages of the site. The page HTML is dropped as soon
  * as its features are taken, so a site of thousands of pages fits in memory.
  */
-import { decodeHtml } from "../html/charset.js";
-import { isPageSkipped, unprocessableReason } from "../html/limits.js";
-import { contentTokens, EN_ZH, type LanguagePair } from "../text/index.js";
+import { decodeHtml } from "../html/index.js";
+import { isPageSkipped, unprocessableReason } from "../html/index.js";
+import { contentTokens, EN_ZH, type Lang, type LanguagePair } from "../text/index.js";
 import { type PageLanguageOptions, pageLanguage } from "./language.js";
 import { pageFeatures } from "./page-features.js";
 import type { DroppedPage, Site, SitePage } from "./types.js";
@@ -44,67 +44,23 @@ export function buildSite(
 ): Site {
   const pair = options.pair ?? EN_ZH;
   const minBytes = options.minContentBytes ?? DEFAULT_MIN_CONTENT_BYTES;
-  const tagIds = new Map<string, number>();
-  const tagNames: string[] = [];
-  const vocabIds = new Map<string, number>();
-  const vocabulary: string[] = [];
+  const tags = new Interner();
+  const vocabulary = new Interner();
   const pages: SitePage[] = [];
   const rawLinks: string[][] = [];
   const dropped: DroppedPage[] = [];
   const byUrl = new Map<string, number>();
-  const aliasHosts = new Set((options.hostAliases ?? []).map((h) => h.toLowerCase()));
   let siteOrigin: string | null = null;
 
   for (const raw of raws) {
     options.onPage?.();
-    let html: string;
-    try {
-      html = decodeHtml(raw.bytes, { contentType: raw.contentType ?? null }).text;
-    } catch (err) {
-      dropped.push({ key: raw.key, reason: `cannot decode (${(err as Error).message})` });
+    const read = readPage(raw, pair, minBytes, options.language);
+    if (typeof read === "string") {
+      dropped.push({ key: raw.key, reason: read });
       continue;
     }
-    let f: ReturnType<typeof pageFeatures>;
-    try {
-      f = pageFeatures(html, raw.url);
-    } catch (err) {
-      if (!isPageSkipped(err)) throw err;
-      dropped.push({ key: raw.key, reason: `cannot be processed: ${unprocessableReason(err)}` });
-      continue;
-    }
-    const contentBytes = Buffer.byteLength(f.text, "utf8");
-    if (contentBytes < minBytes) {
-      dropped.push({ key: raw.key, reason: `${contentBytes} bytes of text (< ${minBytes})` });
-      continue;
-    }
-    const lang = pageLanguage(f.proseText || f.text, pair, options.language);
-    if (lang.lang === null) {
-      dropped.push({ key: raw.key, reason: `no letters of ${pair.a} or ${pair.b}` });
-      continue;
-    }
-    const tags = new Uint16Array(f.tags.length);
-    for (let i = 0; i < f.tags.length; i++) {
-      const t = f.tags[i]!;
-      let id = tagIds.get(t);
-      if (id === undefined) {
-        id = tagNames.length;
-        tagNames.push(t);
-        tagIds.set(t, id);
-      }
-      tags[i] = Math.min(id, 0xffff);
-    }
-    const counts = new Map<number, number>();
-    for (const tok of contentTokens(f.text, lang.lang)) {
-      let id = vocabIds.get(tok);
-      if (id === undefined) {
-        id = vocabulary.length;
-        vocabulary.push(tok);
-        vocabIds.set(tok, id);
-      }
-      counts.set(id, (counts.get(id) ?? 0) + 1);
-    }
-    const ids = Int32Array.from(counts.keys()).sort();
-    const termCounts = Int32Array.from(ids, (id) => counts.get(id)!);
+    const { features: f, contentBytes, lang } = read;
+    const { termIds, termCounts } = termsOf(f.text, lang.lang, vocabulary);
     const index = pages.length;
     siteOrigin ??= originOf(raw.url);
     for (const u of [raw.url, ...(raw.aliases ?? [])]) {
@@ -118,26 +74,85 @@ export function buildSite(
       lang: lang.lang,
       shares: lang.shares,
       contentBytes,
-      tags,
-      termIds: ids,
+      tags: Uint16Array.from(f.tags, (t) => Math.min(tags.id(t), 0xffff)),
+      termIds,
       termCounts,
       links: [],
     });
     rawLinks.push(f.links);
   }
+  const aliasHosts = new Set((options.hostAliases ?? []).map((h) => h.toLowerCase()));
+  resolveLinks(pages, rawLinks, byUrl, (link) => rewriteAliased(link, aliasHosts, siteOrigin));
+  return { source, root, pair, pages, tagNames: tags.names, vocabulary: vocabulary.names, dropped };
+}
 
-  // Links to pages of the site (aliased hosts rewritten to the site's origin), deduplicated, self excluded.
+/** Dense ids for strings, in order of first appearance. */
+class Interner {
+  readonly names: string[] = [];
+  private readonly ids = new Map<string, number>();
+
+  id(name: string): number {
+    let id = this.ids.get(name);
+    if (id === undefined) {
+      id = this.names.length;
+      this.names.push(name);
+      this.ids.set(name, id);
+    }
+    return id;
+  }
+}
+
+interface ReadPage {
+  features: ReturnType<typeof pageFeatures>;
+  contentBytes: number;
+  lang: ReturnType<typeof pageLanguage> & { lang: Lang };
+}
+
+/** A page's features, text size and language, or the reason it is dropped. */
+function readPage(raw: RawPage, pair: LanguagePair, minBytes: number, language: PageLanguageOptions | undefined): ReadPage | string {
+  let html: string;
+  try {
+    html = decodeHtml(raw.bytes, { contentType: raw.contentType ?? null }).text;
+  } catch (err) {
+    return `cannot decode (${(err as Error).message})`;
+  }
+  let features: ReturnType<typeof pageFeatures>;
+  try {
+    features = pageFeatures(html, raw.url);
+  } catch (err) {
+    if (!isPageSkipped(err)) throw err;
+    return `cannot be processed: ${unprocessableReason(err)}`;
+  }
+  const contentBytes = Buffer.byteLength(features.text, "utf8");
+  if (contentBytes < minBytes) return `${contentBytes} bytes of text (< ${minBytes})`;
+  const lang = pageLanguage(features.proseText || features.text, pair, language);
+  if (lang.lang === null) return `no letters of ${pair.a} or ${pair.b}`;
+  return { features, contentBytes, lang: lang as ReadPage["lang"] };
+}
+
+/** A page's content words: ids (ascending) and counts. */
+function termsOf(text: string, lang: Lang, vocabulary: Interner): { termIds: Int32Array; termCounts: Int32Array } {
+  const counts = new Map<number, number>();
+  for (const tok of contentTokens(text, lang)) {
+    const id = vocabulary.id(tok);
+    counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+  const termIds = Int32Array.from(counts.keys()).sort();
+  return { termIds, termCounts: Int32Array.from(termIds, (id) => counts.get(id)!) };
+}
+
+/** Links to pages of the site (aliased hosts rewritten to the site's origin), deduplicated, self excluded. */
+function resolveLinks(pages: SitePage[], rawLinks: readonly string[][], byUrl: ReadonlyMap<string, number>, rewrite: (link: string) => string): void {
   for (let i = 0; i < pages.length; i++) {
     const out = new Set<number>();
     for (const link of rawLinks[i]!) {
-      const n = normaliseUrl(rewriteAliased(link, aliasHosts, siteOrigin));
+      const n = normaliseUrl(rewrite(link));
       // `/about` reaches `/about/` (servers redirect it; mirrors store it as about/index.html).
       const target = byUrl.get(n) ?? (n.endsWith("/") || n.includes("?") ? undefined : byUrl.get(`${n}/`));
       if (target !== undefined && target !== i) out.add(target);
     }
     pages[i]!.links = [...out].sort((x, y) => x - y);
   }
-  return { source, root, pair, pages, tagNames, vocabulary, dropped };
 }
 
 /** A URL in the form links are matched by: no fragment, and `dir/index.html` read as `dir/`. */

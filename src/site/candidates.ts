@@ -20,6 +20,7 @@
  */
 import type { ContentIndex } from "./content.js";
 import type { Site } from "./types.js";
+import { median } from "../stats.js";
 
 export interface CandidateOptions {
   /** Largest accepted size ratio, either way, after the site's length constant. */
@@ -61,58 +62,97 @@ export function candidatePairs(site: Site, content: ContentIndex, options: Parti
     if (p.lang === site.pair.a) A.push(i);
     else if (p.lang === site.pair.b) B.push(i);
   });
+  const size = sizeFilter(site, A, B, opts.maxSizeRatio);
+  const pairs = opts.topK <= 0 ? exhaustivePairs(A, B, size) : prunedPairs(site, content, A, B, size, opts);
+  return {
+    a: Int32Array.from(pairs.a),
+    b: Int32Array.from(pairs.b),
+    allPairs: A.length * B.length,
+    sizeOk: pairs.sizeOk,
+    lengthConstant: Math.exp(size.logC),
+  };
+}
+
+/** The size-ratio test of liu2014 §3.2 on log sizes, after the site's length constant C = exp(logC). */
+interface SizeFilter {
+  logSizes: Float64Array;
+  logC: number;
+  maxLog: number;
+  ok(a: number, b: number): boolean;
+}
+
+interface PairList {
+  a: number[];
+  b: number[];
+  /** Pairs that pass the size ratio. */
+  sizeOk: number;
+}
+
+function sizeFilter(site: Site, A: number[], B: number[], maxSizeRatio: number): SizeFilter {
   const logSizes = Float64Array.from(site.pages, (p) => Math.log(Math.max(1, p.contentBytes)));
   const logSize = (i: number) => logSizes[i]!;
-  const logC = median(B.map(logSize)) - median(A.map(logSize));
-  const maxLog = Math.log(Math.max(1, opts.maxSizeRatio)) + 1e-12;
-  const sizeOk = (a: number, b: number) => Math.abs(logSizes[b]! - logSizes[a]! - logC) <= maxLog;
-  // Pairs passing the size ratio, counted without enumerating them: B's sizes sorted, two binary searches per a.
-  const countSizeOk = (): number => {
-    const sorted = Float64Array.from(B, logSize).sort();
-    let count = 0;
-    for (const a of A) {
-      const centre = logSizes[a]! + logC;
-      count += upperBound(sorted, centre + maxLog) - lowerBound(sorted, centre - maxLog);
-    }
-    return count;
-  };
+  const logC = A.length > 0 && B.length > 0 ? median(B.map(logSize)) - median(A.map(logSize)) : 0;
+  const maxLog = Math.log(Math.max(1, maxSizeRatio)) + 1e-12;
+  const ok = (a: number, b: number) => Math.abs(logSizes[b]! - logSizes[a]! - logC) <= maxLog;
+  return { logSizes, logC, maxLog, ok };
+}
 
-  const outA: number[] = [];
-  const outB: number[] = [];
-  let sizeOkCount = 0;
-  if (opts.topK <= 0) {
-    for (const a of A) {
-      for (const b of B) {
-        if (!sizeOk(a, b)) continue;
-        sizeOkCount++;
-        outA.push(a);
-        outB.push(b);
-      }
-    }
-    return finish();
+/** Pairs passing the size ratio, counted without enumerating them: B's sizes sorted, two binary searches per a. */
+function countSizeOk(A: number[], B: number[], size: SizeFilter): number {
+  const sorted = Float64Array.from(B, (i) => size.logSizes[i]!).sort();
+  let count = 0;
+  for (const a of A) {
+    const centre = size.logSizes[a]! + size.logC;
+    count += upperBound(sorted, centre + size.maxLog) - lowerBound(sorted, centre - size.maxLog);
   }
+  return count;
+}
 
-  // Signature weights: idf-weighted term shares of each pair.a page.
-  const nA = A.length;
+/** Every pair that passes the size ratio (`topK: 0`). */
+function exhaustivePairs(A: number[], B: number[], size: SizeFilter): PairList {
+  const out: PairList = { a: [], b: [], sizeOk: 0 };
+  for (const a of A) {
+    for (const b of B) {
+      if (!size.ok(a, b)) continue;
+      out.sizeOk++;
+      out.a.push(a);
+      out.b.push(b);
+    }
+  }
+  return out;
+}
+
+/** The pairs kept by signature retrieval, top-k and the hub bound (see the head of the file). */
+function prunedPairs(site: Site, content: ContentIndex, A: number[], B: number[], size: SizeFilter, opts: CandidateOptions): PairList {
+  const index = signatureIndex(site, content, A, opts.maxDocShare);
+  const { bestOfA, bestOfB } = retrieveTopK(content, index, A, B, size, opts);
+  const nB = B.length;
+  const out: PairList = { a: [], b: [], sizeOk: countSizeOk(A, B, size) };
+  for (const code of keptPairCodes(bestOfA, bestOfB, nB, opts.maxIncoming)) {
+    out.a.push(A[Math.floor(code / nB)]!);
+    out.b.push(B[code % nB]!);
+  }
+  return out;
+}
+
+/**
+ * The inverted index over the `pair.a` pages' signatures, in compressed rows: for term t, pages
+ * `postA[off[t] … off[t+1])` (indices into A) with weights `postW`. `df` counts every term's pages;
+ * terms over `maxDf` are left out.
+ */
+interface SignatureIndex {
+  df: Int32Array;
+  maxDf: number;
+  off: Int32Array;
+  postA: Int32Array;
+  postW: Float64Array;
+}
+
+function signatureIndex(site: Site, content: ContentIndex, A: number[], maxDocShare: number): SignatureIndex {
   const df = new Int32Array(content.aTermCount);
   for (const a of A) for (const id of site.pages[a]!.termIds) df[content.aTerm(id)]!++;
-  const maxDf = Math.max(1, Math.floor(opts.maxDocShare * nA));
-  // Postings in compressed rows: for term t, pages postA[off[t] … off[t+1]) with weights postW.
-  const weightsOf = A.map((a) => {
-    const page = site.pages[a]!;
-    const ts: number[] = [];
-    const ws: number[] = [];
-    let norm = 0;
-    for (let k = 0; k < page.termIds.length; k++) {
-      const t = content.aTerm(page.termIds[k]!);
-      if (df[t]! > maxDf) continue;
-      const w = (1 + Math.log(page.termCounts[k]!)) * Math.log((nA + 1) / df[t]!);
-      ts.push(t);
-      ws.push(w);
-      norm += w;
-    }
-    return { ts, ws: ws.map((w) => w / (norm || 1)) };
-  });
+  const maxDf = Math.max(1, Math.floor(maxDocShare * A.length));
+  const weightsOf = A.map((a) => signatureWeights(site, content, a, df, maxDf, A.length));
   const off = new Int32Array(content.aTermCount + 1);
   for (const { ts } of weightsOf) for (const t of ts) off[t + 1]!++;
   for (let t = 0; t < content.aTermCount; t++) off[t + 1]! += off[t]!;
@@ -126,12 +166,33 @@ export function candidatePairs(site: Site, content: ContentIndex, options: Parti
       postW[at] = ws[i]!;
     }
   });
+  return { df, maxDf, off, postA, postW };
+}
 
+/** A `pair.a` page's signature: idf-weighted term shares (terms `ts`, weights `ws` summing to 1). */
+function signatureWeights(site: Site, content: ContentIndex, a: number, df: Int32Array, maxDf: number, nA: number): { ts: number[]; ws: number[] } {
+  const page = site.pages[a]!;
+  const ts: number[] = [];
+  const ws: number[] = [];
+  let norm = 0;
+  for (let k = 0; k < page.termIds.length; k++) {
+    const t = content.aTerm(page.termIds[k]!);
+    if (df[t]! > maxDf) continue;
+    const w = (1 + Math.log(page.termCounts[k]!)) * Math.log((nA + 1) / df[t]!);
+    ts.push(t);
+    ws.push(w);
+    norm += w;
+  }
+  return { ts, ws: ws.map((w) => w / (norm || 1)) };
+}
+
+/** Each `pair.b` page retrieves its best `pair.a` pages by signature; both sides' top k are kept. */
+function retrieveTopK(content: ContentIndex, index: SignatureIndex, A: number[], B: number[], size: SizeFilter, opts: CandidateOptions): { bestOfA: TopK[]; bestOfB: TopK[] } {
+  const { df, maxDf, off, postA, postW } = index;
   const k = opts.topK;
-  const nB = B.length;
   const bestOfA = A.map(() => new TopK(k));
   const bestOfB: TopK[] = [];
-  const acc = new Float64Array(nA);
+  const acc = new Float64Array(A.length);
   const touched: number[] = [];
   // Rarity classes (⌊log2 df⌋): a page reads its terms class by class, rarest first, while its budget lasts —
   // one pass to count, one to read, no per-page sort.
@@ -139,13 +200,7 @@ export function candidatePairs(site: Site, content: ContentIndex, options: Parti
   const classPostings = new Float64Array(33);
   B.forEach((b, bi) => {
     const reach = content.reach(b);
-    classPostings.fill(0);
-    for (const t of reach) if (df[t]! <= maxDf) classPostings[rarity[t]!]! += df[t]!;
-    let maxClass = 0;
-    for (let spent = classPostings[0]!; maxClass + 1 < 33; maxClass++) {
-      spent += classPostings[maxClass + 1]!;
-      if (spent > opts.postingsPerPage) break;
-    }
+    const maxClass = rarestClassesWithinBudget(reach, df, maxDf, rarity, classPostings, opts.postingsPerPage);
     for (const t of reach) {
       if (rarity[t]! > maxClass) continue;
       for (let at = off[t]!; at < off[t + 1]!; at++) {
@@ -158,17 +213,36 @@ export function candidatePairs(site: Site, content: ContentIndex, options: Parti
     for (const ai of touched) {
       const s = acc[ai]!;
       acc[ai] = 0;
-      if (!sizeOk(A[ai]!, b)) continue;
+      if (!size.ok(A[ai]!, b)) continue;
       mine.offer(ai, s);
       bestOfA[ai]!.offer(bi, s);
     }
     touched.length = 0;
     bestOfB.push(mine);
   });
-  // A pair in one page's top k is kept when it is also among the `maxIncoming` best such pairs the other
-  // page receives: one page's own list stays whole unless its partner is a hub swamped by better offers.
-  const incomingA = A.map(() => new TopK(opts.maxIncoming));
-  const incomingB = B.map(() => new TopK(opts.maxIncoming));
+  return { bestOfA, bestOfB };
+}
+
+/** The last rarity class a page reads: the postings of its classes up to it stay within `budget`. */
+function rarestClassesWithinBudget(reach: Int32Array, df: Int32Array, maxDf: number, rarity: Uint8Array, classPostings: Float64Array, budget: number): number {
+  classPostings.fill(0);
+  for (const t of reach) if (df[t]! <= maxDf) classPostings[rarity[t]!]! += df[t]!;
+  let maxClass = 0;
+  for (let spent = classPostings[0]!; maxClass + 1 < 33; maxClass++) {
+    spent += classPostings[maxClass + 1]!;
+    if (spent > budget) break;
+  }
+  return maxClass;
+}
+
+/**
+ * A pair in one page's top k is kept when it is also among the `maxIncoming` best such pairs the other
+ * page receives: one page's own list stays whole unless its partner is a hub swamped by better offers.
+ * Returns the kept pairs as codes `ai * nB + bi`, ascending.
+ */
+function keptPairCodes(bestOfA: TopK[], bestOfB: TopK[], nB: number, maxIncoming: number): number[] {
+  const incomingA = bestOfA.map(() => new TopK(maxIncoming));
+  const incomingB = bestOfB.map(() => new TopK(maxIncoming));
   bestOfB.forEach((top, bi) => {
     top.forEach((ai, s) => {
       incomingA[ai]!.offer(bi, s);
@@ -179,29 +253,14 @@ export function candidatePairs(site: Site, content: ContentIndex, options: Parti
       incomingB[bi]!.offer(ai, s);
     });
   });
-  const keep = new Set<number>(); // ai * nB + bi
+  const keep = new Set<number>();
   incomingA.forEach((top, ai) => {
     for (const bi of top.items()) keep.add(ai * nB + bi);
   });
   incomingB.forEach((top, bi) => {
     for (const ai of top.items()) keep.add(ai * nB + bi);
   });
-  sizeOkCount = countSizeOk();
-  for (const code of [...keep].sort((x, y) => x - y)) {
-    outA.push(A[Math.floor(code / nB)]!);
-    outB.push(B[code % nB]!);
-  }
-  return finish();
-
-  function finish(): Candidates {
-    return {
-      a: Int32Array.from(outA),
-      b: Int32Array.from(outB),
-      allPairs: A.length * B.length,
-      sizeOk: sizeOkCount,
-      lengthConstant: Math.exp(logC),
-    };
-  }
+  return [...keep].sort((x, y) => x - y);
 }
 
 /** The k highest-scoring items offered (ties: the earlier offer wins). Rejecting a low offer is O(1). */
@@ -262,9 +321,3 @@ function upperBound(xs: Float64Array, x: number): number {
   return lo;
 }
 
-function median(xs: number[]): number {
-  if (xs.length === 0) return 0;
-  const s = [...xs].sort((x, y) => x - y);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}

@@ -133,7 +133,40 @@ export function enhancedSimilarityWithAnchors(
   fixed?: ReadonlyMap<number, number>,
 ): { ets: Float64Array; anchorsOwn: Map<number, number> } {
   const opts = { ...DEFAULT_ETS_OPTIONS, ...options };
-  const n = cands.a.length;
+  const round = new EtsRound(neighbourGraph(site, cands, opts), cands, sin, opts);
+  const anchorsOwn = new Map<number, number>();
+  let prev = Float64Array.from(sin);
+  if (fixed) for (const [k, v] of fixed) prev[k] = v;
+  let next = new Float64Array(cands.a.length);
+  for (let it = 0; it < opts.iterations; it++) {
+    round.run(prev, next);
+    if (fixed) {
+      for (const [k, v] of fixed) {
+        anchorsOwn.set(k, next[k]!);
+        next[k] = v;
+      }
+    }
+    [prev, next] = [next, prev];
+  }
+  return { ets: prev, anchorsOwn };
+}
+
+/** The neighbour graph ETS walks, with the page weights and the candidates indexed by page. */
+interface NeighbourGraph {
+  nb: number[][];
+  /** Whether matched neighbour pairs are weighted ("scale"), and each page's weight (1 when not). */
+  scaled: boolean;
+  w: (p: number) => number;
+  /** Candidate indices by a page (to walk x's candidates) and by b page (to process one c at a time). */
+  byA: Array<number[] | undefined>;
+  byB: Array<number[] | undefined>;
+  /** Sum of the weights of a page's neighbours (|PG(p)| unweighted). */
+  weightSum: Float64Array;
+  /** Candidates reachable through a page's neighbours: the work of walking Algorithm 1 from its side. */
+  walkCost: Float64Array;
+}
+
+function neighbourGraph(site: Site, cands: Candidates, opts: EtsOptions): NeighbourGraph {
   const nPages = site.pages.length;
   let nb = neighbours(site);
   const weights = opts.weighting === "none" ? null : pageWeights(site, opts.weightSmoothing);
@@ -145,95 +178,120 @@ export function enhancedSimilarityWithAnchors(
   }
   const scaled = opts.weighting === "scale" && weights !== null;
   const w = (p: number) => (scaled ? weights![p]! : 1);
-
-  // Candidate indices by a page (to walk x's candidates) and by b page (to process one c at a time).
   const byA = groupBy(cands.a, nPages);
   const byB = groupBy(cands.b, nPages);
-  const inPGc = new Int32Array(nPages).fill(-1);
-  const usedA = new Int32Array(nPages).fill(-1);
-  const usedB = new Int32Array(nPages).fill(-1);
   const weightSum = Float64Array.from(nb, (list) => list.reduce((s, p) => s + w(p), 0));
-  // Candidates reachable through a page's neighbours: the work of walking Algorithm 1 from its side.
   const walkCost = Float64Array.from(nb, (list) => list.reduce((s, x) => s + (byA[x]?.length ?? 0) + (byB[x]?.length ?? 0), 0));
-  const inPGe = new Int32Array(nPages);
-  let mark = 0;
+  return { nb, scaled, w, byA, byB, weightSum, walkCost };
+}
 
-  const anchorsOwn = new Map<number, number>();
-  let prev = Float64Array.from(sin);
-  if (fixed) for (const [k, v] of fixed) prev[k] = v;
-  let next = new Float64Array(n);
-  let stamp = 0;
-  // Candidates ranked by the previous ETS (best first): sorting ranks (typed, numeric) replaces sorting by score.
-  const byRank = new Int32Array(n);
-  const rankOf = new Int32Array(n);
-  let found = new Int32Array(1024);
-  for (let it = 0; it < opts.iterations; it++) {
-    const order = Array.from(byRank.keys()).sort((p, q) => prev[q]! - prev[p]! || p - q);
-    for (let r = 0; r < n; r++) {
-      byRank[r] = order[r]!;
-      rankOf[order[r]!] = r;
+/** One round of Algorithm 2 (ETS from the previous round's), with the scratch arrays reused across rounds. */
+class EtsRound {
+  private readonly nPages: number;
+  private readonly inPGc: Int32Array;
+  private readonly inPGe: Int32Array;
+  private readonly usedA: Int32Array;
+  private readonly usedB: Int32Array;
+  private mark = 0;
+  private stamp = 0;
+  /** Candidates ranked by the previous ETS (best first): sorting ranks (typed, numeric) replaces sorting by score. */
+  private readonly byRank: Int32Array;
+  private readonly rankOf: Int32Array;
+  private found = new Int32Array(1024);
+
+  constructor(
+    private readonly graph: NeighbourGraph,
+    private readonly cands: Candidates,
+    private readonly sin: Float64Array,
+    private readonly opts: EtsOptions,
+  ) {
+    this.nPages = graph.nb.length;
+    this.inPGc = new Int32Array(this.nPages).fill(-1);
+    this.usedA = new Int32Array(this.nPages).fill(-1);
+    this.usedB = new Int32Array(this.nPages).fill(-1);
+    this.inPGe = new Int32Array(this.nPages);
+    this.byRank = new Int32Array(cands.a.length);
+    this.rankOf = new Int32Array(cands.a.length);
+  }
+
+  /** ETS of every candidate into `next`, from `prev`. */
+  run(prev: Float64Array, next: Float64Array): void {
+    const order = Array.from(this.byRank.keys()).sort((p, q) => prev[q]! - prev[p]! || p - q);
+    for (let r = 0; r < order.length; r++) {
+      this.byRank[r] = order[r]!;
+      this.rankOf[order[r]!] = r;
     }
-    for (let c = 0; c < nPages; c++) {
+    const { nb, byB } = this.graph;
+    for (let c = 0; c < this.nPages; c++) {
       const ks = byB[c];
       if (!ks || ks.length === 0) continue;
-      const pgc = nb[c]!;
-      for (const y of pgc) inPGc[y] = c;
-      for (const k of ks) {
-        const e = cands.a[k]!;
-        const pge = nb[e]!;
-        // Candidate pairs between PG(e) and PG(c), best previous ETS first (Algorithm 1), found from the
-        // side with fewer candidates to walk (a hub's neighbours would make the other side cost its size).
-        let nFound = 0;
-        const push = (kk: number) => {
-          if (prev[kk]! <= 0) return;
-          if (nFound === found.length) {
-            const bigger = new Int32Array(found.length * 2);
-            bigger.set(found);
-            found = bigger;
-          }
-          found[nFound++] = rankOf[kk]!;
-        };
-        if (walkCost[e]! <= walkCost[c]!) {
-          for (const x of pge) {
-            const xs = byA[x];
-            if (xs) for (const kk of xs) if (inPGc[cands.b[kk]!] === c) push(kk);
-          }
-        } else {
-          mark++;
-          for (const x of pge) inPGe[x] = mark;
-          for (const y of pgc) {
-            const ys = byB[y];
-            if (ys) for (const kk of ys) if (inPGe[cands.a[kk]!] === mark) push(kk);
-          }
-        }
-        const ranks = found.subarray(0, nFound).sort();
-        stamp++;
-        let sum = 0;
-        for (let r = 0; r < nFound; r++) {
-          const kk = byRank[ranks[r]!]!;
-          const x = cands.a[kk]!;
-          const y = cands.b[kk]!;
-          if (usedA[x] === stamp || usedB[y] === stamp) continue;
-          usedA[x] = stamp;
-          usedB[y] = stamp;
-          sum += prev[kk]! * (scaled ? (w(x) + w(y)) / 2 : 1);
-        }
-        const denom = weightSum[e]! + weightSum[c]!;
-        const sext = denom > 0 ? (2 * sum) / denom : 0;
-        const sparser = Math.min(pge.length, pgc.length);
-        const alpha = sparser >= opts.minNeighbours ? opts.alpha : (opts.alpha * sparser) / opts.minNeighbours;
-        next[k] = alpha * sext + (1 - alpha) * sin[k]!;
-      }
+      for (const y of nb[c]!) this.inPGc[y] = c;
+      for (const k of ks) next[k] = this.ets(k, c, prev);
     }
-    if (fixed) {
-      for (const [k, v] of fixed) {
-        anchorsOwn.set(k, next[k]!);
-        next[k] = v;
-      }
-    }
-    [prev, next] = [next, prev];
   }
-  return { ets: prev, anchorsOwn };
+
+  /** Eq. 1 for candidate k = (e, c), with PG(c) marked in `inPGc`. */
+  private ets(k: number, c: number, prev: Float64Array): number {
+    const { nb, weightSum } = this.graph;
+    const e = this.cands.a[k]!;
+    const sum = this.matchedSum(this.neighbourRanks(e, c, prev), prev);
+    const denom = weightSum[e]! + weightSum[c]!;
+    const sext = denom > 0 ? (2 * sum) / denom : 0;
+    const sparser = Math.min(nb[e]!.length, nb[c]!.length);
+    const { alpha: a, minNeighbours } = this.opts;
+    const alpha = sparser >= minNeighbours ? a : (a * sparser) / minNeighbours;
+    return alpha * sext + (1 - alpha) * this.sin[k]!;
+  }
+
+  /**
+   * Ranks of the candidate pairs between PG(e) and PG(c) with a positive previous ETS, ascending (Algorithm 1),
+   * found from the side with fewer candidates to walk (a hub's neighbours would make the other side cost its size).
+   */
+  private neighbourRanks(e: number, c: number, prev: Float64Array): Int32Array {
+    const { nb, byA, byB, walkCost } = this.graph;
+    const { cands, inPGc, inPGe } = this;
+    let nFound = 0;
+    const push = (kk: number) => {
+      if (prev[kk]! <= 0) return;
+      if (nFound === this.found.length) {
+        const bigger = new Int32Array(this.found.length * 2);
+        bigger.set(this.found);
+        this.found = bigger;
+      }
+      this.found[nFound++] = this.rankOf[kk]!;
+    };
+    if (walkCost[e]! <= walkCost[c]!) {
+      for (const x of nb[e]!) {
+        const xs = byA[x];
+        if (xs) for (const kk of xs) if (inPGc[cands.b[kk]!] === c) push(kk);
+      }
+    } else {
+      const mark = ++this.mark;
+      for (const x of nb[e]!) inPGe[x] = mark;
+      for (const y of nb[c]!) {
+        const ys = byB[y];
+        if (ys) for (const kk of ys) if (inPGe[cands.a[kk]!] === mark) push(kk);
+      }
+    }
+    return this.found.subarray(0, nFound).sort();
+  }
+
+  /** Algorithm 1's greedy one-to-one matching of neighbour pairs, best rank first: the sum of their ETS. */
+  private matchedSum(ranks: Int32Array, prev: Float64Array): number {
+    const { scaled, w } = this.graph;
+    const stamp = ++this.stamp;
+    let sum = 0;
+    for (let r = 0; r < ranks.length; r++) {
+      const kk = this.byRank[ranks[r]!]!;
+      const x = this.cands.a[kk]!;
+      const y = this.cands.b[kk]!;
+      if (this.usedA[x] === stamp || this.usedB[y] === stamp) continue;
+      this.usedA[x] = stamp;
+      this.usedB[y] = stamp;
+      sum += prev[kk]! * (scaled ? (w(x) + w(y)) / 2 : 1);
+    }
+    return sum;
+  }
 }
 
 /** Algorithm 3: greedy one-to-one pairs by score, until `maxPairs` pairs or a score below `minScore`. */

@@ -9,7 +9,7 @@
  */
 import { readFileSync } from "node:fs";
 import { inputError, UserError } from "../errors.js";
-import { type Counts, matchMultiset } from "../eval/metrics.js";
+import { type Counts, matchMultiset } from "../eval/index.js";
 import type { LanguagePair } from "../text/index.js";
 
 export interface GoldPair {

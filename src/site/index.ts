@@ -28,7 +28,7 @@ export { type GoldFile, type GoldPair, matchPairs, readGoldPairs, sitePath } fro
 export { LETTERS_PER_CHARACTER, type PageLanguage, pageLanguage } from "./language.js";
 export { lcsLength, lcsLengthDp } from "./lcs.js";
 export { loadSite, MIRROR_ORIGIN, mirrorFiles } from "./load.js";
-export { type PageFeatures, pageFeatures, resolveUrl, VISUAL_TAGS } from "./page-features.js";
+export { type PageFeatures, pageFeatures, resolveUrl, PRESENTATION_TAGS } from "./page-features.js";
 export { DEFAULT_CALIBRATION, type PairOptions, type PairResult, type PairStats, pairPages } from "./pair.js";
 export type { DroppedPage, PagePair, PairingMethod, Site, SitePage } from "./types.js";
 export {

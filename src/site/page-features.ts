@@ -4,8 +4,8 @@
  * URLs a spider should also visit (`<link rel=alternate hreflang>`, meta refresh, sitemaps).
  * Pure: HTML and the page URL in, features out.
  */
-import { parseHtml } from "../html/parse.js";
-import { type MinimalNode, TEXT_TAG } from "../html/tagpaths.js";
+import { parseHtml } from "../html/index.js";
+import { type MinimalNode, TEXT_TAG } from "../html/index.js";
 
 export interface PageFeatures {
   title: string;
@@ -27,7 +27,7 @@ export interface PageFeatures {
  * Visual (presentational) tags: STRAND and liu2014 leave them out of the structural sequence, since a
  * translator restyles words freely while the block structure stays.
  */
-export const VISUAL_TAGS: ReadonlySet<string> = new Set([
+export const PRESENTATION_TAGS: ReadonlySet<string> = new Set([
   "b",
   "big",
   "blink",
@@ -130,7 +130,7 @@ function walkPage(root: MinimalNode): {
       continue;
     }
     if (name.charAt(0) === "#" || name === "!doctype" || item.nodeType === 10 || item.nodeType === 8) continue;
-    if (!VISUAL_TAGS.has(name)) tags.push(name);
+    if (!PRESENTATION_TAGS.has(name)) tags.push(name);
     if (name === "a" || name === "base") {
       const href = item.attrs?.find((a) => a.name === "href")?.value ?? null;
       if (href !== null && name === "a") hrefs.push(href);

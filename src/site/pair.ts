@@ -73,31 +73,67 @@ export function pairPages(site: Site, options: PairOptions): PairResult {
     ms[phase] = Math.round(performance.now() - t);
     return out;
   };
+  const run: PairRun = { site, options, stats, timed, smaller: Math.min(nA, nB) };
 
   let urlPairs: PagePair[] = [];
   let keys: UrlKey[] | undefined;
   if (options.method !== "links") {
-    const found = timed("url-keys", () =>
-      findUrlPairs(
-        site.pages.map((p) => ({ url: p.url, lang: p.lang })),
-        pair,
-        options.urlKeys,
-      ),
-    );
-    keys = found.keys;
-    stats.urlThreshold = found.threshold;
-    const share = Math.max(1, Math.min(nA, nB));
-    urlPairs = found.pairs.map((p) => ({
-      a: p.a,
-      b: p.b,
-      score: Math.min(1, p.key.power / share),
-      via: "urls" as const,
-      key: `${p.key.field} ${formatKey(p.key)}`,
-      power: p.key.power,
-    }));
+    ({ urlPairs, keys } = urlKeyPairs(run));
     if (options.method === "urls") return { method: "urls", pairs: urlPairs, keys, stats };
   }
+  const scored = linkScores(run, urlPairs);
+  if (options.method === "links") {
+    const selected = timed("select", () =>
+      selectPairs(scored.cands, scored.ets, { maxPairs: options.maxPairs ?? run.smaller, minScore: options.minSim ?? 0 }),
+    );
+    return { method: "links", pairs: selected.map((s) => ({ a: s.a, b: s.b, score: s.score, via: "links" })), stats };
+  }
+  return { method: "both", pairs: bothPairs(run, urlPairs, scored), keys: keys ?? [], stats };
+}
 
+/** One pairing run: its input, the stats it fills and its phase timer. */
+interface PairRun {
+  site: Site;
+  options: PairOptions;
+  stats: PairStats;
+  timed: <T>(phase: string, f: () => T) => T;
+  /** Pages of the smaller language. */
+  smaller: number;
+}
+
+/** The link method's scores: ETS of every candidate pair, and what the anchored URL pairs scored on their own. */
+interface LinkScores {
+  cands: Candidates;
+  ets: Float64Array;
+  anchorsOwn: Map<number, number>;
+}
+
+/** The pairs of the URL keys (kit-ng2007), scored by their key's power over the smaller language's pages. */
+function urlKeyPairs(run: PairRun): { urlPairs: PagePair[]; keys: UrlKey[] } {
+  const { site, options, stats } = run;
+  const found = run.timed("url-keys", () =>
+    findUrlPairs(
+      site.pages.map((p) => ({ url: p.url, lang: p.lang })),
+      site.pair,
+      options.urlKeys,
+    ),
+  );
+  stats.urlThreshold = found.threshold;
+  const share = Math.max(1, run.smaller);
+  const urlPairs = found.pairs.map((p) => ({
+    a: p.a,
+    b: p.b,
+    score: Math.min(1, p.key.power / share),
+    via: "urls" as const,
+    key: `${p.key.field} ${formatKey(p.key)}`,
+    power: p.key.power,
+  }));
+  return { urlPairs, keys: found.keys };
+}
+
+/** liu2014's ETS over the pruned candidates, plus the URL pairs held at ETS = 1 as anchors. */
+function linkScores(run: PairRun, urlPairs: readonly PagePair[]): LinkScores {
+  const { site, options, stats, timed } = run;
   if (!options.lexicon) throw new Error("pairPages: the link method needs a lexicon");
   const lexicon = options.lexicon;
   const content = timed("content", () => buildContentIndex(site, lexicon));
@@ -113,43 +149,42 @@ export function pairPages(site: Site, options: PairOptions): PairResult {
     for (const p of urlPairs) anchors.set(index.get(p.a * site.pages.length + p.b)!, 1);
   }
   stats.candidates = cands.a.length;
+  const scored = cands;
   const internal = timed("internal", () =>
-    internalSimilarity(site, cands, content, options.ets?.beta, (done) =>
-      options.progress?.("internal", done, cands.a.length),
+    internalSimilarity(site, scored, content, options.ets?.beta, (done) =>
+      options.progress?.("internal", done, scored.a.length),
     ),
   );
   const { ets, anchorsOwn } = timed("ets", () =>
-    enhancedSimilarityWithAnchors(site, cands, internal.sin, options.ets, anchors.size > 0 ? anchors : undefined),
+    enhancedSimilarityWithAnchors(site, scored, internal.sin, options.ets, anchors.size > 0 ? anchors : undefined),
   );
+  return { cands: scored, ets, anchorsOwn };
+}
 
-  if (options.method === "links") {
-    const selected = timed("select", () =>
-      selectPairs(cands, ets, { maxPairs: options.maxPairs ?? Math.min(nA, nB), minScore: options.minSim ?? 0 }),
-    );
-    return { method: "links", pairs: selected.map((s) => ({ a: s.a, b: s.b, score: s.score, via: "links" })), stats };
-  }
-
-  // both: URL pairs, then leftover pages by ETS above the level the URL pairs calibrate. Without URL pairs
-  // there is nothing to calibrate on: it is the link method (MAX_P, MIN_SIM as given).
+/**
+ * both: URL pairs, then leftover pages by ETS above the level the URL pairs calibrate. Without URL pairs
+ * there is nothing to calibrate on: it is the link method (MAX_P, MIN_SIM as given).
+ */
+function bothPairs(run: PairRun, urlPairs: PagePair[], { cands, ets, anchorsOwn }: LinkScores): PagePair[] {
+  const { options, stats } = run;
   const linkThreshold =
     options.minSim ??
     (urlPairs.length > 0 ? calibratedThreshold(cands, ets, anchorsOwn, options.calibration ?? DEFAULT_CALIBRATION) : 0);
   if (urlPairs.length > 0 && options.minSim === undefined) stats.linkThreshold = linkThreshold;
-  const maxPairs = options.maxPairs ?? (urlPairs.length === 0 ? Math.min(nA, nB) : undefined);
+  const maxPairs = options.maxPairs ?? (urlPairs.length === 0 ? run.smaller : undefined);
   const taken = new Set<number>();
   for (const p of urlPairs) {
     taken.add(p.a);
     taken.add(p.b);
   }
-  const leftover = timed("select", () =>
+  const leftover = run.timed("select", () =>
     selectPairs(cands, ets, {
       minScore: linkThreshold,
       exclude: taken,
       ...(maxPairs !== undefined ? { maxPairs: Math.max(0, maxPairs - urlPairs.length) } : {}),
     }),
   );
-  const pairs = urlPairs.concat(leftover.map((s) => ({ a: s.a, b: s.b, score: s.score, via: "links" as const })));
-  return { method: "both", pairs, keys: keys ?? [], stats };
+  return urlPairs.concat(leftover.map((s) => ({ a: s.a, b: s.b, score: s.score, via: "links" as const })));
 }
 
 /**

@@ -127,53 +127,76 @@ export function findUrlPairs(urls: readonly UrlInput[], pair: LanguagePair, opti
   const opts = { ...DEFAULT_URL_KEY_OPTIONS, ...dropUndefined(options) };
   const members = urls.map((u, i) => ({ i, lang: u.lang })).filter((u) => u.lang === pair.a || u.lang === pair.b);
   const threshold = options.threshold ?? opts.thresholdRatio * members.length;
-  const toks = new Map<number, UrlTokens>();
-  for (const m of members) toks.set(m.i, urlTokens(urls[m.i]!.url, opts.ignoreTokens));
+  const buckets = new Map<string, Bucket>();
+  for (const m of members) indexUrl(buckets, m.i, m.lang === pair.a, urlTokens(urls[m.i]!.url, opts.ignoreTokens));
+  const { usable, skippedBuckets } = usableBuckets(buckets, opts.maxBucketPairs);
+  const power = rawKeyPowers(usable);
+  const { effective, effectiveOf } = effectiveKeys(power, threshold, opts.generalize);
+  const order = [...effective.entries()].sort((x, y) => y[1].power - x[1].power || (x[0] < y[0] ? -1 : 1));
+  const pairs = competitiveUnion(order, effectivePairs(usable, effectiveOf));
+  return { keys: order.map(([, k]) => k), pairs, threshold, candidateKeys: power.size, skippedBuckets };
+}
 
-  // Index: field + the other fields + the token sequence minus one token → URLs (per language) and the removed token.
-  interface Entry {
-    url: number;
-    removed: string | null;
-  }
-  const buckets = new Map<string, { a: Entry[]; b: Entry[] }>();
-  for (const m of members) {
-    const t = toks.get(m.i)!;
-    for (const field of FIELDS) {
-      const context = FIELDS.filter((f) => f !== field)
-        .map((f) => t[f].join("/"))
-        .join(SEP);
-      const seq = t[field];
-      const seen = new Set<string>();
-      const add = (rest: string[], removed: string | null) => {
-        const key = `${field}${SEP}${context}${SEP}${rest.join("/")}`;
-        const dedupe = `${key}${SEP}${removed ?? ""}`;
-        if (seen.has(dedupe)) return;
-        seen.add(dedupe);
-        let bucket = buckets.get(key);
-        if (!bucket) {
-          bucket = { a: [], b: [] };
-          buckets.set(key, bucket);
-        }
-        (m.lang === pair.a ? bucket.a : bucket.b).push({ url: m.i, removed });
-      };
-      add(seq, null);
-      for (let k = 0; k < seq.length; k++) add(seq.slice(0, k).concat(seq.slice(k + 1)), seq[k]!);
-    }
-  }
+/** A URL in an index entry, with the token removed from its field to reach the entry (null: none). */
+interface Entry {
+  url: number;
+  removed: string | null;
+}
 
-  const rawKey = (field: string, a: string | null, b: string | null) => `${field}${SEP}${a ?? ""}${SEP}${b ?? ""}`;
-  const usable: Array<{ field: UrlField; a: Entry[]; b: Entry[] }> = [];
+/** An index entry's URLs per language. */
+interface Bucket {
+  a: Entry[];
+  b: Entry[];
+}
+
+/** A bucket with URLs on both sides, small enough to enumerate, and the field it varies. */
+interface UsableBucket extends Bucket {
+  field: UrlField;
+}
+
+const rawKey = (field: string, a: string | null, b: string | null) => `${field}${SEP}${a ?? ""}${SEP}${b ?? ""}`;
+
+/** Index a URL: per field, under the other fields + the field's token sequence minus one token (or none). */
+function indexUrl(buckets: Map<string, Bucket>, url: number, isA: boolean, t: UrlTokens): void {
+  for (const field of FIELDS) {
+    const context = FIELDS.filter((f) => f !== field)
+      .map((f) => t[f].join("/"))
+      .join(SEP);
+    const seq = t[field];
+    const seen = new Set<string>();
+    const add = (rest: string[], removed: string | null) => {
+      const key = `${field}${SEP}${context}${SEP}${rest.join("/")}`;
+      const dedupe = `${key}${SEP}${removed ?? ""}`;
+      if (seen.has(dedupe)) return;
+      seen.add(dedupe);
+      let bucket = buckets.get(key);
+      if (!bucket) {
+        bucket = { a: [], b: [] };
+        buckets.set(key, bucket);
+      }
+      (isA ? bucket.a : bucket.b).push({ url, removed });
+    };
+    add(seq, null);
+    for (let k = 0; k < seq.length; k++) add(seq.slice(0, k).concat(seq.slice(k + 1)), seq[k]!);
+  }
+}
+
+function usableBuckets(buckets: Map<string, Bucket>, maxBucketPairs: number): { usable: UsableBucket[]; skippedBuckets: number } {
+  const usable: UsableBucket[] = [];
   let skippedBuckets = 0;
   for (const [key, bucket] of buckets) {
     if (bucket.a.length === 0 || bucket.b.length === 0) continue;
-    if (bucket.a.length * bucket.b.length > opts.maxBucketPairs) {
+    if (bucket.a.length * bucket.b.length > maxBucketPairs) {
       skippedBuckets++;
       continue;
     }
     usable.push({ field: key.slice(0, key.indexOf(SEP)) as UrlField, a: bucket.a, b: bucket.b });
   }
+  return { usable, skippedBuckets };
+}
 
-  // Pass 1: linking power of every raw key.
+/** Pass 1: linking power of every raw key. */
+function rawKeyPowers(usable: readonly UsableBucket[]): Map<string, number> {
   const power = new Map<string, number>();
   for (const { field, a, b } of usable) {
     for (const ea of a) {
@@ -184,12 +207,17 @@ export function findUrlPairs(urls: readonly UrlInput[], pair: LanguagePair, opti
       }
     }
   }
+  return power;
+}
 
-  // Effective keys: strong raw keys stand alone; weak ones (optionally) pool by their generalised form
-  // (06e:06c, 07e:07c and a weak e:c itself → e:c). A pool reaching τ becomes a key; a pool whose form is
-  // a strong key's joins that key.
-  const effective = new Map<string, UrlKey>(); // by effective key string
-  const effectiveOf = new Map<string, string>(); // raw key → effective key
+/**
+ * Effective keys: strong raw keys stand alone; weak ones (optionally) pool by their generalised form
+ * (06e:06c, 07e:07c and a weak e:c itself → e:c). A pool reaching τ becomes a key; a pool whose form is
+ * a strong key's joins that key. Returns the keys by effective key string and each raw key's effective key.
+ */
+function effectiveKeys(power: Map<string, number>, threshold: number, generalize: boolean): { effective: Map<string, UrlKey>; effectiveOf: Map<string, string> } {
+  const effective = new Map<string, UrlKey>();
+  const effectiveOf = new Map<string, string>();
   const pools = new Map<string, { field: UrlField; a: string | null; b: string | null; power: number; members: string[] }>();
   for (const [k, p] of power) {
     const [field, a, b] = splitRawKey(k);
@@ -198,7 +226,7 @@ export function findUrlPairs(urls: readonly UrlInput[], pair: LanguagePair, opti
       effectiveOf.set(k, k);
       continue;
     }
-    if (!opts.generalize) continue;
+    if (!generalize) continue;
     const g = generalizeKey(a, b) ?? { a, b };
     const gk = rawKey(field, g.a, g.b);
     let pool = pools.get(gk);
@@ -219,8 +247,11 @@ export function findUrlPairs(urls: readonly UrlInput[], pair: LanguagePair, opti
     } else continue;
     for (const m of pool.members) effectiveOf.set(m, gk);
   }
+  return { effective, effectiveOf };
+}
 
-  // Pass 2: the URL pairs of every effective key.
+/** Pass 2: the URL pairs of every effective key. */
+function effectivePairs(usable: readonly UsableBucket[], effectiveOf: Map<string, string>): Map<string, Array<[number, number]>> {
   const pairsOf = new Map<string, Array<[number, number]>>();
   for (const { field, a, b } of usable) {
     for (const ea of a) {
@@ -237,9 +268,11 @@ export function findUrlPairs(urls: readonly UrlInput[], pair: LanguagePair, opti
       }
     }
   }
+  return pairsOf;
+}
 
-  // Competitive union: stronger keys claim their URLs first.
-  const order = [...effective.entries()].sort((x, y) => y[1].power - x[1].power || (x[0] < y[0] ? -1 : 1));
+/** Competitive union: stronger keys (`order`) claim their URLs first, each URL paired at most once. */
+function competitiveUnion(order: ReadonlyArray<[string, UrlKey]>, pairsOf: Map<string, Array<[number, number]>>): UrlPair[] {
   const used = new Set<number>();
   const pairs: UrlPair[] = [];
   for (const [ek, key] of order) {
@@ -252,7 +285,7 @@ export function findUrlPairs(urls: readonly UrlInput[], pair: LanguagePair, opti
       pairs.push({ a, b, key });
     }
   }
-  return { keys: order.map(([, k]) => k), pairs, threshold, candidateKeys: power.size, skippedBuckets };
+  return pairs;
 }
 
 /** `en:tc`, `(null):c`, … as the paper writes keys. */

@@ -4,20 +4,33 @@ import { basename, dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { UserError } from "../errors.js";
 import { environmentError, noteStoreOpened } from "./errors.js";
-import { MIGRATIONS } from "./migrations.js";
+import { MIGRATIONS, migrationSql } from "./migrations.js";
+import { isPostgresUrl, shownUrl } from "./location.js";
+import { postgresDriver } from "./postgres-driver.js";
+import type { SqlDriver, TransactionOptions } from "./sql.js";
+import { sqliteDriver } from "./sqlite-driver.js";
 
 /** Where commands keep the store unless `--db` says otherwise (relative to the working directory). */
 export const DEFAULT_STORE_PATH = "data/bitext.db";
 
 /** An open store. Pass it to the accessor functions (`listRecords`, `upsertPage`, …); close it when done. */
 export interface Store {
+  /** The connection the accessors use, whichever the backend. */
+  readonly sql: SqlDriver;
+  readonly backend: "sqlite" | "postgres";
+  /**
+   * The SQLite connection itself, for tests and diagnostics; throws on a PostgreSQL store. Code outside
+   * src/store uses the accessors instead.
+   */
   readonly db: Database.Database;
+  /** The SQLite file, or the PostgreSQL URL (without its password). */
   readonly path: string;
   close(): void;
 }
 
 /**
- * Open (and create or migrate) the SQLite store at `path` (`:memory:` for a throwaway one).
+ * Open (and create or migrate) the store at `location`: a PostgreSQL URL (`postgres://user@host:5432/db`,
+ * see `openPostgresStore`) or the path of a SQLite file (`:memory:` for a throwaway one).
  *
  * WAL mode lets a reader (`bitext export records`) run beside a writer (`bitext harvest`), and
  * `synchronous = NORMAL` in WAL keeps every committed transaction across a process crash
@@ -30,6 +43,7 @@ export interface Store {
  * to create its `-shm` file beside it): it is then read from a private temporary copy, removed on close.
  */
 export function openStore(path: string = DEFAULT_STORE_PATH, options: { readonly?: boolean } = {}): Store {
+  if (isPostgresUrl(path)) return openPostgresStore(path, options);
   const readonly = options.readonly ?? false;
   if (path !== ":memory:" && !readonly) {
     try {
@@ -51,6 +65,8 @@ export function openStore(path: string = DEFAULT_STORE_PATH, options: { readonly
   const { db, cleanup } = opened;
   noteStoreOpened(path);
   return {
+    sql: sqliteDriver(db),
+    backend: "sqlite",
     db,
     path,
     close() {
@@ -58,6 +74,31 @@ export function openStore(path: string = DEFAULT_STORE_PATH, options: { readonly
       db.close();
       cleanup();
     },
+  };
+}
+
+/**
+ * A PostgreSQL store: the same schema and migrations (applied by whichever process opens it first),
+ * for many workers on many machines. Needs the optional package pg-native; the server must be reachable.
+ */
+function openPostgresStore(url: string, options: { readonly?: boolean }): Store {
+  const shown = shownUrl(url);
+  const sql = postgresDriver(url, options);
+  try {
+    migrate(sql, shown, options.readonly ?? false);
+  } catch (err) {
+    sql.close();
+    throw environmentError(err, shown) ?? err;
+  }
+  noteStoreOpened(shown);
+  return {
+    sql,
+    backend: "postgres",
+    get db(): Database.Database {
+      throw new Error(`${shown}: a PostgreSQL store has no SQLite connection (use the store's accessors)`);
+    },
+    path: shown,
+    close: () => sql.close(),
   };
 }
 
@@ -73,7 +114,7 @@ function openDatabase(file: string, readonly: boolean, path: string = file): Dat
       db.pragma("synchronous = NORMAL");
     }
     db.pragma("foreign_keys = ON");
-    migrate(db, path, readonly);
+    migrate(sqliteDriver(db), path, readonly);
     return db;
   } catch (err) {
     db.close();
@@ -106,11 +147,11 @@ function openReadonly(path: string): { db: Database.Database; cleanup: () => voi
 
 /** The schema version of an open store (the number of migrations applied). */
 export function schemaVersion(store: Store): number {
-  return store.db.pragma("user_version", { simple: true }) as number;
+  return store.sql.schemaVersion();
 }
 
-function migrate(db: Database.Database, path: string, readonly: boolean): void {
-  const current = db.pragma("user_version", { simple: true }) as number;
+function migrate(db: SqlDriver, path: string, readonly: boolean): void {
+  const current = db.schemaVersion();
   if (current > MIGRATIONS.length) {
     throw new UserError(
       `${path}: the store has schema version ${current}, newer than this bitext understands (${MIGRATIONS.length}); upgrade bitext`,
@@ -118,17 +159,37 @@ function migrate(db: Database.Database, path: string, readonly: boolean): void {
   }
   if (current === MIGRATIONS.length) return;
   if (readonly) throw new UserError(`${path}: the store needs migrating; open it once without --readonly`);
-  // IMMEDIATE: two processes opening a new store at once must not both migrate it.
-  db.transaction(() => {
-    const again = db.pragma("user_version", { simple: true }) as number;
-    for (let v = again; v < MIGRATIONS.length; v++) db.exec(MIGRATIONS[v]!);
-    db.pragma(`user_version = ${MIGRATIONS.length}`);
-  }).immediate();
+  // Exclusive: two processes opening a new store at once must not both migrate it.
+  db.transaction(
+    () => {
+      const again = db.schemaVersion();
+      for (let v = again; v < MIGRATIONS.length; v++) db.exec(migrationSql(MIGRATIONS[v]!, db.backend));
+      db.setSchemaVersion(MIGRATIONS.length);
+    },
+    { exclusiveKey: "bitext migrate" },
+  );
+}
+
+/**
+ * Run `fn` in one transaction on the store (committed when it returns, rolled back when it throws;
+ * nested calls are savepoints): what belongs together — a fetch, its records and how it was fetched — is
+ * stored together or not at all.
+ */
+export function inTransaction<T>(store: Store, fn: () => T, options?: TransactionOptions): T {
+  return store.sql.transaction(fn, options);
 }
 
 /** Now, as the ISO-8601 UTC text every timestamp column uses (they sort as text). */
 export function nowIso(): string {
   return new Date().toISOString();
+}
+
+/**
+ * Is there a store at `location`? A SQLite file must exist; a PostgreSQL database is taken to (opening it
+ * checks the server, and creates the schema in an empty database).
+ */
+export function storeExists(location: string): boolean {
+  return isPostgresUrl(location) || existsSync(location);
 }
 
 /** Run `fn` with the store at `path` open, and close it afterwards whatever happens. */
@@ -137,7 +198,7 @@ export async function withStore<T>(path: string, fn: (store: Store) => T | Promi
   try {
     return await fn(store);
   } catch (err) {
-    throw environmentError(err, path) ?? err; // named while the path is known
+    throw environmentError(err, store.path) ?? err; // named while the path is known
   } finally {
     store.close();
   }

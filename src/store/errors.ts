@@ -25,6 +25,7 @@ export function environmentError(err: unknown, path?: string): UserError | null 
   const code = (err as NodeJS.ErrnoException).code;
   if (typeof code !== "string") return null;
   if (err.name === "SqliteError" || code.startsWith("SQLITE_")) return sqliteError(code, path ?? lastStorePath ?? "the store");
+  if (err.name === "PostgresError") return postgresError(code, err.message, path ?? lastStorePath ?? "the store");
   return fileError(code, (err as NodeJS.ErrnoException).path ?? path ?? "a file");
 }
 
@@ -52,6 +53,18 @@ function sqliteError(code: string, path: string): UserError | null {
     default:
       return null;
   }
+}
+
+/** PostgreSQL's SQLSTATE classes that are the environment's doing (https://www.postgresql.org/docs/current/errcodes-appendix.html). */
+function postgresError(code: string, message: string, url: string): UserError | null {
+  if (code.startsWith("08") || code === "57P01" || code === "57P02" || code === "57P03") {
+    return new UserError(`${url}: lost the connection to the PostgreSQL store (${message}): rerun when the server is back; a rerun resumes`, { exitCode: EXIT_TEMPFAIL });
+  }
+  if (code === "53300") return new UserError(`${url}: the PostgreSQL server has too many connections (${message}): retry later or raise max_connections`, { exitCode: EXIT_TEMPFAIL });
+  if (code.startsWith("53")) return new UserError(`${url}: the PostgreSQL server is out of resources (${code}: ${message}): free disk or memory there, then rerun; nothing was lost`, { exitCode: EXIT_IO });
+  if (code === "42501" || code.startsWith("28")) return new UserError(`${url}: no permission to use the PostgreSQL store (${message}): grant the user rights on the database`, { exitCode: EXIT_NOPERM });
+  if (code === "25006") return new UserError(`${url}: the PostgreSQL store is read-only (${message})`, { exitCode: EXIT_IO });
+  return null;
 }
 
 function fileError(code: string, path: string): UserError | null {

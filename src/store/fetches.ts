@@ -1,3 +1,4 @@
+import { parallelText } from "../language-pair.js";
 import { compressHtml, decompressHtml } from "./blob.js";
 import { nowIso, type Store } from "./db.js";
 import type { Classification, QueryPair } from "./records.js";
@@ -69,17 +70,22 @@ export interface FetchOutcome {
  * store or neither is, so a rerun that skips completed fetches can neither lose nor duplicate records.
  * Records are unique per (engine, query, url); seeing one again updates its last sighting.
  */
+interface SeenRecord {
+  id: number;
+  last_fetch_id: number;
+}
+
 export function recordFetch(store: Store, fetch: NewFetch, records: readonly NewRecord[] = []): FetchOutcome {
   const s = statements(store);
   if (fetch.status !== "ok" && records.length > 0) {
     throw new Error(`recordFetch: a ${fetch.status} fetch carries no records`);
   }
-  return store.db.transaction((): FetchOutcome => {
-    const info = s.insertFetch.run({
+  return store.sql.transaction((): FetchOutcome => {
+    const inserted = s.insertFetch.get({
       run_id: fetch.runId,
       engine: fetch.engine,
-      query_en: fetch.query.en,
-      query_zh: fetch.query.zh,
+      query_en: fetch.query.source.text,
+      query_zh: fetch.query.target.text,
       page: fetch.page,
       url: fetch.url,
       final_url: fetch.finalUrl ?? null,
@@ -93,29 +99,36 @@ export function recordFetch(store: Store, fetch: NewFetch, records: readonly New
       record_count: records.length,
       wrapper_learned_at: fetch.wrapperLearnedAt ?? null,
     });
-    const fetchId = Number(info.lastInsertRowid);
+    const fetchId = (inserted as { id: number }).id;
     let newRecords = 0;
     let seenAgain = 0;
     for (const r of records) {
-      const key = [fetch.engine, fetch.query.en, fetch.query.zh, r.url] as const;
-      const existing = s.findRecord.get(...key) as { id: number; last_fetch_id: number } | undefined;
+      const key = [fetch.engine, fetch.query.source.text, fetch.query.target.text, r.url] as const;
+      const found = s.findRecord.get(...key) as SeenRecord | undefined;
+      const inserted =
+        found !== undefined
+          ? undefined
+          : (s.insertRecord.get({
+              engine: fetch.engine,
+              query_en: fetch.query.source.text,
+              query_zh: fetch.query.target.text,
+              url: r.url,
+              title: r.title,
+              snippet: r.snippet,
+              rank: r.rank,
+              page: fetch.page,
+              seen: fetch.startedAt,
+              fetch_id: fetchId,
+            }) as { id: number } | undefined);
+      // Another worker stored the record after our look-up (PostgreSQL, many writers): the uniqueness
+      // constraint made our insert do nothing, and the record is one seen again.
+      const existing = found ?? (inserted === undefined ? (s.findRecord.get(...key) as SeenRecord | undefined) : undefined);
       let id: number;
-      if (existing === undefined) {
-        const ins = s.insertRecord.run({
-          engine: fetch.engine,
-          query_en: fetch.query.en,
-          query_zh: fetch.query.zh,
-          url: r.url,
-          title: r.title,
-          snippet: r.snippet,
-          rank: r.rank,
-          page: fetch.page,
-          seen: fetch.startedAt,
-          fetch_id: fetchId,
-        });
-        id = Number(ins.lastInsertRowid);
+      if (inserted !== undefined) {
+        id = inserted.id;
         newRecords++;
       } else {
+        if (existing === undefined) throw new Error(`recordFetch: record ${r.url} was neither inserted nor found`);
         id = existing.id;
         // The same URL twice on one page (sitelinks, duplicates): keep the first, best-ranked sighting.
         if (existing.last_fetch_id === fetchId) continue;
@@ -128,7 +141,7 @@ export function recordFetch(store: Store, fetch: NewFetch, records: readonly New
       }
     }
     return { fetchId, newRecords, seenAgain };
-  }).immediate();
+  });
 }
 
 /**
@@ -140,20 +153,20 @@ export function lastCompletedFetch(
   task: { engine: string; query: QueryPair; page: number },
   since: string,
 ): StoredFetch | null {
-  const row = statements(store).lastCompleted.get(task.engine, task.query.en, task.query.zh, task.page, since) as
+  const row = statements(store).lastCompleted.get(task.engine, task.query.source.text, task.query.target.text, task.page, since) as
     | FetchRow
     | undefined;
   return row ? toFetch(row) : null;
 }
 
 export function getFetch(store: Store, id: number): StoredFetch | null {
-  const row = store.db.prepare(`SELECT ${FETCH_COLUMNS} FROM fetches WHERE id = ?`).get(id) as FetchRow | undefined;
+  const row = store.sql.prepare(`SELECT ${FETCH_COLUMNS} FROM fetches WHERE id = ?`).get(id) as FetchRow | undefined;
   return row ? toFetch(row) : null;
 }
 
 /** The stored HTML of a fetch (decompressed), or null when it was not kept. */
 export function getFetchHtml(store: Store, id: number): Buffer | null {
-  const row = store.db.prepare("SELECT html FROM fetches WHERE id = ?").get(id) as { html: Buffer | null } | undefined;
+  const row = store.sql.prepare("SELECT html FROM fetches WHERE id = ?").get(id) as { html: Buffer | null } | undefined;
   return row?.html ? decompressHtml(row.html) : null;
 }
 
@@ -162,7 +175,53 @@ export function getFetchHtml(store: Store, id: number): Buffer | null {
  * skips it from then on instead of failing on it again.
  */
 export function markFetchUnprocessable(store: Store, id: number, reason: string): void {
-  store.db.prepare("UPDATE fetches SET unprocessable = ? WHERE id = ?").run(reason, id);
+  store.sql.prepare("UPDATE fetches SET unprocessable = ? WHERE id = ?").run(reason, id);
+}
+
+/** A result page kept in the store (`harvest --keep-html`), as `harvest --reextract` reads it again. */
+export interface KeptResultPage {
+  fetchId: number;
+  query: QueryPair;
+  page: number;
+  url: string;
+  finalUrl: string | null;
+  httpStatus: number | null;
+  startedAt: string;
+  contentSha256: string | null;
+}
+
+/** The latest kept page of each (query, page) of an engine, skipping pages marked unprocessable, in fetch order. */
+export function keptResultPages(store: Store, engine: string): KeptResultPage[] {
+  const rows = store.sql
+    .prepare(
+      `SELECT f.id, f.query_en, f.query_zh, f.page, f.url, f.final_url, f.http_status, f.started_at, f.content_sha256
+       FROM fetches f
+       WHERE f.engine = ? AND f.html IS NOT NULL AND f.unprocessable IS NULL AND f.id = (
+         SELECT max(g.id) FROM fetches g WHERE g.engine = f.engine AND g.query_en = f.query_en
+           AND g.query_zh = f.query_zh AND g.page = f.page AND g.html IS NOT NULL)
+       ORDER BY f.id`,
+    )
+    .all(engine) as Array<{
+    id: number;
+    query_en: string;
+    query_zh: string;
+    page: number;
+    url: string;
+    final_url: string | null;
+    http_status: number | null;
+    started_at: string;
+    content_sha256: string | null;
+  }>;
+  return rows.map((r) => ({
+    fetchId: r.id,
+    query: parallelText(r.query_en, r.query_zh),
+    page: r.page,
+    url: r.url,
+    finalUrl: r.final_url,
+    httpStatus: r.http_status,
+    startedAt: r.started_at,
+    contentSha256: r.content_sha256,
+  }));
 }
 
 export interface FetchFilter {
@@ -190,15 +249,15 @@ export function listFetches(store: Store, filter: FetchFilter = {}): StoredFetch
   const sql =
     `SELECT ${FETCH_COLUMNS} FROM fetches${where.length ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY id` +
     (filter.limit !== undefined ? ` LIMIT ${Math.floor(filter.limit)}` : "");
-  return (store.db.prepare(sql).all(...params) as FetchRow[]).map(toFetch);
+  return (store.sql.prepare(sql).all(...params) as FetchRow[]).map(toFetch);
 }
 
 /** Fetch counts by status (optionally for one run): the numbers a run summary reports. */
 export function countFetchesByStatus(store: Store, runId?: number): Record<FetchStatus, number> {
   const rows = (
     runId === undefined
-      ? store.db.prepare("SELECT status, count(*) AS n FROM fetches GROUP BY status").all()
-      : store.db.prepare("SELECT status, count(*) AS n FROM fetches WHERE run_id = ? GROUP BY status").all(runId)
+      ? store.sql.prepare("SELECT status, count(*) AS n FROM fetches GROUP BY status").all()
+      : store.sql.prepare("SELECT status, count(*) AS n FROM fetches WHERE run_id = ? GROUP BY status").all(runId)
   ) as Array<{ status: FetchStatus; n: number }>;
   const out: Record<FetchStatus, number> = { ok: 0, empty: 0, blocked: 0, error: 0 };
   for (const r of rows) out[r.status] = r.n;
@@ -225,7 +284,8 @@ interface FetchRow {
   content_sha256: string | null;
   record_count: number;
   wrapper_learned_at: string | null;
-  has_html: number;
+  /** 1 or 0 (SQLite), true or false (PostgreSQL). */
+  has_html: number | boolean;
 }
 
 function toFetch(row: FetchRow): StoredFetch {
@@ -233,7 +293,7 @@ function toFetch(row: FetchRow): StoredFetch {
     id: row.id,
     runId: row.run_id,
     engine: row.engine,
-    query: { en: row.query_en, zh: row.query_zh },
+    query: parallelText(row.query_en, row.query_zh),
     page: row.page,
     url: row.url,
     finalUrl: row.final_url,
@@ -245,7 +305,7 @@ function toFetch(row: FetchRow): StoredFetch {
     contentSha256: row.content_sha256,
     recordCount: row.record_count,
     wrapperLearnedAt: row.wrapper_learned_at,
-    hasHtml: row.has_html === 1,
+    hasHtml: Boolean(row.has_html),
   };
 }
 
@@ -253,22 +313,23 @@ type Statements = ReturnType<typeof prepare>;
 const cache = new WeakMap<object, Statements>();
 
 function statements(store: Store): Statements {
-  let s = cache.get(store.db);
+  let s = cache.get(store.sql);
   if (!s) {
     s = prepare(store);
-    cache.set(store.db, s);
+    cache.set(store.sql, s);
   }
   return s;
 }
 
 function prepare(store: Store) {
-  const db = store.db;
+  const db = store.sql;
   return {
     insertFetch: db.prepare(
       `INSERT INTO fetches (run_id, engine, query_en, query_zh, page, url, final_url, status, http_status, detail,
          started_at, duration_ms, content_sha256, html, record_count, wrapper_learned_at)
        VALUES (@run_id, @engine, @query_en, @query_zh, @page, @url, @final_url, @status, @http_status, @detail,
-         @started_at, @duration_ms, @content_sha256, @html, @record_count, @wrapper_learned_at)`,
+         @started_at, @duration_ms, @content_sha256, @html, @record_count, @wrapper_learned_at)
+       RETURNING id`,
     ),
     findRecord: db.prepare(
       "SELECT id, last_fetch_id FROM records WHERE engine = ? AND query_en = ? AND query_zh = ? AND url = ?",
@@ -276,7 +337,9 @@ function prepare(store: Store) {
     insertRecord: db.prepare(
       `INSERT INTO records (engine, query_en, query_zh, url, title, snippet, rank, page, first_seen, last_seen,
          first_fetch_id, last_fetch_id, seen_count)
-       VALUES (@engine, @query_en, @query_zh, @url, @title, @snippet, @rank, @page, @seen, @seen, @fetch_id, @fetch_id, 1)`,
+       VALUES (@engine, @query_en, @query_zh, @url, @title, @snippet, @rank, @page, @seen, @seen, @fetch_id, @fetch_id, 1)
+       ON CONFLICT (engine, query_en, query_zh, url) DO NOTHING
+       RETURNING id`,
     ),
     updateRecord: db.prepare(
       `UPDATE records SET title = @title, snippet = @snippet, rank = @rank, page = @page, last_seen = @seen,

@@ -1,10 +1,13 @@
 /**
- * The harvest store: one SQLite file (WAL) holding runs, fetches and result records (harvest),
+ * The harvest store — one SQLite file (WAL), or a PostgreSQL database for many machines — holding runs, fetches and result records (harvest),
  * classifications and annotations (classify), linked pages and sentence pairs (extract).
  * Other modules use these typed accessors, never raw SQL.
  */
 export { compressHtml, decompressHtml } from "./blob.js";
-export { DEFAULT_STORE_PATH, nowIso, openStore, type Store, schemaVersion, withStore } from "./db.js";
+export { DEFAULT_STORE_PATH, inTransaction, nowIso, openStore, type Store, schemaVersion, storeExists, withStore } from "./db.js";
+export { isPostgresUrl } from "./location.js";
+export type { SqlDriver, SqlStatement, TransactionOptions } from "./sql.js";
+export { latestWrapper, type SaveWrapperOutcome, type StoredWrapper, saveWrapper } from "./wrappers.js";
 export {
   countFetchesByStatus,
   type FetchFilter,
@@ -12,6 +15,8 @@ export {
   type FetchStatus,
   getFetch,
   getFetchHtml,
+  type KeptResultPage,
+  keptResultPages,
   lastCompletedFetch,
   listFetches,
   markFetchUnprocessable,

@@ -1,6 +1,9 @@
+import { ddlToPostgres } from "./dialect.js";
+
 /**
- * The store's schema, as an ordered list of migrations. `PRAGMA user_version` records how many
- * have been applied; `openStore` applies the rest in one transaction, so a store is always at a
+ * The store's schema, as an ordered list of migrations, written in SQLite's dialect and translated for
+ * PostgreSQL (`migrationSql`). `PRAGMA user_version` (PostgreSQL: the table `bitext_schema`) records how
+ * many have been applied; `openStore` applies the rest in one transaction, so a store is always at a
  * known version. Never edit a shipped migration: append a new one.
  *
  * Table names and the columns listed in the store contract (README "harvest") are relied on by the
@@ -119,4 +122,20 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX pages_final_url ON pages (final_url);
   `,
+  // 5: wrappers shared by the workers of a distributed harvest: every (re-)learned wrapper of an engine is a
+  // new version; the primary key lets exactly one of two workers re-learning at once store its version.
+  `
+  CREATE TABLE wrappers (
+    engine     TEXT NOT NULL,
+    version    INTEGER NOT NULL,
+    json       TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (engine, version)
+  );
+  `,
 ];
+
+/** A migration in the dialect of the store's backend. */
+export function migrationSql(sql: string, backend: "sqlite" | "postgres"): string {
+  return backend === "postgres" ? ddlToPostgres(sql) : sql;
+}

@@ -47,7 +47,7 @@ export interface PageFilter {
 
 /** Insert or replace the page stored for `page.url`; returns its id (stable across replacements). */
 export function upsertPage(store: Store, page: PageInput): number {
-  const row = store.db
+  const row = store.sql
     .prepare(
       `INSERT INTO pages (url, final_url, fetched_at, http_status, content_type, charset, html, error)
        VALUES (@url, @final_url, @fetched_at, @http_status, @content_type, @charset, @html, @error)
@@ -74,15 +74,15 @@ export function upsertPage(store: Store, page: PageInput): number {
  * with the reason: later runs skip it instead of failing on it again. Downloading it anew clears the mark.
  */
 export function markPageUnprocessable(store: Store, pageId: number, reason: string): void {
-  store.db.prepare("UPDATE pages SET unprocessable = ? WHERE id = ?").run(reason, pageId);
+  store.sql.prepare("UPDATE pages SET unprocessable = ? WHERE id = ?").run(reason, pageId);
 }
 
 /** The stored page with this id or URL, with its HTML; null if there is none. */
 export function getPage(store: Store, idOrUrl: number | string): StoredPage | null {
   const row = (
     typeof idOrUrl === "number"
-      ? store.db.prepare(`SELECT ${PAGE_COLUMNS}, html FROM pages WHERE id = ?`).get(idOrUrl)
-      : store.db.prepare(`SELECT ${PAGE_COLUMNS}, html FROM pages WHERE url = ?`).get(idOrUrl)
+      ? store.sql.prepare(`SELECT ${PAGE_COLUMNS}, html FROM pages WHERE id = ?`).get(idOrUrl)
+      : store.sql.prepare(`SELECT ${PAGE_COLUMNS}, html FROM pages WHERE url = ?`).get(idOrUrl)
   ) as (PageRow & { html: Buffer | null }) | undefined;
   if (!row) return null;
   return { ...toSummary(row), html: row.html ? decompressHtml(row.html) : null };
@@ -95,7 +95,7 @@ export function getPage(store: Store, idOrUrl: number | string): StoredPage | nu
 export function pageReachedAt(store: Store, url: string): StoredPage | null {
   const direct = getPage(store, url);
   if (direct) return direct;
-  const row = store.db.prepare("SELECT id FROM pages WHERE final_url = ? AND html IS NOT NULL ORDER BY id LIMIT 1").get(url) as
+  const row = store.sql.prepare("SELECT id FROM pages WHERE final_url = ? AND html IS NOT NULL ORDER BY id LIMIT 1").get(url) as
     | { id: number }
     | undefined;
   return row ? getPage(store, row.id) : null;
@@ -113,7 +113,7 @@ export function listPages(store: Store, filter: PageFilter = {}): PageSummary[] 
   const sql =
     `SELECT ${PAGE_COLUMNS} FROM pages${where.length ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY id` +
     (filter.limit !== undefined ? ` LIMIT ${Math.floor(filter.limit)}` : "");
-  return (store.db.prepare(sql).all(...params) as PageRow[]).map(toSummary);
+  return (store.sql.prepare(sql).all(...params) as PageRow[]).map(toSummary);
 }
 
 const PAGE_COLUMNS =
@@ -128,7 +128,8 @@ interface PageRow {
   content_type: string | null;
   charset: string | null;
   error: string | null;
-  has_html: number;
+  /** 1 or 0 (SQLite), true or false (PostgreSQL). */
+  has_html: number | boolean;
   unprocessable: string | null;
 }
 
@@ -142,7 +143,7 @@ function toSummary(row: PageRow): PageSummary {
     contentType: row.content_type,
     charset: row.charset,
     error: row.error,
-    hasHtml: row.has_html === 1,
+    hasHtml: Boolean(row.has_html),
     unprocessable: row.unprocessable,
   };
 }

@@ -35,18 +35,18 @@ export interface CorpusPair {
 
 /** Replace the pairs extracted from a page (re-extraction never duplicates). */
 export function replacePairs(store: Store, pageId: number, pairs: readonly SentencePairInput[]): void {
-  const del = store.db.prepare("DELETE FROM sentence_pairs WHERE page_id = ?");
-  const ins = store.db.prepare(
+  const del = store.sql.prepare("DELETE FROM sentence_pairs WHERE page_id = ?");
+  const ins = store.sql.prepare(
     "INSERT INTO sentence_pairs (page_id, en, zh, score, method, en_norm, zh_norm) VALUES (?, ?, ?, ?, ?, ?, ?)",
   );
-  store.db.transaction(() => {
+  store.sql.transaction(() => {
     del.run(pageId);
     for (const p of pairs) ins.run(pageId, p.en, p.zh, p.score ?? null, p.method ?? null, p.enNorm, p.zhNorm);
-  }).immediate();
+  });
 }
 
 export function listPagePairs(store: Store, pageId: number): StoredSentencePair[] {
-  const rows = store.db
+  const rows = store.sql
     .prepare("SELECT id, page_id, en, zh, score, method, en_norm, zh_norm FROM sentence_pairs WHERE page_id = ? ORDER BY id")
     .all(pageId) as Array<{
     id: number;
@@ -75,21 +75,26 @@ export function listPagePairs(store: Store, pageId: number): StoredSentencePair[
  * and every source URL. Ordered by best score (unscored last), then text.
  */
 export function listCorpusPairs(store: Store, filter: { minScore?: number } = {}): CorpusPair[] {
-  // SQLite takes the bare columns (en, zh) from the row holding max(score). A pair's sources are the pages
-  // it came from: where a redirect led (an engine's link?url=…), not the redirect link.
-  const rows = store.db
+  // The text is that of the best-scored occurrence (the first stored among equals). A pair's sources are the
+  // pages it came from: where a redirect led (an engine's link?url=…), not the redirect link.
+  const best = (column: string) =>
+    `(SELECT b.${column} FROM sentence_pairs b WHERE b.en_norm = sp.en_norm AND b.zh_norm = sp.zh_norm
+       ORDER BY b.score IS NULL, b.score DESC, b.id LIMIT 1)`;
+  const rows = store.sql
     .prepare(
-      `SELECT sp.en AS en, sp.zh AS zh, sp.en_norm AS en_norm, sp.zh_norm AS zh_norm, max(sp.score) AS score,
+      `SELECT ${best("en")} AS en, ${best("zh")} AS zh, sp.en_norm AS en_norm, sp.zh_norm AS zh_norm, max(sp.score) AS score,
               json_group_array(DISTINCT sp.method) AS methods, count(*) AS occurrences,
-              (SELECT json_group_array(url) FROM (SELECT DISTINCT coalesce(p2.final_url, p2.url) AS url FROM sentence_pairs s2
+              (SELECT json_group_array(u.url ORDER BY u.first_id) FROM (
+                 SELECT coalesce(p2.final_url, p2.url) AS url, min(p2.id) AS first_id FROM sentence_pairs s2
                  JOIN pages p2 ON p2.id = s2.page_id
-                 WHERE s2.en_norm = sp.en_norm AND s2.zh_norm = sp.zh_norm ORDER BY p2.id)) AS urls
+                 WHERE s2.en_norm = sp.en_norm AND s2.zh_norm = sp.zh_norm
+                 GROUP BY coalesce(p2.final_url, p2.url)) u) AS urls
        FROM sentence_pairs sp
        GROUP BY sp.en_norm, sp.zh_norm
        ${filter.minScore !== undefined ? "HAVING max(sp.score) >= @minScore" : ""}
-       ORDER BY score IS NULL, score DESC, sp.en_norm, sp.zh_norm`,
+       ORDER BY max(sp.score) IS NULL, max(sp.score) DESC, sp.en_norm, sp.zh_norm`,
     )
-    .all(filter.minScore !== undefined ? { minScore: filter.minScore } : {}) as Array<{
+    .all(...(filter.minScore !== undefined ? [{ minScore: filter.minScore }] : [])) as Array<{
     en: string;
     zh: string;
     en_norm: string;

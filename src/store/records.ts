@@ -1,12 +1,10 @@
+import { type ParallelText, parallelText } from "../language-pair.js";
 import { nowIso, type Store } from "./db.js";
 
 export type RecordLabel = "bilingual" | "monolingual";
 
-/** A query as submitted: the parallel sentence pair (seed §4.1). */
-export interface QueryPair {
-  en: string;
-  zh: string;
-}
+/** A query as submitted: the parallel sentence pair (seed §4.1). Its columns are query_en (source) and query_zh (target). */
+export type QueryPair = ParallelText;
 
 /** A search-engine result record as kept in the store (one row per engine + query + url). */
 export interface StoredRecord {
@@ -95,22 +93,22 @@ export function listRecords(store: Store, filter: RecordFilter = {}): StoredReco
 export function* iterateRecords(store: Store, filter: RecordFilter = {}): Generator<StoredRecord> {
   const { sql, params } = selectSql("SELECT r.*", filter);
   const ordered = `${sql} ORDER BY r.engine, r.query_en, r.query_zh, r.rank, r.id${limitSql(filter)}`;
-  for (const row of store.db.prepare(ordered).iterate(...params) as IterableIterator<RecordRow>) yield toRecord(row);
+  for (const row of store.sql.prepare(ordered).iterate(...params) as IterableIterator<RecordRow>) yield toRecord(row);
 }
 
 export function countRecords(store: Store, filter: RecordFilter = {}): number {
   const { sql, params } = selectSql("SELECT count(*) AS n", filter);
-  return (store.db.prepare(sql).get(...params) as { n: number }).n;
+  return (store.sql.prepare(sql).get(...params) as { n: number }).n;
 }
 
 export function getRecord(store: Store, id: number): StoredRecord | null {
-  const row = store.db.prepare("SELECT * FROM records WHERE id = ?").get(id) as RecordRow | undefined;
+  const row = store.sql.prepare("SELECT * FROM records WHERE id = ?").get(id) as RecordRow | undefined;
   return row ? toRecord(row) : null;
 }
 
 /** Store the classifier's decision for one record. */
 export function setClassification(store: Store, id: number, c: Classification): void {
-  const info = store.db
+  const info = store.sql
     .prepare("UPDATE records SET label = ?, probability = ?, model = ?, classified_at = ? WHERE id = ?")
     .run(c.label, c.probability, c.model, nowIso(), id);
   if (info.changes === 0) throw new Error(`setClassification: no record ${id}`);
@@ -118,18 +116,18 @@ export function setClassification(store: Store, id: number, c: Classification): 
 
 /** Store many decisions in one transaction (much faster than one call per record). */
 export function setClassifications(store: Store, decisions: ReadonlyArray<{ id: number } & Classification>): void {
-  const stmt = store.db.prepare(
+  const stmt = store.sql.prepare(
     "UPDATE records SET label = ?, probability = ?, model = ?, classified_at = ? WHERE id = ?",
   );
   const at = nowIso();
-  store.db.transaction(() => {
+  store.sql.transaction(() => {
     for (const d of decisions) stmt.run(d.label, d.probability, d.model, at, d.id);
-  }).immediate();
+  });
 }
 
 /** Store a person's label for a record (null clears it). */
 export function setAnnotation(store: Store, id: number, label: RecordLabel | null): void {
-  const info = store.db
+  const info = store.sql
     .prepare("UPDATE records SET annotation = ?, annotated_at = ? WHERE id = ?")
     .run(label, label === null ? null : nowIso(), id);
   if (info.changes === 0) throw new Error(`setAnnotation: no record ${id}`);
@@ -144,7 +142,7 @@ function selectSql(select: string, f: RecordFilter): { sql: string; params: unkn
   }
   if (f.query) {
     where.push("r.query_en = ? AND r.query_zh = ?");
-    params.push(f.query.en, f.query.zh);
+    params.push(f.query.source.text, f.query.target.text);
   }
   if (f.label === "unclassified") where.push("r.label IS NULL");
   else if (f.label) {
@@ -178,14 +176,16 @@ function selectSql(select: string, f: RecordFilter): { sql: string; params: unkn
 
 function limitSql(f: RecordFilter): string {
   if (f.limit === undefined && f.offset === undefined) return "";
-  return ` LIMIT ${Math.max(0, Math.floor(f.limit ?? -1))} OFFSET ${Math.max(0, Math.floor(f.offset ?? 0))}`;
+  // LIMIT -1: no limit (SQLite's spelling; PostgreSQL's LIMIT ALL, see dialect.ts).
+  const limit = f.limit === undefined ? -1 : Math.max(0, Math.floor(f.limit));
+  return ` LIMIT ${limit} OFFSET ${Math.max(0, Math.floor(f.offset ?? 0))}`;
 }
 
 function toRecord(row: RecordRow): StoredRecord {
   return {
     id: row.id,
     engine: row.engine,
-    query: { en: row.query_en, zh: row.query_zh },
+    query: parallelText(row.query_en, row.query_zh),
     url: row.url,
     title: row.title,
     snippet: row.snippet,

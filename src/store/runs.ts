@@ -44,10 +44,10 @@ const heartbeats = new Map<string, NodeJS.Timeout>();
  */
 export function startRun(store: Store, options: unknown): number {
   const now = nowIso();
-  const info = store.db
-    .prepare("INSERT INTO runs (started_at, status, options, pid, hostname, heartbeat_at) VALUES (?, 'running', ?, ?, ?, ?)")
-    .run(now, JSON.stringify(options ?? {}), process.pid, hostname(), now);
-  const id = Number(info.lastInsertRowid);
+  const info = store.sql
+    .prepare("INSERT INTO runs (started_at, status, options, pid, hostname, heartbeat_at) VALUES (?, 'running', ?, ?, ?, ?) RETURNING id")
+    .get(now, JSON.stringify(options ?? {}), process.pid, hostname(), now) as { id: number };
+  const id = info.id;
   startHeartbeat(store, id);
   return id;
 }
@@ -60,10 +60,10 @@ export function startRun(store: Store, options: unknown): number {
  * Check and insert are one IMMEDIATE transaction: of two harvests started at once, exactly one runs.
  */
 export function startExclusiveRun(store: Store, options: unknown): number {
-  return store.db
-    .transaction(() => {
+  return store.sql.transaction(
+    () => {
       markCrashedRuns(store);
-      const live = store.db.prepare("SELECT * FROM runs WHERE status = 'running' ORDER BY id").all() as RunRow[];
+      const live = store.sql.prepare("SELECT * FROM runs WHERE status = 'running' ORDER BY id").all() as RunRow[];
       const other = live.find((r) => !(r.pid === process.pid && r.hostname === hostname()));
       if (other) {
         throw new UserError(
@@ -74,22 +74,23 @@ export function startExclusiveRun(store: Store, options: unknown): number {
         );
       }
       return startRun(store, options);
-    })
-    .immediate();
+    },
+    { exclusiveKey: "bitext harvest run" },
+  );
 }
 
 export function finishRun(store: Store, id: number, status: Exclude<RunStatus, "running">, summary: unknown): void {
   stopHeartbeat(store, id);
-  store.db
+  store.sql
     .prepare("UPDATE runs SET finished_at = ?, status = ?, summary = ? WHERE id = ?")
     .run(nowIso(), status, JSON.stringify(summary ?? null), id);
 }
 
 function startHeartbeat(store: Store, id: number): void {
   const key = `${store.path}#${id}`;
-  const beat = store.db.prepare("UPDATE runs SET heartbeat_at = ? WHERE id = ? AND status = 'running'");
+  const beat = store.sql.prepare("UPDATE runs SET heartbeat_at = ? WHERE id = ? AND status = 'running'");
   const timer = setInterval(() => {
-    if (!store.db.open) {
+    if (!store.sql.open) {
       stopHeartbeat(store, id);
       return;
     }
@@ -116,7 +117,7 @@ function stopHeartbeat(store: Store, id: number): void {
  */
 export function markCrashedRuns(store: Store): number {
   const stale = staleRuns(store);
-  const mark = store.db.prepare("UPDATE runs SET status = 'crashed', finished_at = ? WHERE id = ? AND status = 'running'");
+  const mark = store.sql.prepare("UPDATE runs SET status = 'crashed', finished_at = ? WHERE id = ? AND status = 'running'");
   for (const run of stale) mark.run(nowIso(), run.id);
   return stale.length;
 }
@@ -139,7 +140,7 @@ export function staleRuns(store: Store, now: number = Date.now()): Run[] {
 
 /** Harvest runs in progress in live processes (for `bitext daemon`, which never overlaps runs). */
 export function activeRuns(store: Store): Run[] {
-  if (!store.db.readonly) markCrashedRuns(store);
+  if (!store.sql.readonly) markCrashedRuns(store);
   const stale = new Set(staleRuns(store).map((r) => r.id));
   return runningRows(store)
     .filter((r) => !stale.has(r.id))
@@ -147,17 +148,17 @@ export function activeRuns(store: Store): Run[] {
 }
 
 export function getRun(store: Store, id: number): Run | null {
-  const row = store.db.prepare("SELECT * FROM runs WHERE id = ?").get(id) as RunRow | undefined;
+  const row = store.sql.prepare("SELECT * FROM runs WHERE id = ?").get(id) as RunRow | undefined;
   return row ? toRun(row) : null;
 }
 
 export function listRuns(store: Store, limit = 20): Run[] {
-  const rows = store.db.prepare("SELECT * FROM runs ORDER BY id DESC LIMIT ?").all(limit) as RunRow[];
+  const rows = store.sql.prepare("SELECT * FROM runs ORDER BY id DESC LIMIT ?").all(limit) as RunRow[];
   return rows.map(toRun);
 }
 
 function runningRows(store: Store): RunRow[] {
-  return store.db.prepare("SELECT * FROM runs WHERE status = 'running' ORDER BY id").all() as RunRow[];
+  return store.sql.prepare("SELECT * FROM runs WHERE status = 'running' ORDER BY id").all() as RunRow[];
 }
 
 function lastBeat(row: RunRow): number {

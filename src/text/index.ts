@@ -13,6 +13,7 @@ export {
   type Lang,
   type LanguagePair,
   langShares,
+  parseLanguagePair,
 } from "./script.js";
 export { type LangSegment, segmentByLanguage } from "./segment.js";
 export { expandContractions, normalizeText, toSimplified } from "./normalize.js";
@@ -39,3 +40,4 @@ export {
   type ParallelSentence,
   parseParallelTsv,
 } from "./learn-lexicon.js";
+export { cedictGlossTexts } from "./lexicon.js";

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { inputError, UserError } from "../errors.js";
-import { listResources } from "../config/workspace.js";
+import { listResources } from "../config/index.js";
 import { toSimplified } from "./normalize.js";
 import { EN_ZH, type Lang, type LanguagePair } from "./script.js";
 import { englishToken, isStopWord, tokenize } from "./tokenize.js";

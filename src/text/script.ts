@@ -2,17 +2,11 @@
  * Languages told apart by script. Any pair whose two languages are written in different scripts works
  * (en–zh first; en–ja, en–ko, en–ru, …); two languages sharing a script (en–fr) cannot be separated here.
  */
+import { UserError } from "../errors.js";
 
-/** A language code: "en", "zh", "ja", "ko", … (BCP 47 primary subtag). */
-export type Lang = string;
+import { EN_ZH, type Lang, type LanguagePair } from "../language-pair.js";
 
-/** The two languages of a corpus. `a` is conventionally the Latin-script side. */
-export interface LanguagePair {
-  a: Lang;
-  b: Lang;
-}
-
-export const EN_ZH: LanguagePair = Object.freeze({ a: "en", b: "zh" });
+export { EN_ZH, type Lang, type LanguagePair };
 export const EN_JA: LanguagePair = Object.freeze({ a: "en", b: "ja" });
 export const EN_KO: LanguagePair = Object.freeze({ a: "en", b: "ko" });
 
@@ -46,6 +40,19 @@ const LETTER = /[\p{L}\p{M}]/u;
 /** Whether `lang` has a known script (so it can be one side of a pair). */
 export function isKnownLang(lang: Lang): boolean {
   return Object.hasOwn(LANG_SCRIPTS, lang);
+}
+
+/**
+ * `en-zh` → { a: "en", b: "zh" } (`EN_ZH` itself), for any two known languages of different scripts.
+ * Throws a `UserError` saying what is wrong with the text (the caller adds where it came from).
+ */
+export function parseLanguagePair(text: string): LanguagePair {
+  const m = /^([a-z]{2,3})-([a-z]{2,3})$/.exec(text.trim().toLowerCase());
+  if (!m) throw new UserError(`"${text}" is not two language codes like en-zh`);
+  const [, a, b] = m as unknown as [string, string, string];
+  for (const l of [a, b]) if (!isKnownLang(l)) throw new UserError(`no script is known for "${l}"`);
+  if (a === b) throw new UserError("the two languages must differ");
+  return a === EN_ZH.a && b === EN_ZH.b ? EN_ZH : { a, b };
 }
 
 /** The languages bitext can separate by script. */

@@ -1,4 +1,4 @@
-import type { TagPathSequence } from "../html/tagpaths.js";
+import type { TagPathSequence } from "../html/index.js";
 import data from "./ad-labels.json" with { type: "json" };
 
 /**

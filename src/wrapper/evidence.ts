@@ -1,4 +1,4 @@
-import type { TagPathSequence } from "../html/tagpaths.js";
+import type { TagPathSequence } from "../html/index.js";
 import { pageQuery, queryTerms } from "./query-rewrite.js";
 import { HEADING_TAGS, type TextContext } from "./record-text.js";
 import type { RecordRegion } from "./records.js";
@@ -21,12 +21,14 @@ export const URL_LIKE = /^(https?:\/\/)?(www\.)?([\p{L}\p{N}-]+\.)+\p{L}{2,}(\/\
 const HIGHLIGHT_TAGS = new Set(["em", "b", "strong", "mark"]);
 
 export interface PageEvidence {
+  /** The submitted query as the page states it, if it does. */
+  query: string | null;
   terms: string[];
 }
 
 export function pageEvidence(seq: TagPathSequence): PageEvidence {
   const query = pageQuery(seq);
-  return { terms: query ? queryTerms(query) : [] };
+  return { query, terms: query ? queryTerms(query) : [] };
 }
 
 export interface RecordEvidence {

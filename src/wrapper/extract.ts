@@ -1,11 +1,13 @@
-import { collapsedView, indexTagPaths, type TagPathSequence } from "../html/tagpaths.js";
+import { collapsedView, indexTagPaths, type TagPathIndex, type TagPathSequence } from "../html/index.js";
 import { hasAdLabel } from "./ads.js";
 import { URL_LIKE } from "./evidence.js";
 import { sameLayout } from "./layout.js";
-import { answersSubmittedQuery, findQueryNotices, pageQuery } from "./query-rewrite.js";
-import { textContext } from "./record-text.js";
-import { buildRecord, countLinks, findTitleLink, type RecordRegion, recordRegions, relativePath } from "./records.js";
-import type { ExtractResult, ResultRecord, Wrapper } from "./types.js";
+import { answersSubmittedQuery, findQueryNotices, pageQuery, queryTerms } from "./query-rewrite.js";
+import { type TextContext, textContext } from "./record-text.js";
+import { buildRecord, controlTitleFlags, countLinks, findTitleLink, type RecordRegion, recordRegions, relativePath, repeatedRecordFlags } from "./records.js";
+import { searchLinkFlags } from "./search-links.js";
+import { candidateRoots, classSimilarity, recordTemplate, templateSimilarity, titleAtTemplate } from "./template.js";
+import type { ExtractResult, LayoutMatch, RecordCluster, ResultRecord, Wrapper } from "./types.js";
 
 /** Records found are nonsense when at least this many of them are there and fewer than this share look like results. */
 const NONSENSE_MIN_RECORDS = 3;
@@ -13,6 +15,99 @@ const RESULT_LIKE_SHARE = 0.25;
 
 function resultLikeShare(records: readonly ResultRecord[]): number {
   return records.filter((r) => r.snippet.length >= 20 && r.snippet.length <= 1500 && !URL_LIKE.test(r.title.trim())).length / records.length;
+}
+
+/**
+ * Records whose template match (`templateMatch`) is below this are not the wrapper's records. On the real pages
+ * (aql, aql-more, modern; every wrapper on every page of its layout fingerprint) no extraction with a right
+ * record scored under 0.2, and a dozen that found only wrong records did.
+ */
+export const MIN_TEMPLATE_MATCH = 0.2;
+
+/**
+ * How well the records found match the wrapper's template: the better of (a) the mean share of the template's
+ * tag paths in each record and (b) the share of the class names inside the records that the sample page used.
+ * Either can be low on a page of the right layout (a record template with many optional parts; class names
+ * renamed), rarely both.
+ */
+export function templateMatch(index: TagPathIndex, regions: ReadonlyArray<RecordRegion & { template: readonly string[] }>, wrapper: Wrapper): number {
+  let paths = 0;
+  for (const r of regions) paths += templateSimilarity(index, [r], r.template);
+  return Math.max(paths / regions.length, classSimilarity(index, regions, wrapper.layout) ?? 0);
+}
+
+/** A root path carries the cluster's records when it scores at least this share of the best root's score. */
+const NEAR_BEST = 0.9;
+/** A re-anchored root must hold at least this share of the template in its records. */
+const MIN_ANCHOR_SIMILARITY = 0.5;
+/** At most this many re-anchored root paths are read whole (the best by template paths present on the page). */
+const MAX_CANDIDATES = 4;
+
+export interface AnchoredRecords {
+  /** Record regions with a title link, in page order. */
+  regions: RecordRegion[];
+  /** Their mean share of the cluster's template (0 without records). */
+  similarity: number;
+}
+
+/**
+ * The cluster's records on a page: those under the learned ancestor path, or under the root path that
+ * carries its template best when the list moved to another depth (`candidateRoots`). A root's score is
+ * its records with a title link × their template similarity; roots scoring near the best are all read
+ * (one list split at two depths).
+ */
+export function anchorRecords(ctx: TextContext, pathIds: ReadonlyMap<string, number>, cluster: RecordCluster): AnchoredRecords {
+  const { index } = ctx;
+  const template = recordTemplate(cluster);
+  const exact = pathIds.get(cluster.ancestorPath);
+  // A root is scored by its records with the title where the template has it (`atTemplate`); those with a title
+  // link found only by the extractor's tolerance (a link holding a heading elsewhere) are read with them, but
+  // counted, every region of a root high above the list holds some such link.
+  const readRoot = (id: number) => {
+    const titled: RecordRegion[] = [];
+    const atTemplate: RecordRegion[] = [];
+    for (const r of recordRegions(index, index.occurrences[id]!)) {
+      const link = findTitleLink(ctx, r, cluster.titlePath);
+      if (link < 0) continue;
+      titled.push(r);
+      if (titleAtTemplate(index, r, link, cluster.titlePath)) atTemplate.push(r);
+    }
+    const similarity = templateSimilarity(index, atTemplate, template);
+    return { exact: id === exact, titled, atTemplate, similarity, score: atTemplate.length * similarity };
+  };
+  const read = exact === undefined ? [] : [readRoot(exact)];
+  // Only a root with more occurrences than the learned one has records can hold a longer list. Cheap first look:
+  // the template paths present under each at page level; only the best few are read whole.
+  const floor = Math.max(1, read[0]?.atTemplate.length ?? 0);
+  const others = candidateRoots(index, pathIds, cluster)
+    .filter((id) => id !== exact && index.occurrences[id]!.length > floor)
+    .map((id) => ({ id, present: presentShare(index, pathIds, id, template) }))
+    .sort((a, b) => b.present - a.present)
+    .slice(0, MAX_CANDIDATES);
+  for (const { id } of others) read.push(readRoot(id));
+  // Another root replaces or joins the learned one only when it holds a list (two records or more) that fits the
+  // template as well and is longer.
+  const learned = read.find((r) => r.exact);
+  const eligible = read.filter(
+    (r) =>
+      r.exact ||
+      (r.atTemplate.length >= 2 && r.similarity >= MIN_ANCHOR_SIMILARITY && (!learned || (r.similarity >= NEAR_BEST * learned.similarity && r.atTemplate.length > learned.atTemplate.length))),
+  );
+  const best = Math.max(0, ...eligible.map((r) => r.score));
+  // Records under the learned root are kept even when none of the template is recognised in them.
+  if (best === 0) return learned && learned.titled.length > 0 ? { regions: learned.titled, similarity: 0 } : { regions: [], similarity: 0 };
+  const kept = eligible.filter((r) => r.score >= NEAR_BEST * best);
+  const regions = kept.flatMap((r) => r.titled).sort((a, b) => a.root - b.root);
+  const n = kept.reduce((s, r) => s + r.atTemplate.length, 0);
+  return { regions, similarity: kept.reduce((s, r) => s + r.similarity * r.atTemplate.length, 0) / n };
+}
+
+/** Share of the template's paths that the page has under root path `id` (an upper bound, cheap). */
+function presentShare(index: TagPathIndex, pathIds: ReadonlyMap<string, number>, id: number, template: readonly string[]): number {
+  const root = index.seq.paths[id]!;
+  let n = 0;
+  for (const t of template) if (pathIds.has(`${root}\\${t}`)) n++;
+  return template.length === 0 ? 0 : n / template.length;
 }
 
 export interface ExtractOptions {
@@ -34,24 +129,55 @@ export function extractRecords(wrapper: Wrapper, page: TagPathSequence, options:
   const pathIds = new Map(seq.paths.map((p, i) => [p, i]));
   const results = wrapper.clusters.filter((c) => c.role === "results");
   // A page unlike the sample (class names; tag paths on class-less pages) is a mismatch, and so is a page
-  // of the sample's layout where the wrapper finds nonsense: records that mostly do not look like results.
+  // of the sample's layout where the wrapper finds nonsense: records unlike its template, or records that
+  // mostly do not look like results.
   const layout = sameLayout(wrapper.layout, page);
-  const mismatch = (why: string): ExtractResult => ({
+  const mismatch = (why: string, match?: LayoutMatch): ExtractResult => ({
     status: "mismatch",
     records: [],
     detail: `page layout differs from the ${wrapper.engine} sample (${layout.similarity.toFixed(3)} of ${wrapper.layout.kind} in common${why})`,
+    match: match ?? { layout: layout.similarity, template: null },
   });
   if (!layout.same) return mismatch("");
   const index = indexTagPaths(seq);
   const ctx = textContext(index);
-  const regions: Array<RecordRegion & { titlePath: string | null }> = [];
+  const regions: AnchoredRegion[] = [];
   for (const cluster of results) {
-    const id = pathIds.get(cluster.ancestorPath);
-    if (id === undefined) continue;
-    for (const r of recordRegions(index, index.occurrences[id]!)) regions.push({ ...r, titlePath: cluster.titlePath });
+    const template = recordTemplate(cluster);
+    const titleFromText = cluster.titleFromText === true;
+    for (const r of anchorRecords(ctx, pathIds, cluster).regions) regions.push({ ...r, titlePath: cluster.titlePath, titleFromText, template });
   }
   regions.sort((a, b) => a.root - b.root);
   const found = findQueryNotices(seq, notices);
+  const { records, kept: recordRegionsKept } = readRecords(ctx, seq, regions, found.positions, pageUrl);
+  // The records vouching for the layout are those with the title where the template has it; one read by the title
+  // link's tolerance (a link holding a heading elsewhere in the region) only when none is.
+  const atTemplate = recordRegionsKept.filter((r) => titleAtTemplate(index, r, findTitleLink(ctx, r, r.titlePath), r.titlePath));
+  const vouching = atTemplate.length > 0 ? atTemplate : recordRegionsKept;
+  const match = { layout: layout.similarity, template: records.length > 0 ? templateMatch(index, vouching, wrapper) : null };
+  if (match.template !== null && match.template < MIN_TEMPLATE_MATCH) {
+    return mismatch(`; ${records.length} records, but their template matches the wrapper's ${match.template.toFixed(2)}, under ${MIN_TEMPLATE_MATCH}`, match);
+  }
+  if (records.length >= NONSENSE_MIN_RECORDS && resultLikeShare(records) < RESULT_LIKE_SHARE) {
+    return mismatch(`; ${records.length} records, but fewer than ${RESULT_LIKE_SHARE * 100} % of them with a worded title and a snippet`, match);
+  }
+  return verdict(records, found, pageQuery(seq), match);
+}
+
+type AnchoredRegion = RecordRegion & { titlePath: string | null; titleFromText: boolean; template: string[] };
+
+/**
+ * The records of the anchored regions, in page order: one per region with a title, not inside a record already
+ * taken, not the engine's notice, not an ad; then links to a new search, answer-box parts and control titles dropped.
+ */
+function readRecords(
+  ctx: TextContext,
+  seq: TagPathSequence,
+  regions: readonly AnchoredRegion[],
+  noticePositions: readonly number[],
+  pageUrl: string | undefined,
+): { records: ResultRecord[]; kept: AnchoredRegion[] } {
+  const index = ctx.index;
   // A record whose title sits at another depth than learned is kept when it sits among the learned ones
   // (same parent element: not an ad list above them) and looks like them: no more links than they have
   // (a news, image or video block in the list holds many). A page with none at the learned depth keeps all.
@@ -64,32 +190,47 @@ export function extractRecords(wrapper: Wrapper, page: TagPathSequence, options:
     maxLinks = Math.max(maxLinks, countLinks(ctx, region));
     lists.add(index.parents[region.root]!);
   });
-  const records: ResultRecord[] = [];
+  let records: ResultRecord[] = [];
+  let recordRegionsKept: AnchoredRegion[] = [];
+  const links: Array<{ href: string; text: string; snippet: string }> = [];
   let coveredUntil = -1;
   regions.forEach((region, i) => {
     if (region.root < coveredUntil || titleLinks[i]! < 0) return; // inside a record already taken, or no title
-    if (found.positions.some((p) => p >= region.root && p < region.end)) return; // the engine's notice, not a record
+    if (noticePositions.some((p) => p >= region.root && p < region.end)) return; // the engine's notice, not a record
     if (!exact[i] && maxLinks >= 0 && (!lists.has(index.parents[region.root]!) || countLinks(ctx, region) > maxLinks)) return;
-    const r = buildRecord(ctx, region, region.titlePath, pageUrl);
+    const r = buildRecord(ctx, region, region.titlePath, pageUrl, region.titleFromText);
     if (!r || hasAdLabel(seq, region.root, region.end)) return;
     records.push({ rank: records.length + 1, ...r });
+    links.push({ href: seq.hrefs[titleLinks[i]!]!, text: r.title, snippet: r.snippet });
+    recordRegionsKept.push(region);
     coveredUntil = region.end;
   });
-  if (records.length >= NONSENSE_MIN_RECORDS && resultLikeShare(records) < RESULT_LIKE_SHARE) {
-    return mismatch(`; ${records.length} records, but fewer than ${RESULT_LIKE_SHARE * 100} % of them with a worded title and a snippet`);
-  }
+  // Pagination, a vertical's block, related searches: links to a new search, not results.
+  // A URL an earlier record leads to, with other text: another part of one answer box.
+  const query = pageQuery(seq);
+  const search = searchLinkFlags(links, query);
+  const repeated = repeatedRecordFlags(records);
+  const control = controlTitleFlags(records, query ? queryTerms(query) : []);
+  const kept = (_: unknown, i: number) => !search[i] && !repeated[i] && !control[i];
+  recordRegionsKept = recordRegionsKept.filter(kept);
+  records = records.filter(kept).map((r, i) => ({ ...r, rank: i + 1 }));
+  return { records, kept: recordRegionsKept };
+}
+
+/** The page's status from its records and the engine's notices (a rewritten query, no results). */
+function verdict(records: ResultRecord[], found: ReturnType<typeof findQueryNotices>, submitted: ReturnType<typeof pageQuery>, match: LayoutMatch): ExtractResult {
   // Records under a rewrite notice answer the engine's corrected query: kept, and the rewrite flagged,
   // unless they cannot answer the submitted one (an exact phrase the engine relaxed, or no record
   // mentions a word of it). A "no results" notice alone: whatever repeats below it is not an answer.
   const texts = () => records.map((r) => `${r.title} ${r.snippet} ${r.url}`);
-  if (found.rewrite && records.length > 0 && !answersSubmittedQuery(pageQuery(seq), texts())) {
-    return { status: "empty", records: [], detail: `the engine answered another query ("${found.rewrite.text}")`, rewrittenQuery: found.rewrite.text };
+  if (found.rewrite && records.length > 0 && !answersSubmittedQuery(submitted, texts())) {
+    return { status: "empty", records: [], detail: `the engine answered another query ("${found.rewrite.text}")`, rewrittenQuery: found.rewrite.text, match };
   }
   if (found.rewrite && records.length > 0) {
-    return { status: "ok", records, detail: `${records.length} records, for a query the engine rewrote ("${found.rewrite.text}")`, rewrittenQuery: found.rewrite.text };
+    return { status: "ok", records, detail: `${records.length} records, for a query the engine rewrote ("${found.rewrite.text}")`, rewrittenQuery: found.rewrite.text, match };
   }
-  if (found["no-results"]) return { status: "empty", records: [], detail: `the engine found nothing for the query ("${found["no-results"].text}")` };
+  if (found["no-results"]) return { status: "empty", records: [], detail: `the engine found nothing for the query ("${found["no-results"].text}")`, match };
   return records.length > 0
-    ? { status: "ok", records, detail: `${records.length} records` }
-    : { status: "empty", records, detail: "the page has the engine's layout but no result records" };
+    ? { status: "ok", records, detail: `${records.length} records`, match }
+    : { status: "empty", records, detail: "the page has the engine's layout but no result records", match };
 }

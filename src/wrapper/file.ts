@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { UserError } from "../errors.js";
-import { writeJsonAtomic } from "../io/atomic-write.js";
-import { parseJsonText, readTextFile, validated } from "../io/json-file.js";
+import { writeJsonAtomic } from "../io/index.js";
+import { parseJsonText, readTextFile, validated } from "../io/index.js";
 import type { Wrapper } from "./types.js";
 
 /**
@@ -16,6 +16,7 @@ const clusterSchema = z.object({
   paths: z.array(z.string()),
   sampleRecords: z.number().int().nonnegative(),
   titlePath: z.string().nullable(),
+  titleFromText: z.boolean().optional(),
   score: z.number(),
   role: z.enum(["results", "other"]),
 });

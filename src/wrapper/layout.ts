@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { TagPathSequence } from "../html/tagpaths.js";
+import type { TagPathSequence } from "../html/index.js";
 
 /**
  * A fingerprint of a result page's layout, to tell whether a later page has the layout the wrapper was

@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
 import { UserError } from "../errors.js";
-import { collapsedView, indexTagPaths, type TagPathIndex, type TagPathSequence } from "../html/tagpaths.js";
+import { collapsedView, indexTagPaths, type TagPathIndex, type TagPathSequence } from "../html/index.js";
 import { graphWithTieBreakNoise, sparseAffinityPropagation } from "./ap.js";
 import { isResultLike, type PageEvidence, pageEvidence, recordEvidence, recordScore } from "./evidence.js";
 import { layoutFingerprint } from "./layout.js";
 import { textContext, type TextContext } from "./record-text.js";
-import { buildRecord, findTitleLink, recordRegions, relativePath } from "./records.js";
+import { buildRecord, controlTitleFlags, findTitleLink, headingTail, recordRegions, relativePath } from "./records.js";
+import { searchLinkFlags } from "./search-links.js";
 import { DEFAULT_EPSILON, similarityGraph } from "./similarity.js";
 import type { RecordCluster, Wrapper, WrapperParams } from "./types.js";
 
@@ -56,6 +57,8 @@ export function learnWrapper(seq: TagPathSequence, options: LearnOptions): Wrapp
   let collapsed: TagPathSequence | null = null;
   for (const v of variants) {
     if (v.pathMode === "collapsed" && !collapsed) collapsed = collapsedView(seq);
+    // Collapsing changed no path (no tandem repeats): the collapsed variants would repeat the exact ones.
+    if (v.pathMode === "collapsed" && collapsed!.paths.length === seq.paths.length) break;
     const view = v.pathMode === "exact" ? seq : collapsed!;
     const candidate = analysePage(view, params, options.pageUrl, v.preference);
     if (!analysis || bestScore(candidate) > bestScore(analysis)) {
@@ -64,7 +67,8 @@ export function learnWrapper(seq: TagPathSequence, options: LearnOptions): Wrapp
     }
     if (bestRecords(analysis) > params.minRecords) break;
   }
-  if (!analysis || analysis.recordClusters.length === 0) {
+  // The seed's T: a list of results has more than T records (here: that look like results).
+  if (!analysis || analysis.recordClusters.length === 0 || bestRecords(analysis) <= params.minRecords) {
     throw new UserError(
       `${options.file ?? options.pageUrl ?? "page"}: no repeated record structure found (is this a result page with results?)`,
     );
@@ -109,10 +113,11 @@ export function analysePage(
   const ctx = textContext(index);
   const evidence = pageEvidence(seq);
   const byRoot = new Map<number, RecordCluster>();
+  const prefixesOf = pathPrefixes(index);
   const snippetRecords = new Map<RecordCluster, number>();
   for (const members of clusters) {
     if (members.length < params.minClusterSize) continue;
-    const root = recordRoot(index, members, params.minRecords);
+    const root = recordRoot(index, members, params.minRecords, prefixesOf);
     if (root === null) continue;
     const { rule, withSnippet } = describeCluster(ctx, evidence, root, members, pageUrl);
     const existing = byRoot.get(root);
@@ -161,18 +166,18 @@ function depthOf(path: string): number {
  * element holds only that record, so wrappers around a record (and its snippet beside the title)
  * stay inside it.
  */
-export function recordRoot(index: TagPathIndex, members: number[], minRecords: number): number | null {
+export function recordRoot(
+  index: TagPathIndex,
+  members: number[],
+  minRecords: number,
+  prefixesOf: (id: number) => ReadonlyArray<readonly [number, number]> = pathPrefixes(index),
+): number | null {
   const { seq } = index;
-  const pathId = new Map(seq.paths.map((p, i) => [p, i] as const));
   let total = 0;
   const prefixes = new Map<number, number>(); // path id → depth
   for (const m of members) {
     total += index.occurrences[m]!.length;
-    const tags = seq.paths[m]!.split("\\");
-    for (let d = 1; d <= tags.length; d++) {
-      const id = pathId.get(tags.slice(0, d).join("\\"));
-      if (id !== undefined && index.occurrences[id]!.length > minRecords) prefixes.set(id, d);
-    }
+    for (const [id, d] of prefixesOf(m)) if (index.occurrences[id]!.length > minRecords) prefixes.set(id, d);
   }
   // Each candidate root: how many records (its occurrences holding cluster content), what share of the
   // cluster's occurrences it explains, and how complete its records are (share of the member paths under
@@ -214,6 +219,31 @@ export function recordRoot(index: TagPathIndex, members: number[], minRecords: n
     if (!best || c.records > best.records || (c.records === best.records && c.depth > best.depth)) best = c;
   }
   return best === null ? null : liftRoot(index, best.id);
+}
+
+/**
+ * For a path id, the ids and depths of its prefixes that are paths of the page (`html`, `html\\body`, …,
+ * itself), computed once per path and page (every cluster's root search asks for them).
+ */
+export function pathPrefixes(index: TagPathIndex): (id: number) => ReadonlyArray<readonly [number, number]> {
+  const { seq } = index;
+  const pathId = new Map(seq.paths.map((p, i) => [p, i] as const));
+  const cache = new Map<number, Array<readonly [number, number]>>();
+  return (m) => {
+    let out = cache.get(m);
+    if (out) return out;
+    out = [];
+    const path = seq.paths[m]!;
+    let d = 1;
+    for (let i = 0; i <= path.length; i++) {
+      if (i < path.length && path.charCodeAt(i) !== 92) continue;
+      const id = pathId.get(path.slice(0, i));
+      if (id !== undefined) out.push([id, d]);
+      d++;
+    }
+    cache.set(m, out);
+    return out;
+  };
 }
 
 function liftRoot(index: TagPathIndex, root: number): number {
@@ -271,26 +301,50 @@ function describeCluster(ctx: TextContext, evidence: PageEvidence, root: number,
   let titlePath: string | null = null;
   let titleCount = 0;
   for (const [p, c] of titlePaths) if (c > titleCount) [titlePath, titleCount] = [p, c];
+  const buildAll = (titleFromText: boolean) => {
+    const out: Array<{ region: (typeof regions)[number]; link: number; record: NonNullable<ReturnType<typeof buildRecord>> }> = [];
+    for (const region of regions) {
+      const link = titlePath === null ? -1 : findTitleLink(ctx, region, titlePath);
+      // On the sample, a record is one of this template: its title where learned (or at the learned heading's
+      // depth); a link found elsewhere in the region is the extractor's tolerance for other pages.
+      if (link < 0 || (relativePath(index, region.root, link) !== titlePath && headingTail(titlePath!) === null)) continue;
+      const record = buildRecord(ctx, region, titlePath, pageUrl, titleFromText);
+      if (record) out.push({ region, link, record });
+    }
+    return out;
+  };
+  let built = buildAll(false);
+  // Most records' link reads the same ("Read more »"): the title is the text the records begin with.
+  const controls = controlTitleFlags(built.map((b) => b.record), evidence.terms).filter(Boolean).length;
+  const titleFromText = controls * 2 > built.length;
+  if (titleFromText) built = buildAll(true);
+  // A new search (pagination, a vertical's block, a related search) is no result, and neither is a second
+  // record leading where an earlier one does (the parts of one answer box all link to its source).
+  const search = searchLinkFlags(
+    built.map((b) => ({ href: index.seq.hrefs[b.link]!, text: b.record.title, snippet: b.record.snippet })),
+    evidence.query,
+  );
+  const control = controlTitleFlags(built.map((b) => b.record), evidence.terms);
   let score = 0;
-  let records = 0;
   let withSnippet = 0;
-  for (const region of regions) {
-    const link = titlePath === null ? -1 : findTitleLink(ctx, region, titlePath);
-    const record = link < 0 ? null : buildRecord(ctx, region, titlePath, pageUrl);
-    if (!record) continue;
-    records++;
+  const urls = new Set<string>();
+  built.forEach(({ region, link, record }, i) => {
+    if (search[i] || control[i] || urls.has(record.url)) return;
+    urls.add(record.url);
     const e = recordEvidence(ctx, evidence, region, link, record);
     // Without a snippet a record is not a result (the seed's test); the other evidence ranks lists of results.
     if (isResultLike(e)) {
       score += recordScore(e);
       withSnippet++;
     }
-  }
+  });
+  const records = built.length;
   const rule: RecordCluster = {
     ancestorPath: index.seq.paths[root]!,
     paths: members.map((m) => index.seq.paths[m]!),
     sampleRecords: records,
     titlePath,
+    ...(titleFromText ? { titleFromText } : {}),
     score,
     role: "other",
   };

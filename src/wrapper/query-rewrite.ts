@@ -1,4 +1,4 @@
-import type { TagPathSequence } from "../html/tagpaths.js";
+import type { TagPathSequence } from "../html/index.js";
 import data from "./query-rewrite-notices.json" with { type: "json" };
 
 /**

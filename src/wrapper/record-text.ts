@@ -1,11 +1,11 @@
-import type { TagPathIndex } from "../html/tagpaths.js";
+import type { TagPathIndex } from "../html/index.js";
 
 /**
  * Text of a range of positions, joined the way a reader sees it: inline elements (`<em>案件</em>(范例)`)
  * join without a space, block-level boundaries and `<br>` become one space, whitespace is collapsed.
  */
 
-const BLOCK_TAGS = new Set([
+export const BLOCK_TAGS: ReadonlySet<string> = new Set([
   "address", "article", "aside", "blockquote", "br", "dd", "details", "dialog", "div", "dl", "dt", "fieldset",
   "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr", "li",
   "main", "nav", "ol", "p", "pre", "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",

@@ -1,6 +1,6 @@
-import type { TagPathIndex } from "../html/tagpaths.js";
+import type { TagPathIndex } from "../html/index.js";
 import type { ResultRecord } from "./types.js";
-import { HEADING_TAGS, normaliseSpace, rangeText, type TextContext } from "./record-text.js";
+import { BLOCK_TAGS, HEADING_TAGS, normaliseSpace, rangeText, type TextContext } from "./record-text.js";
 
 /**
  * Turning one record region (feng2010 §4.3: the positions from an occurrence of the ancestor path P_a
@@ -53,6 +53,17 @@ export function linkTitle(ctx: TextContext, link: number): { text: string; skip:
   }
   const cites: number[] = [];
   for (let p = link + 1; p < end; p++) if (ctx.tags[seq.pathIds[p]!] === "cite") cites.push(p);
+  // A card whose link holds the site line (name, displayed URL) and then the title: the title is what follows
+  // the displayed URL's block, when something does.
+  if (cites.length > 0) {
+    const last = cites[cites.length - 1]!;
+    let block = ctx.index.parents[last]!;
+    while (block > link && ctx.index.parents[block]! > link) block = ctx.index.parents[block]!;
+    if (block > link) {
+      const after = rangeText(ctx, seq.ends[block]!, end);
+      if (after) return { text: after, skip: [] };
+    }
+  }
   const text = rangeText(ctx, link, end, cites);
   return text || cites.length === 0 ? { text, skip: cites } : { text: rangeText(ctx, link, end), skip: [] };
 }
@@ -77,6 +88,8 @@ export function findTitleLink(ctx: TextContext, region: RecordRegion, titlePath:
   let firstHeading = -1;
   // A result list can hold one template at two depths (`li\h2\a` and `li\div\h2\a`): a record without a
   // link at the learned path takes one at the same heading-led tail of it (`h2\a`).
+  // A title path without a heading (`div\div\a`, the heading inside the link: `<a><h3>`) takes, at another
+  // depth, the first link that holds a heading.
   const tail = titlePath === null ? null : headingTail(titlePath);
   let tailMatch = -1;
   for (let p = region.root; p < region.end; p++) {
@@ -84,7 +97,9 @@ export function findTitleLink(ctx: TextContext, region: RecordRegion, titlePath:
     if (titlePath !== null) {
       const rel = relativePath(ctx.index, region.root, p);
       if (rel === titlePath && linkTitle(ctx, p).text) return p;
-      if (tailMatch < 0 && tail !== null && (rel === tail || rel.endsWith(`\\${tail}`)) && linkTitle(ctx, p).text) tailMatch = p;
+      if (tailMatch >= 0) continue;
+      const atTail = tail !== null ? rel === tail || rel.endsWith(`\\${tail}`) : holdsHeading(ctx, p);
+      if (atTail && linkTitle(ctx, p).text) tailMatch = p;
       continue;
     }
     if (firstWithText < 0 || firstHeading < 0) {
@@ -97,8 +112,14 @@ export function findTitleLink(ctx: TextContext, region: RecordRegion, titlePath:
   return firstHeading >= 0 ? firstHeading : firstWithText;
 }
 
+function holdsHeading(ctx: TextContext, link: number): boolean {
+  const { seq } = ctx.index;
+  for (let p = link + 1; p < seq.ends[link]!; p++) if (HEADING_TAGS.has(ctx.tags[seq.pathIds[p]!]!)) return true;
+  return false;
+}
+
 /** The part of a relative title path from its last heading on (`div\h2\a` → `h2\a`), or null without one. */
-function headingTail(titlePath: string): string | null {
+export function headingTail(titlePath: string): string | null {
   const tags = titlePath.split("\\");
   for (let i = tags.length - 1; i >= 0; i--) if (HEADING_TAGS.has(tags[i]!)) return tags.slice(i).join("\\");
   return null;
@@ -129,17 +150,70 @@ export function buildRecord(
   region: RecordRegion,
   titlePath: string | null,
   pageUrl: string | undefined,
+  titleFromText = false,
 ): Omit<ResultRecord, "rank"> | null {
   const { seq } = ctx.index;
   const link = findTitleLink(ctx, region, titlePath);
   if (link < 0) return null;
-  const { text: title } = linkTitle(ctx, link);
-  if (!title) return null;
   // The snippet is the record's other text, without displayed URLs (`<cite>`), as engines define snippets.
   const cites: number[] = [];
   for (let p = region.root; p < region.end; p++) if (ctx.tags[seq.pathIds[p]!] === "cite") cites.push(p);
+  const url = resolveUrl(seq.hrefs[link]!, pageUrl, seq.baseHref);
+  if (titleFromText) {
+    // The link is a control ("Read more »"): the title is the record's first block of text.
+    const block = firstTextBlock(ctx, region);
+    if (block < 0 || block >= link) return null;
+    const title = rangeText(ctx, block, seq.ends[block]!);
+    const snippet = normaliseSpace(`${rangeText(ctx, region.root, block, cites)} ${rangeText(ctx, seq.ends[block]!, region.end, [...cites, link])}`);
+    return title ? { title, url, snippet } : null;
+  }
+  const { text: title } = linkTitle(ctx, link);
+  if (!title) return null;
   const before = rangeText(ctx, region.root, link, cites);
   const after = rangeText(ctx, seq.ends[link]!, region.end, cites);
   const snippet = normaliseSpace(`${before} ${after}`);
-  return { title, url: resolveUrl(seq.hrefs[link]!, pageUrl, seq.baseHref), snippet };
+  return { title, url, snippet };
+}
+
+/** The innermost block element around the region's first text (the region's root if none is nearer), or -1. */
+function firstTextBlock(ctx: TextContext, region: RecordRegion): number {
+  const { seq, parents } = ctx.index;
+  for (let p = region.root; p < region.end; p++) {
+    if (!seq.texts[p]?.trim()) continue;
+    let b = parents[p]!;
+    while (b > region.root && !BLOCK_TAGS.has(ctx.tags[seq.pathIds[b]!]!)) b = parents[b]!;
+    return b;
+  }
+  return -1;
+}
+
+/**
+ * Records leading where an earlier record of the list leads, with other text: the parts of one answer box
+ * (its header, its text, its "Wikipedia" source line) all link to its source, while results of a list lead
+ * to distinct pages. A record repeated whole (a directory listing a site under two headings) is kept.
+ * (Snippets are no such evidence: distinct results share one when the engine has none for them.)
+ */
+export function repeatedRecordFlags(records: ReadonlyArray<{ url: string; title: string; snippet: string }>): boolean[] {
+  const seen = new Map<string, { title: string; snippet: string }>();
+  return records.map((r) => {
+    const earlier = seen.get(r.url);
+    if (earlier) return earlier.title !== r.title || earlier.snippet !== r.snippet;
+    seen.set(r.url, r);
+    return false;
+  });
+}
+
+/** A title read by at least this many records of a list is a control's label, not a title. */
+const CONTROL_REPEATS = 3;
+
+/**
+ * Records whose "title" is a control's label: the same link text in several records of the list ("Read
+ * more »", "Cached", "Translate this page") where the record's real title is not a link. Results for an exact
+ * name can share a title, so a text saying one of the query's words is never a control.
+ */
+export function controlTitleFlags(records: ReadonlyArray<{ title: string }>, queryTerms: readonly string[]): boolean[] {
+  const counts = new Map<string, number>();
+  const keys = records.map((r) => r.title.toLowerCase());
+  for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
+  return keys.map((k) => counts.get(k)! >= CONTROL_REPEATS && !queryTerms.some((t) => k.includes(t)));
 }

@@ -24,6 +24,11 @@ export interface RecordCluster {
   sampleRecords: number;
   /** Tag path of the title link, relative to the record root (e.g. `h3\a`). */
   titlePath: string | null;
+  /**
+   * True when the link at `titlePath` reads the same in most records (a "Read more »" control): the record's
+   * title is then its first block of text and the link gives only the URL. Absent: false.
+   */
+  titleFromText?: boolean;
   /** Ranking score of the cluster on the sample page: its records with a title link and a snippet. */
   score: number;
   /**
@@ -75,6 +80,14 @@ export type ExtractStatus =
   /** The page does not look like the page the wrapper was learned on (another engine, a new layout, a block page). */
   | "mismatch";
 
+/** How well a page matched the wrapper (for the report and for choosing between wrappers). */
+export interface LayoutMatch {
+  /** Share of the sample page's layout tokens (class names, or tag paths) the page has (Jaccard). */
+  layout: number;
+  /** How well the records found match the wrapper's record template (0–1), or null when none was found. */
+  template: number | null;
+}
+
 export interface ExtractResult {
   status: ExtractStatus;
   records: ResultRecord[];
@@ -85,4 +98,6 @@ export interface ExtractResult {
    * the notice's text. The records are the engine's results for that query; the caller decides.
    */
   rewrittenQuery?: string;
+  /** The scores the mismatch decision rests on (absent when the page was not compared). */
+  match?: LayoutMatch;
 }

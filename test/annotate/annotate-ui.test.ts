@@ -1,3 +1,4 @@
+import { parallelText } from "../../src/language-pair.js";
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -6,7 +7,7 @@ import type { Browser, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AnnotationServer, createSession, startAnnotationServer } from "../../src/annotate/index.js";
 import { launchChromium } from "../../src/browser/launch.js";
-import { type ClassifierInput, loadClassifier, parseAnnotations } from "../../src/classify/index.js";
+import { type ClassifierInput, loadClassifier, parseAnnotations, parseClassifierInput } from "../../src/classify/index.js";
 import { ROOT } from "../helpers/cli.js";
 import { getRecord, listRecords, openStore, recordFetch, setAnnotation } from "../../src/store/index.js";
 
@@ -15,8 +16,8 @@ const records: ClassifierInput[] = readFileSync(fixture, "utf8")
   .trim()
   .split("\n")
   .slice(0, 8)
-  .map((l) => {
-    const { query, title, url, snippet } = JSON.parse(l) as ClassifierInput;
+  .map((l, i) => {
+    const { query, title, url, snippet } = parseClassifierInput({ file: fixture, line: i + 1 }, JSON.parse(l));
     return { query, title, url, snippet };
   });
 const classifier = loadClassifier();
@@ -131,7 +132,7 @@ describe("annotating records in the browser", () => {
   it("shows a snippet containing <script> as text and runs nothing from it", async () => {
     const out = join(dir, "xss.jsonl");
     const evil: ClassifierInput = {
-      query: { en: "<img src=x onerror=alert(1)>", zh: "脚本" },
+      query: parallelText("<img src=x onerror=alert(1)>", "脚本"),
       title: '<b>Title</b> <img src=x onerror="window.__pwned = 1">',
       url: "javascript:window.__pwned=2",
       snippet: "Learn HTML: <script>window.__pwned = 3</script> 学习 <em>HTML</em> &lt;script&gt;",
@@ -191,7 +192,7 @@ describe("the annotation server", () => {
       {
         runId: null,
         engine: "bing",
-        query: { en: "I quit!", zh: "我不干了!" },
+        query: parallelText("I quit!", "我不干了!"),
         page: 1,
         url: "https://bing.test/?q=1",
         status: "ok",
@@ -223,7 +224,7 @@ describe("bitext annotate --db", () => {
     const store = openStore(db);
     recordFetch(
       store,
-      { runId: null, engine: "bing", query: { en: "Wait!", zh: "等等！" }, page: 1, url: "https://bing.test/?q=2", status: "ok", startedAt: new Date().toISOString(), durationMs: 5 },
+      { runId: null, engine: "bing", query: parallelText("Wait!", "等等！"), page: 1, url: "https://bing.test/?q=2", status: "ok", startedAt: new Date().toISOString(), durationMs: 5 },
       [
         { url: "https://c.test/", title: "Wait! 等等！", snippet: "Wait! 等等！ Stop! 住手！", rank: 1 },
         { url: "https://d.test/", title: "等一下", snippet: "请等一下，我马上就来。", rank: 2 },

@@ -1,3 +1,4 @@
+import { parallelText } from "../../src/language-pair.js";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -7,7 +8,7 @@ import { evaluateClassifier } from "../../src/classify/evaluate.js";
 import { classifyStoredRecords, loadClassifier, readAnnotations, readModelFile } from "../../src/classify/index.js";
 import { formatClassifierReport } from "../../src/cli/eval-classifier.js";
 import { getRecord, listRecords, openStore, recordFetch } from "../../src/store/index.js";
-import { ROOT, runCli } from "../helpers/cli.js";
+import { ROOT, runCli, runCommand } from "../helpers/cli.js";
 
 const fixture = new URL("../fixtures/classify/annotations-sample.jsonl", import.meta.url).pathname;
 const lines = readFileSync(fixture, "utf8").trim().split("\n");
@@ -18,7 +19,7 @@ const records = lines.slice(0, 12).map((l) => {
 });
 
 describe("bitext classify", () => {
-  it("labels JSONL records from stdin and writes each back with label and probability", () => {
+  it("labels JSONL records from stdin and writes each back with label and probability", async () => {
     const r = runCli(["classify", "--json"], { input: records.map((x) => JSON.stringify(x)).join("\n") });
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
@@ -33,7 +34,7 @@ describe("bitext classify", () => {
     });
   });
 
-  it("reads a pipe whose writer is slower than the reader (no EAGAIN on a non-blocking stdin)", () => {
+  it("reads a pipe whose writer is slower than the reader (no EAGAIN on a non-blocking stdin)", async () => {
     const file = join(dir, "slow.jsonl");
     writeFileSync(file, records.map((x) => JSON.stringify(x)).join("\n"));
     const cli = `${JSON.stringify(process.execPath)} --import tsx src/cli/main.ts classify --json`;
@@ -42,17 +43,17 @@ describe("bitext classify", () => {
     expect(r.stdout.trim()).toBe(String(records.length));
   });
 
-  it("rejects a bad input line with its line number, writing nothing", () => {
+  it("rejects a bad input line with its line number, writing nothing", async () => {
     const r = runCli(["classify", "--json"], { input: `${JSON.stringify(records[0])}\n{"query":{"en":"x","zh":"y"},"title":"t"}\n` });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr.trim()).toBe("bitext: stdin:2: snippet: missing");
   });
 
-  it("labels the records of the harvest store with --db, once per model unless --all", () => {
+  it("labels the records of the harvest store with --db, once per model unless --all", async () => {
     const db = join(dir, "store.db");
     const store = openStore(db);
-    const query = { en: "I quit!", zh: "我不干了!" };
+    const query = parallelText("I quit!", "我不干了!");
     recordFetch(
       store,
       { runId: null, engine: "bing", query, page: 1, url: "https://bing.test/?q=1", status: "ok", startedAt: new Date().toISOString(), durationMs: 5 },
@@ -73,22 +74,22 @@ describe("bitext classify", () => {
     expect(a!.probability).toBeGreaterThan(0.5);
     store.close();
     // The command: the same through --db.
-    const r = runCli(["classify", "--db", db, "--all", "--json"]);
+    const r = await runCommand(["classify", "--db", db, "--all", "--json"]);
     expect(r.stderr).toBe("");
     expect(JSON.parse(r.stdout)).toMatchObject({ classified: 2, bilingual: 1, monolingual: 1, model: classifier.modelId });
   });
 
-  it("refuses --db on a store that does not exist", () => {
-    const r = runCli(["classify", "--db", join(dir, "none.db")]);
+  it("refuses --db on a store that does not exist", async () => {
+    const r = await runCommand(["classify", "--db", join(dir, "none.db")]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/none\.db: no harvest store here/);
   });
 });
 
 describe("bitext train and bitext eval classifier", () => {
-  it("trains a model file and prints the CV table", () => {
+  it("trains a model file and prints the CV table", async () => {
     const out = join(dir, "trained.json");
-    const r = runCli(["train", "--annotations", fixture, "--out", out, "--c", "2,32", "--gamma", "0.5,8", "--folds", "3"]);
+    const r = await runCommand(["train", "--annotations", fixture, "--out", out, "--c", "2,32", "--gamma", "0.5,8", "--folds", "3"]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/C\s+gamma\s+precision\s+recall\s+F1\s+accuracy/);
@@ -98,7 +99,7 @@ describe("bitext train and bitext eval classifier", () => {
     expect(model.training.file).toMatch(/annotations-sample\.jsonl$/);
   });
 
-  it("reports precision, recall, F1, the confusion matrix and the W / W+L / W+L+F / W+L+F+X ablation", () => {
+  it("reports precision, recall, F1, the confusion matrix and the W / W+L / W+L+F / W+L+F+X ablation", async () => {
     // In-process (the command only formats this report): a CLI run would reload jieba and CC-CEDICT.
     const { annotations } = readAnnotations(fixture);
     const report = evaluateClassifier(annotations, { grid: { C: [2, 32], gamma: [0.5, 8] }, folds: 3 });
@@ -116,10 +117,10 @@ describe("bitext train and bitext eval classifier", () => {
     expect(text).toMatch(new RegExp(`^bilingual\\s+${f.tp}\\s+${f.fn}$`, "m"));
   });
 
-  it("rejects an annotations file with a bad line", () => {
+  it("rejects an annotations file with a bad line", async () => {
     const bad = join(dir, "bad.jsonl");
     writeFileSync(bad, `${lines[0]}\n${lines[1]!.replace('"label":', '"lable":')}\n`);
-    const r = runCli(["train", "--annotations", bad, "--out", join(dir, "x.json")]);
+    const r = await runCommand(["train", "--annotations", bad, "--out", join(dir, "x.json")]);
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toBe(`bitext: ${bad}:2: label: expected "bilingual" or "monolingual"`);
   });

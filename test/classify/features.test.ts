@@ -1,3 +1,4 @@
+import { parallelText } from "../../src/language-pair.js";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { analyseRecord, cleanText, prepareRecordText, stripHighlights } from "../../src/classify/index.js";
@@ -5,7 +6,7 @@ import { MAX_SNIPPET_CHARS } from "../../src/classify/preprocess.js";
 import { loadLexicon } from "../../src/text/index.js";
 
 const lex = loadLexicon();
-const record = (snippet: string, query = { en: "", zh: "" }, title = "") => ({ query, title, url: "", snippet });
+const record = (snippet: string, query = parallelText("", ""), title = "") => ({ query, title, url: "", snippet });
 
 interface SerpPage {
   query: string;
@@ -38,8 +39,8 @@ describe("snippet preprocessing", () => {
   it("reads a record's snippet only up to a snippet's length: a whole page as a snippet is cut, not tokenised", () => {
     const real = bing.results[0]!;
     const page = `${real.snippet} `.repeat(Math.ceil(3_000_000 / real.snippet.length)); // 3 MB of text
-    const huge = analyseRecord(record(page, { en: "sweden riots", zh: "" }, real.title), lex);
-    const cut = analyseRecord(record(page.slice(0, MAX_SNIPPET_CHARS), { en: "sweden riots", zh: "" }, real.title), lex);
+    const huge = analyseRecord(record(page, parallelText("sweden riots", ""), real.title), lex);
+    const cut = analyseRecord(record(page.slice(0, MAX_SNIPPET_CHARS), parallelText("sweden riots", ""), real.title), lex);
     expect(huge.features).toEqual(cut.features);
     expect(huge.text.length).toBeLessThan(MAX_SNIPPET_CHARS + real.title.length + 10);
   });
@@ -51,7 +52,7 @@ describe("snippet preprocessing", () => {
 
 describe("the six features on hand-checked snippets", () => {
   it("computes the seed's example: I see. 我明白了。 I quit! 我不干了!", () => {
-    const a = analyseRecord(record("I see. 我明白了。 I quit! 我不干了!", { en: "I quit!", zh: "我不干了!" }), lex);
+    const a = analyseRecord(record("I see. 我明白了。 I quit! 我不干了!", parallelText("I quit!", "我不干了!")), lex);
     expect(a.languageString).toBe("ECEC");
     expect(a.segments.map((s) => s.text)).toEqual(["I see.", "我明白了。", "I quit!", "我不干了!"]);
     expect(a.segments.map((s) => s.tokens)).toEqual([["i", "see"], ["我", "明白", "了"], ["i", "quit"], ["我", "不", "干", "了"]]);
@@ -72,7 +73,7 @@ describe("the six features on hand-checked snippets", () => {
 
   it("gives a real monolingual Chinese result record no word overlap", () => {
     const r = sogou.results.find((x) => x.rank === 4)!;
-    const a = analyseRecord({ query: { en: "", zh: sogou.query }, title: r.title, url: r.url, snippet: r.snippet }, lex);
+    const a = analyseRecord({ query: parallelText("", sogou.query), title: r.title, url: r.url, snippet: r.snippet }, lex);
     expect(a.languageString).toBe("C");
     expect(a.features.wordOverlap).toBe(0);
     expect(a.features.pairShare).toBe(0);
@@ -84,7 +85,7 @@ describe("the six features on hand-checked snippets", () => {
   it("counts the query in title and snippet, English case-insensitively", () => {
     const features = (rank: number) => {
       const r = bing.results.find((x) => x.rank === rank)!;
-      return analyseRecord({ query: { en: bing.query, zh: "" }, title: r.title, url: r.url, snippet: r.snippet }, lex);
+      return analyseRecord({ query: parallelText(bing.query, ""), title: r.title, url: r.url, snippet: r.snippet }, lex);
     };
     // Rank 1: "<em>Sweden riots</em>: What triggered …" holds the query "Sweden Riots" once (title).
     expect(features(1).languageString).toBe("E");
@@ -93,7 +94,7 @@ describe("the six features on hand-checked snippets", () => {
     expect(features(2).features.queryFrequency).toBe(0);
     // Both sides of a parallel query, the English one twice.
     const both = analyseRecord(
-      record("I quit! 我不干了! ... i QUIT!", { en: "I quit!", zh: "我不干了!" }, "我不干了 - I quit"),
+      record("I quit! 我不干了! ... i QUIT!", parallelText("I quit!", "我不干了!"), "我不干了 - I quit"),
       lex,
     );
     expect(both.features.queryFrequency).toBe(5); // title: 我不干了, i quit; snippet: i quit ×2, 我不干了

@@ -1,3 +1,4 @@
+import { parallelText } from "../../src/language-pair.js";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -80,9 +81,9 @@ describe("the shipped model", () => {
     const classifier = loadClassifier();
     expect(classifier.modelId).toMatch(/^default@[0-9a-f]{12}$/);
     const [bilingual, monolingual] = classifier.classify([
-      { query: { en: "I quit!", zh: "我不干了!" }, title: "", url: "", snippet: "I see. 我明白了。 I quit! 我不干了!" },
+      { query: parallelText("I quit!", "我不干了!"), title: "", url: "", snippet: "I see. 我明白了。 I quit! 我不干了!" },
       {
-        query: { en: "", zh: "提供进口气枪" },
+        query: parallelText("", "提供进口气枪"),
         title: "枪贩网售高压<em>气枪</em> 贩枪网络涉及20个省区市-中新网",
         url: "http://example.com/",
         snippet: "2013年8月2日-昨日，记者从旺苍县公安局获悉，旺苍县公安局通过一起网购高压气枪案件，成功破获了一桩涉及全国 20 个省市的制造、销售枪械的团伙犯罪案件。",

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { type ClassifierInput, loadClassifier, recordFeatures } from "../../src/classify/index.js";
+import { type ClassifierInput, loadClassifier, parseClassifierInput, recordFeatures } from "../../src/classify/index.js";
 import { loadLexicon } from "../../src/text/index.js";
 
 interface Recorded extends ClassifierInput {
@@ -17,7 +17,7 @@ const file = new URL("../fixtures/classify/probabilities-feng2010-6.jsonl", impo
 const recorded = readFileSync(file, "utf8")
   .split("\n")
   .filter(Boolean)
-  .map((l) => JSON.parse(l) as Recorded);
+  .map((l, i) => parseClassifierInput({ file: file.pathname, line: i + 1 }, JSON.parse(l)) as unknown as Recorded); // the file's {en, zh} query → source/target
 const modelPath = new URL("../fixtures/classify/model-feng2010-6.json", import.meta.url).pathname;
 
 describe("features and probabilities as recorded before the speed rewrite", () => {

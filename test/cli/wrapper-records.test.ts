@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { normaliseTitle } from "../../src/eval/records.js";
-import { runCli } from "../helpers/cli.js";
+import { runCommand } from "../helpers/cli.js";
 import { AQL, fixturePage } from "../helpers/serps.js";
 
 let dir: string;
@@ -16,20 +16,20 @@ beforeAll(() => {
 });
 
 describe("bitext wrapper learn / records", () => {
-  it("lists its commands", () => {
-    const r = runCli(["--help"]);
+  it("lists its commands", async () => {
+    const r = await runCommand(["--help"]);
     expect(r.code).toBe(0);
     for (const c of ["wrapper", "records", "eval"]) expect(r.stdout).toMatch(new RegExp(`^\\s+${c}\\b`, "m"));
   });
 
-  it("learns a wrapper from a sample page and extracts the records of another page with it", () => {
+  it("learns a wrapper from a sample page and extracts the records of another page with it", async () => {
     const out = join(dir, "bing.json");
-    const learn = runCli(["wrapper", "learn", "--engine", "bing", "--sample", bingPage, "--out", out]);
+    const learn = await runCommand(["wrapper", "learn", "--engine", "bing", "--sample", bingPage, "--out", out]);
     expect(learn.code, learn.stderr).toBe(0);
     expect(learn.stdout).toMatch(/10 records on the sample page · wrote/);
     expect(JSON.parse(readFileSync(out, "utf8")).engine).toBe("bing");
 
-    const r = runCli(["records", bingOther, "--wrapper", out, "--json"]);
+    const r = await runCommand(["records", bingOther, "--wrapper", out, "--json"]);
     expect(r.code, r.stderr).toBe(0);
     const records = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
     expect(records).toHaveLength(10);
@@ -39,59 +39,59 @@ describe("bitext wrapper learn / records", () => {
     );
   });
 
-  it("learns from the page itself with --learn", () => {
-    const r = runCli(["records", googlePage, "--learn", "--json"]);
+  it("learns from the page itself with --learn", async () => {
+    const r = await runCommand(["records", googlePage, "--learn", "--json"]);
     expect(r.code, r.stderr).toBe(0);
     const records = JSON.parse(r.stdout) as Array<{ rank: number; title: string; url: string }>;
     expect(records).toHaveLength(10);
     expect(records[0]!.url).toMatch(/^https:\/\/books\.google\.com\/books\?id=SxaDsuKUKp8C/);
   });
 
-  it("reports a page of another engine as a mismatch: [] on stdout, exit status 3", () => {
+  it("reports a page of another engine as a mismatch: [] on stdout, exit status 3", async () => {
     const out = join(dir, "bing2.json");
-    expect(runCli(["wrapper", "learn", "--engine", "bing", "--sample", bingPage, "--out", out]).code).toBe(0);
-    const r = runCli(["records", googlePage, "--wrapper", out, "--json"]);
+    expect((await runCommand(["wrapper", "learn", "--engine", "bing", "--sample", bingPage, "--out", out])).code).toBe(0);
+    const r = await runCommand(["records", googlePage, "--wrapper", out, "--json"]);
     expect(r.code).toBe(3);
     expect(JSON.parse(r.stdout)).toEqual([]);
     expect(r.stderr).toMatch(/^bitext: records: mismatch: page layout differs from the bing sample/);
   });
 
-  it("keeps the definition and the previous wrapper when re-learning into an existing file", () => {
+  it("keeps the definition and the previous wrapper when re-learning into an existing file", async () => {
     const out = join(dir, "kept.json");
     writeFileSync(out, JSON.stringify({ formatVersion: 1, engine: "bing", definition: { search: "x{query}" }, wrapper: null, previous: [] }));
-    expect(runCli(["wrapper", "learn", "--engine", "bing", "--sample", bingPage, "--out", out]).code).toBe(0);
-    expect(runCli(["wrapper", "learn", "--engine", "bing", "--sample", bingOther, "--out", out]).code).toBe(0);
+    expect((await runCommand(["wrapper", "learn", "--engine", "bing", "--sample", bingPage, "--out", out])).code).toBe(0);
+    expect((await runCommand(["wrapper", "learn", "--engine", "bing", "--sample", bingOther, "--out", out])).code).toBe(0);
     const file = JSON.parse(readFileSync(out, "utf8"));
     expect(file.definition).toEqual({ search: "x{query}" });
     expect(file.previous).toHaveLength(1);
     expect(file.wrapper.sample.file).toBe(bingOther);
   });
 
-  it("fails with one clear line and a non-zero status on bad input", () => {
-    const missing = runCli(["records", join(dir, "nope.html"), "--learn"]);
+  it("fails with one clear line and a non-zero status on bad input", async () => {
+    const missing = await runCommand(["records", join(dir, "nope.html"), "--learn"]);
     expect(missing.code).toBe(1);
     expect(missing.stderr.trim()).toMatch(/^bitext: .*nope\.html: cannot read page \(no such file\)$/);
 
     const broken = join(dir, "broken.json");
     writeFileSync(broken, '{"formatVersion": 1, "engine": "bing", "wrapper": {"engine": 3}}');
-    const bad = runCli(["records", bingPage, "--wrapper", broken, "--json"]);
+    const bad = await runCommand(["records", bingPage, "--wrapper", broken, "--json"]);
     expect(bad.code).toBe(1);
     expect(bad.stderr.trim().split("\n")).toHaveLength(1);
     expect(bad.stderr).toMatch(/broken\.json: wrapper\.engine: /);
 
-    const both = runCli(["records", bingPage]);
+    const both = await runCommand(["records", bingPage]);
     expect(both.code).toBe(1);
     expect(both.stderr).toMatch(/give exactly one of --wrapper FILE\.json or --learn/);
 
-    const engine = runCli(["wrapper", "learn", "--engine", "../evil", "--sample", bingPage]);
+    const engine = await runCommand(["wrapper", "learn", "--engine", "../evil", "--sample", bingPage]);
     expect(engine.code).toBe(1);
     expect(engine.stderr).toMatch(/--engine: "..\/evil" is not a valid engine name/);
   });
 });
 
 describe("bitext eval records", () => {
-  it("scores self-learned and cross-page wrappers on pages with expected records", () => {
-    const r = runCli(["eval", "records", AQL, "--json"]);
+  it("scores self-learned and cross-page wrappers on pages with expected records", async () => {
+    const r = await runCommand(["eval", "records", AQL, "--json"]);
     expect(r.code, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout);
     expect(report.overall.pages).toBe(14);
@@ -99,13 +99,23 @@ describe("bitext eval records", () => {
     expect(report.overall.self.match.recall).toBeGreaterThanOrEqual(0.95);
     for (const e of report.engines) expect(e.self.match.recall, e.engine).toBeGreaterThanOrEqual(0.9);
     expect(report.overall.cross.pairs).toBeGreaterThan(0);
-    const text = runCli(["eval", "records", AQL]);
+    const text = await runCommand(["eval", "records", AQL]);
     expect(text.stdout).toMatch(/^engine\s+pages\s+self P\s+self R\s+cross pairs\s+cross P\s+cross R/m);
     expect(text.stdout).toMatch(/^overall\s+14\s/m);
+    // Leave-one-engine-out: every foreign wrapper × page pair is refused, none of its records taken.
+    const folds = await runCommand(["eval", "records", AQL, "--folds", "engine"]);
+    expect(folds.code, folds.stderr).toBe(0);
+    const table = folds.stdout.split(/^held-out engine\s+foreign wrappers × pages\s+mismatch\s+empty\s+records taken\s+of them right$/m)[1]!;
+    const rows = table.trim().split("\n\n")[0]!.split("\n");
+    expect(rows.length).toBe(report.engines.length);
+    for (const row of rows) expect(row).toMatch(/^\w+\s+\d+\s+1\.000\s+0\s+0\s+0$/);
+    const bad = await runCommand(["eval", "records", AQL, "--folds", "site"]);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/--folds: "site" is not a fold kind/);
   });
 
-  it("names the directory when it holds no gold pages", () => {
-    const r = runCli(["eval", "records", dir]);
+  it("names the directory when it holds no gold pages", async () => {
+    const r = await runCommand(["eval", "records", dir]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/no X\.html with an X\.expected\.json found/);
   });

@@ -100,5 +100,8 @@ describe("the config file", () => {
     expect(storePath("x.db")).toBe("x.db");
     writeFileSync(join(base, "bitext.config.json"), "{}");
     expect(storePath()).toBe(join(base, "data", "bitext.db"));
+    // A PostgreSQL store is a URL, used as it is (not a path relative to the config file).
+    writeFileSync(join(base, "bitext.config.json"), JSON.stringify({ store: "postgres://bitext@db.lan:5432/bitext" }));
+    expect(storePath()).toBe("postgres://bitext@db.lan:5432/bitext");
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { analysePage, isAbbreviation, languageRuns } from "../../src/extract/analyse.js";
+import { pageSnippets, isAbbreviation, languageRuns } from "../../src/extract/analyse.js";
 import { cleanSnippet } from "../../src/extract/surface.js";
 import { parseTree as parseDocument } from "../../src/extract/tree.js";
 import { EN_JA, EN_ZH } from "../../src/text/index.js";
@@ -7,24 +7,24 @@ import { fixture } from "./helpers.js";
 
 const figure3 = parseDocument(fixture("feng2011-figure3.html"));
 const texts = (html: string, pair = EN_ZH) =>
-  analysePage(parseDocument(html), { pair, segmentation: "html" }).snippets.map((s) => `${s.lang}:${s.text}`);
+  pageSnippets(parseDocument(html), { pair, segmentation: "html" }).snippets.map((s) => `${s.lang}:${s.text}`);
 
 describe("the page analyser (feng2011 §IV.A)", () => {
   it("cuts the Figure 3 page by HTML blocks, so the heading is not glued to a translation (Table I)", () => {
-    const { snippets } = analysePage(figure3, { pair: EN_ZH, segmentation: "html" });
+    const { snippets } = pageSnippets(figure3, { pair: EN_ZH, segmentation: "html" });
     const zh = snippets.filter((s) => s.lang === "zh").map((s) => s.text);
     expect(zh).toContain("你今天上午/下午/晚上好吗？（问得更具体所得到的答案也可能更具体）");
     expect(zh).toContain("而如果是其他人问你，那么我们可以这样来回答：");
   });
 
   it("segmented by language only, merges them into one snippet, as Table I shows", () => {
-    const { snippets } = analysePage(figure3, { pair: EN_ZH, segmentation: "language" });
+    const { snippets } = pageSnippets(figure3, { pair: EN_ZH, segmentation: "language" });
     const merged = snippets.find((s) => s.text.startsWith("你今天上午"));
     expect(merged?.text).toContain("而如果是其他人问你");
   });
 
   it("keeps each snippet's tag context", () => {
-    const { snippets } = analysePage(figure3, { pair: EN_ZH, segmentation: "html" });
+    const { snippets } = pageSnippets(figure3, { pair: EN_ZH, segmentation: "html" });
     const i = snippets.findIndex((s) => s.text === "我还好，就是有点累。");
     expect(snippets[i]!.gapBefore).toEqual(["</div>", "<div.langs_cn>"]);
     expect(snippets[i - 1]!.gapBefore).toEqual(["</div>", "<div.langs_en>"]);

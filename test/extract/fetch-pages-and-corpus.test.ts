@@ -1,3 +1,4 @@
+import { parallelText } from "../../src/language-pair.js";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -52,7 +53,7 @@ describe("bitext fetch-pages and export corpus", () => {
       {
         runId: null,
         engine: "bing",
-        query: { en: "Good morning", zh: "早上好" },
+        query: parallelText("Good morning", "早上好"),
         page: 1,
         url: "https://bing.example/search?q=x",
         status: "ok",

@@ -2,6 +2,7 @@
  * fetch-pages downloads a page once: a record whose link redirects and a record linking straight to where the
  * redirect leads share one download (issue 11: one download per page).
  */
+import { parallelText } from "../../src/language-pair.js";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -29,7 +30,7 @@ describe("fetch-pages and redirects", () => {
       {
         runId: null,
         engine: "sim",
-        query: { en: "Good morning", zh: "早上好" },
+        query: parallelText("Good morning", "早上好"),
         page: 1,
         url: "https://engine.example/search?q=x",
         status: "ok",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { analysePage } from "../../src/extract/analyse.js";
+import { pageSnippets } from "../../src/extract/analyse.js";
 import { randomWalkWithRestart } from "../../src/extract/rank.js";
 import { isSeed, kanjiOverlapScore, PairScorer } from "../../src/extract/seeds.js";
 import type { Snippet, SnippetPair } from "../../src/extract/types.js";
@@ -45,7 +45,7 @@ describe("the seed extractor (length model + word overlap)", () => {
 });
 
 describe("the wrapper constructor (feng2011 Table II)", () => {
-  const { snippets, trailingGap } = analysePage(parseDocument(fixture("feng2011-figure3.html")), {
+  const { snippets, trailingGap } = pageSnippets(parseDocument(fixture("feng2011-figure3.html")), {
     pair: EN_ZH,
     segmentation: "html",
   });

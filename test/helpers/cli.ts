@@ -28,3 +28,38 @@ export function runCli(args: string[], options: { cwd?: string; input?: string; 
 
 /** The read-only shared material, beside the project (`../shared`), wherever the clone is. */
 export const SHARED = join(ROOT, "..", "shared");
+
+/**
+ * Run `bitext ARGS` in this process (the command functions, as `main.ts` runs them), with its standard
+ * output and error captured: the fast way to test a command. `runCli` (a process of its own) stays for the
+ * few tests of what only a real process shows (the bin, signals, pipes, standard input).
+ */
+export async function runCommand(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+  const { runBitext } = await import("../../src/cli/program.js");
+  const out: string[] = [];
+  const err: string[] = [];
+  const writes = { stdout: process.stdout.write, stderr: process.stderr.write };
+  const capture = (sink: string[]) =>
+    ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      sink.push(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8"));
+      const done = rest.find((r) => typeof r === "function") as (() => void) | undefined;
+      done?.();
+      return true;
+    }) as typeof process.stdout.write;
+  const cwd = process.cwd();
+  const savedEnv = { ...process.env };
+  process.stdout.write = capture(out);
+  process.stderr.write = capture(err);
+  try {
+    if (options.cwd) process.chdir(options.cwd);
+    if (options.env) Object.assign(process.env, options.env);
+    const code = await runBitext(args);
+    return { code, stdout: out.join(""), stderr: err.join("") };
+  } finally {
+    process.stdout.write = writes.stdout;
+    process.stderr.write = writes.stderr;
+    process.chdir(cwd);
+    for (const k of Object.keys(process.env)) if (!(k in savedEnv)) delete process.env[k];
+    Object.assign(process.env, savedEnv);
+  }
+}

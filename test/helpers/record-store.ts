@@ -1,15 +1,17 @@
-import { openStore, recordFetch } from "../../src/store/index.js";
+import { parallelText } from "../../src/language-pair.js";
+import { inTransaction, openStore, recordFetch } from "../../src/store/index.js";
 
 /**
  * A store holding `n` harvested records (100 per result page, one transaction), for tests and benchmarks
  * of what reads the store back. Titles and snippets have the length and mix of real records.
  */
 export function buildRecordStore(path: string, n: number): void {
+  // (path: a SQLite file or a PostgreSQL URL)
   const store = openStore(path);
   try {
     const perPage = 100;
     const started = new Date().toISOString();
-    store.db.transaction(() => {
+    inTransaction(store, () => {
       for (let page = 0; page * perPage < n; page++) {
         const records = [];
         for (let i = page * perPage; i < Math.min(n, (page + 1) * perPage); i++) {
@@ -22,11 +24,11 @@ export function buildRecordStore(path: string, n: number): void {
         }
         recordFetch(
           store,
-          { runId: null, engine: "sim-list", query: { en: `query ${page}`, zh: `查询 ${page}` }, page: 1, url: `http://127.0.0.1/search?q=${page}`, status: "ok", startedAt: started, durationMs: 1 },
+          { runId: null, engine: "sim-list", query: parallelText(`query ${page}`, `查询 ${page}`), page: 1, url: `http://127.0.0.1/search?q=${page}`, status: "ok", startedAt: started, durationMs: 1 },
           records,
         );
       }
-    })();
+    });
   } finally {
     store.close();
   }

@@ -52,7 +52,7 @@ describe("the simulator's hard engines, harvested", () => {
   it("an engine that blocks HeadlessChrome gives its results; the page sees the engine's locale and time zone", async () => {
     const b = await bench();
     try {
-      const url = `${b.sim.origin}/strict/s?wd=${encodeURIComponent(`${DEMO[0]!.en} ${DEMO[0]!.zh}`)}`;
+      const url = `${b.sim.origin}/strict/s?wd=${encodeURIComponent(`${DEMO[0]!.source.text} ${DEMO[0]!.target.text}`)}`;
       const headless = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0.0.0 Safari/537.36";
       expect(await (await fetch(url, { headers: { "user-agent": headless } })).text()).toContain("unusual traffic");
       expect(await (await fetch(url, { headers: { "sec-ch-ua": '"HeadlessChrome";v="120"' } })).text()).toContain("unusual traffic");
@@ -81,7 +81,7 @@ describe("the simulator's hard engines, harvested", () => {
   it("an engine whose results only its script writes is read from the page after the script ran", async () => {
     const b = await bench();
     try {
-      const html = await (await fetch(`${b.sim.origin}/script/search?q=${encodeURIComponent(`${DEMO[0]!.en} ${DEMO[0]!.zh}`)}`)).text();
+      const html = await (await fetch(`${b.sim.origin}/script/search?q=${encodeURIComponent(`${DEMO[0]!.source.text} ${DEMO[0]!.target.text}`)}`)).text();
       expect(html).toContain('<div id="app"></div><script>');
       const s = await harvest(b.store, { queries: DEMO.slice(0, 3), engines: b.engines("sim-script"), driver, ...FAST });
       expect(s).toMatchObject({ ok: 3, left: 0 });

@@ -1,3 +1,4 @@
+import { parallelText } from "../../src/language-pair.js";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -59,7 +60,7 @@ describe("bitext export records", () => {
     const db = join(tempDir(), "bitext.db");
     const store = openStore(db);
     const at = new Date().toISOString();
-    const q = { en: DEMO[0]!.en, zh: DEMO[0]!.zh };
+    const q = parallelText(DEMO[0]!.source.text, DEMO[0]!.target.text);
     recordFetch(store, { runId: null, engine: "bing", query: q, page: 1, url: "https://www.bing.com/search?q=x", status: "ok", startedAt: at, durationMs: 5 }, [
       { url: "http://a.example/1", title: "Daily English 每日英语", snippet: 'They were always making jokes, "he said". 他们一直闹笑话。', rank: 1 },
       { url: "http://b.example/2", title: "Story Corner", snippet: "They were always making jokes.\nA second line.", rank: 2 },
@@ -79,7 +80,7 @@ describe("bitext export records", () => {
     await cli(["export", "records", "--db", db, "--out", out]);
     const all = readFileSync(out, "utf8").trim().split("\n").map((l) => JSON.parse(l));
     expect(all).toHaveLength(3);
-    expect(all[1]).toMatchObject({ engine: "bing", query: { en: DEMO[0]!.en, zh: DEMO[0]!.zh }, url: "http://a.example/1", rank: 1, label: "bilingual", probability: 0.93 });
+    expect(all[1]).toMatchObject({ engine: "bing", query: { en: DEMO[0]!.source.text, zh: DEMO[0]!.target.text }, url: "http://a.example/1", rank: 1, label: "bilingual", probability: 0.93 });
     await cli(["export", "records", "--db", db, "--out", out, "--engines", "bing", "--label", "bilingual", "--min-probability", "0.9"]);
     expect(readFileSync(out, "utf8").trim().split("\n").map((l) => JSON.parse(l).url)).toEqual(["http://a.example/1"]);
     await cli(["export", "records", "--db", db, "--out", out, "--label", "unclassified"]);
@@ -110,7 +111,7 @@ describe("bitext daemon", () => {
   it("--once runs every configured harvest against the engines, one after the other", async () => {
     const b = await bench();
     try {
-      writeFileSync(join(b.dir, "q.tsv"), DEMO.slice(0, 2).map((q) => `${q.en}\t${q.zh}`).join("\n"));
+      writeFileSync(join(b.dir, "q.tsv"), DEMO.slice(0, 2).map((q) => `${q.source.text}\t${q.target.text}`).join("\n"));
       const config = join(b.dir, "bitext.schedule.json");
       writeFileSync(
         config,

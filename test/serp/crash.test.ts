@@ -64,7 +64,7 @@ beforeAll(async () => {
   // Every search takes 60 ms, so a run lasts long enough to be killed in the middle.
   b = await bench([], { latencyMs: 40 });
   QUERIES = join(b.dir, "queries.tsv");
-  writeFileSync(QUERIES, DEMO.slice(0, 5).map((q) => `${q.en}\t${q.zh}\t${q.note}`).join("\n"));
+  writeFileSync(QUERIES, DEMO.slice(0, 5).map((q) => `${q.source.text}\t${q.target.text}\t${q.note}`).join("\n"));
   const driver = await SerpDriver.start();
   try {
     const store = openStore(join(b.dir, "reference.db"));

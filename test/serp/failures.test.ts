@@ -176,7 +176,7 @@ describe("engines that cannot be reached", () => {
         writeDefinition(wrapperFilePath(dir, name), name, { searchUrl: `http://${name}.invalid/s?q={query}`, politeness: { minDelayMs: 0, requestsPerMinute: 0, maxConcurrent: 2 } });
       }
       const queries = join(dir, "queries.tsv");
-      writeFileSync(queries, DEMO.slice(0, 6).map((q) => `${q.en}\t${q.zh}`).join("\n"));
+      writeFileSync(queries, DEMO.slice(0, 6).map((q) => `${q.source.text}\t${q.target.text}`).join("\n"));
       const r = runCli(["harvest", queries, "--engines", "down-a,down-b", "--wrappers", dir, "--db", join(dir, "bitext.db"), "--no-classify", "--json"], {
         env: { BITEXT_HOME: dir },
       });

@@ -29,7 +29,7 @@ afterAll(async () => {
 
 const recordsOf = (store: Store) =>
   listRecords(store)
-    .map((r) => `${r.engine}|${r.query.en}|${r.rank}|${r.url}|${r.title}|${r.snippet}`)
+    .map((r) => `${r.engine}|${r.query.source.text}|${r.rank}|${r.url}|${r.title}|${r.snippet}`)
     .sort();
 
 describe("fetch mode http", () => {

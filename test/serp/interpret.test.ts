@@ -45,7 +45,7 @@ afterAll(async () => {
 function engine(name: string): EngineDefinition {
   return parseEngineDefinition(sim.engines.find((e) => e.spec.name === name)!.definition, name, "sim");
 }
-const q = (i: number) => `${DEMO[i]!.en} ${DEMO[i]!.zh}`;
+const q = (i: number) => `${DEMO[i]!.source.text} ${DEMO[i]!.target.text}`;
 async function withFault(rule: Omit<FaultRule, "from">, run: () => Promise<void>): Promise<void> {
   sim.setFaults([{ ...rule, from: sim.requests(rule.engine) + 1 }]);
   try {
@@ -73,8 +73,14 @@ describe("real pages where the engine found nothing for the exact query", () => 
         blockSelectors: [],
         noResultsSelectors: [],
       };
-      const wrapper = learnWrapper(seq, { engine: name });
-      const v = interpretPage({ observation, seq, error: null }, def, wrapper, { ...DEFAULT_INTERPRET, learn: false });
+      // A page with too few result-like records to learn from is read as by an engine without a wrapper yet.
+      let wrapper: Wrapper | null = null;
+      try {
+        wrapper = learnWrapper(seq, { engine: name });
+      } catch (err) {
+        expect((err as Error).message, f).toMatch(/no repeated record structure/);
+      }
+      const v = interpretPage({ observation, seq, error: null }, def, wrapper, { ...DEFAULT_INTERPRET, learn: wrapper === null });
       if (f === "uncompressed_no_results_serp_pages__ask.html") {
         // "Meinten Sie: food" above ten results that do mention the submitted "fooood": kept, the rewrite in the detail.
         expect(v.status, f).toBe("ok");
@@ -82,7 +88,7 @@ describe("real pages where the engine found nothing for the exact query", () => 
         continue;
       }
       expect(v.status, f).toBe("empty");
-      expect(v.detail, f).toMatch(/answered another query|found nothing for the query/);
+      expect(v.detail, f).toMatch(/answered another query|found nothing for the query|no record structure to learn one from/);
     }
   });
 });

@@ -2,31 +2,41 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { UserError } from "../../src/errors.js";
+import { InputError, UserError } from "../../src/errors.js";
+import { parallelText } from "../../src/language-pair.js";
 import { resourcePath } from "../../src/paths.js";
+import { EN_JA } from "../../src/text/index.js";
 import { parseQueryList, queryText, readQueryFile, readQueryFiles } from "../../src/serp/queries.js";
 
 describe("reading query lists", () => {
   it("reads the shipped demo and Tatoeba lists, keeping each pair's attribution", () => {
     const demo = readQueryFile(resourcePath("queries", "demo.tsv"));
     expect(demo).toHaveLength(12);
-    expect(demo[0]).toMatchObject({ en: "They were always making jokes.", zh: "他们一直闹笑话。", line: 4 });
+    expect(demo[0]).toMatchObject({ ...parallelText("They were always making jokes.", "他们一直闹笑话。"), line: 4 });
     expect(demo[0]!.note).toMatch(/^CC-BY 2\.0 \(France\) Attribution: tatoeba\.org #305508/);
     const big = readQueryFile(resourcePath("queries", "tatoeba-cmn-eng.tsv"));
     expect(big).toHaveLength(2000);
-    expect(big.every((q) => /\p{Script=Han}/u.test(q.zh) && /[a-z]/i.test(q.en) && q.note?.includes("tatoeba.org"))).toBe(true);
+    expect(big.every((q) => /\p{Script=Han}/u.test(q.target.text) && /[a-z]/i.test(q.source.text) && q.note?.includes("tatoeba.org"))).toBe(true);
   });
 
   it("submits the pair together, English first (seed §4.1)", () => {
-    expect(queryText({ en: "I see.", zh: "我明白了。" })).toBe("I see. 我明白了。");
+    expect(queryText(parallelText("I see.", "我明白了。"))).toBe("I see. 我明白了。");
   });
 
   it("skips comments and blank lines, trims and collapses spaces, accepts a BOM and CRLF", () => {
     const list = parseQueryList("\uFEFF# a comment\r\n\r\n  I  see. \t我明白了。\r\n   # indented comment\nThanks.\t谢谢！\tnote\n", "q.tsv");
-    expect(list.map((q) => [q.en, q.zh, q.note, q.line])).toEqual([
+    expect(list.map((q) => [q.source.text, q.target.text, q.note, q.line])).toEqual([
       ["I see.", "我明白了。", null, 3],
       ["Thanks.", "谢谢！", "note", 5],
     ]);
+  });
+
+  it("reads the columns as source and target of the pair it is given, English–Chinese by default", () => {
+    const text = "I see.\t我明白了。\n";
+    expect(parseQueryList(text, "q.tsv")[0]).toMatchObject({ source: { lang: "en", text: "I see." }, target: { lang: "zh", text: "我明白了。" } });
+    const ja = parseQueryList("Good morning.\tおはようございます。\n", "q.tsv", EN_JA)[0]!;
+    expect(ja).toMatchObject({ source: { lang: "en", text: "Good morning." }, target: { lang: "ja", text: "おはようございます。" } });
+    expect(queryText(ja)).toBe("Good morning. おはようございます。");
   });
 
   it("names the file and line of a malformed line", () => {
@@ -42,7 +52,7 @@ describe("reading query lists", () => {
     const dir = mkdtempSync(join(tmpdir(), "bitext-q-"));
     writeFileSync(join(dir, "a.tsv"), "I see.\t我明白了。\nThanks.\t谢谢！\n");
     writeFileSync(join(dir, "b.tsv"), "Thanks.\t谢谢！\nHi.\t你好。\n");
-    expect(readQueryFiles([join(dir, "a.tsv"), join(dir, "b.tsv")]).map((q) => q.en)).toEqual(["I see.", "Thanks.", "Hi."]);
+    expect(readQueryFiles([join(dir, "a.tsv"), join(dir, "b.tsv")]).map((q) => q.source.text)).toEqual(["I see.", "Thanks.", "Hi."]);
     expect(() => readQueryFile(join(dir, "missing.tsv"))).toThrow(/missing\.tsv: cannot read query list \(no such file\)/);
   });
 });
@@ -55,7 +65,7 @@ describe("query lists that are not UTF-8 text", () => {
     // Line 3 is GBK-encoded Chinese (我明白了 in GB2312), a usual way to get this wrong.
     const gbk = Buffer.from([0xce, 0xd2, 0xc3, 0xf7, 0xb0, 0xd7, 0xc1, 0xcb]);
     writeFileSync(file, Buffer.concat([Buffer.from("# list\nI see.\t我明白了。\nI see.\t"), gbk, Buffer.from("\nOK.\t好。\n")]));
-    expect(() => readQueryFile(file)).toThrow(new UserError(`${file}:3: not valid UTF-8`));
+    expect(() => readQueryFile(file)).toThrow(new InputError({ file, line: 3 }, "not valid UTF-8"));
   });
 
   it("rejects a NUL byte with its line, and a sequence cut at the end of the file", () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseDuration } from "../../src/serp/duration.js";
+import { parseDuration } from "../../src/duration.js";
 import { readScheduleConfig, type ScheduledRun, Scheduler, type SchedulerEvent } from "../../src/serp/schedule.js";
 
 function configFile(json: unknown): string {

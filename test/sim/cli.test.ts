@@ -42,7 +42,7 @@ describe("bitext sim", () => {
       expect(def.searchUrl).toBe(`${banner.origin}/list/search?q={query}&first={offset}`);
 
       const queries = join(dir, "q.tsv");
-      writeFileSync(queries, readQueryFile(resourcePath("queries", "demo.tsv")).slice(0, 2).map((q) => `${q.en}\t${q.zh}`).join("\n"));
+      writeFileSync(queries, readQueryFile(resourcePath("queries", "demo.tsv")).slice(0, 2).map((q) => `${q.source.text}\t${q.target.text}`).join("\n"));
       const h = runCli(["harvest", queries, "--engines", "sim-list", "--wrappers", wrappers, "--db", join(dir, "bitext.db"), "--no-classify", "--json"], {
         env: { BITEXT_HOME: dir },
       });

@@ -48,7 +48,7 @@ describe("the simulator's page collection", () => {
 describe("the simulated engines", () => {
   it("answer a parallel-pair query with the pages holding the pair first, bilingual and monolingual", async () => {
     const q = DEMO[4]!;
-    const html = await (await fetch(url("sim-table", `${q.en} ${q.zh}`))).text();
+    const html = await (await fetch(url("sim-table", `${q.source.text} ${q.target.text}`))).text();
     const last = sim.log[sim.log.length - 1]!;
     expect(last).toMatchObject({ engine: "sim-table", page: 1, layout: "table" });
     expect(last.results).toBeGreaterThanOrEqual(3);
@@ -57,22 +57,22 @@ describe("the simulated engines", () => {
 
   it("render three layouts (list, div, table) that a wrapper learned on one query extracts on others", async () => {
     for (const engine of ["sim-list", "sim-div", "sim-table"]) {
-      const first = `${DEMO[2]!.en} ${DEMO[2]!.zh}`;
+      const first = `${DEMO[2]!.source.text} ${DEMO[2]!.target.text}`;
       const sample = await (await fetch(url(engine, first))).text();
       const wrapper = learnWrapper(tagPathsFromHtml(sample), { engine, pageUrl: url(engine, first) });
       for (const q of DEMO.slice(3, 8)) {
-        const u = url(engine, `${q.en} ${q.zh}`);
+        const u = url(engine, `${q.source.text} ${q.target.text}`);
         const page = await (await fetch(u)).text();
         const shown = sim.log[sim.log.length - 1]!.results;
         const got = extractRecords(wrapper, tagPathsFromHtml(page), { pageUrl: u });
-        expect(got.records, `${engine}: ${q.en}`).toHaveLength(shown);
+        expect(got.records, `${engine}: ${q.source.text}`).toHaveLength(shown);
       }
     }
   });
 
   it("page through results and say so when there are none", async () => {
     const q = DEMO[2]!; // a query with more than 10 hits
-    await fetch(url("sim-list", `${q.en} ${q.zh}`, 2));
+    await fetch(url("sim-list", `${q.source.text} ${q.target.text}`, 2));
     expect(sim.log[sim.log.length - 1]).toMatchObject({ page: 2 });
     expect(sim.log[sim.log.length - 1]!.results).toBeGreaterThan(0);
     const none = await (await fetch(url("sim-list", "zzqx florbish"))).text();
@@ -83,7 +83,7 @@ describe("the simulated engines", () => {
 
   it("send result links through the engine's redirector where the real engine does (Baidu)", async () => {
     const q = DEMO[0]!;
-    const html = await (await fetch(url("sim-div", `${q.en} ${q.zh}`))).text();
+    const html = await (await fetch(url("sim-div", `${q.source.text} ${q.target.text}`))).text();
     const link = /href="(http:\/\/127\.0\.0\.1:\d+\/div\/link\?url=[^"]+)"/.exec(html)![1]!;
     const res = await fetch(link, { redirect: "manual" });
     expect(res.status).toBe(302);

@@ -46,7 +46,7 @@ let queries: string;
 beforeAll(async () => {
   b = await bench([], { latencyMs: 400 });
   queries = join(b.dir, "queries.tsv");
-  writeFileSync(queries, DEMO.map((q) => `${q.en}\t${q.zh}\t${q.note}`).join("\n"));
+  writeFileSync(queries, DEMO.map((q) => `${q.source.text}\t${q.target.text}\t${q.note}`).join("\n"));
 });
 afterAll(async () => {
   await b.close();

@@ -3,7 +3,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "nod
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { UserError } from "../../src/errors.js";
 import {
   activeRuns,
@@ -18,6 +18,11 @@ import {
   upsertPage,
 } from "../../src/store/index.js";
 import { runCli } from "../helpers/cli.js";
+import { storeBackends } from "../helpers/postgres.js";
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
 
 let dir: string;
 beforeEach(() => {
@@ -43,22 +48,27 @@ function canMount(): boolean {
 
 /** A run row as another process left it: its host, pid and last heartbeat `ageMs` ago. */
 function foreignRun(db: string, host: string, pid: number, ageMs: number): number {
-  const conn = new Database(db);
+  const store = openStore(db);
   try {
     const at = new Date(Date.now() - ageMs).toISOString();
-    return Number(
-      conn
-        .prepare("INSERT INTO runs (started_at, status, options, pid, hostname, heartbeat_at) VALUES (?, 'running', '{}', ?, ?, ?)")
-        .run(at, pid, host, at).lastInsertRowid,
-    );
+    const row = store.sql
+      .prepare("INSERT INTO runs (started_at, status, options, pid, hostname, heartbeat_at) VALUES (?, 'running', '{}', ?, ?, ?) RETURNING id")
+      .get(at, pid, host, at) as { id: number };
+    return row.id;
   } finally {
-    conn.close();
+    store.close();
   }
 }
 
-describe("runs left running by a dead process", () => {
+const backends = storeBackends({ beforeAll, afterAll });
+
+describe.each(backends)("runs left running by a dead process, on $name", (backend) => {
+  beforeEach((ctx) => {
+    if (backend.skip) ctx.skip();
+  });
+
   it("are stale once their heartbeat is older than the limit, whatever the host; live ones are not", () => {
-    const db = join(dir, "s.db");
+    const db = backend.location();
     openStore(db).close();
     const live = foreignRun(db, "other-host", 4242, 10_000);
     const dead = foreignRun(db, "other-host", 4243, STALE_AFTER_MS + 60_000);
@@ -76,7 +86,7 @@ describe("runs left running by a dead process", () => {
   });
 
   it("a live run blocks a second harvest with a message naming it; a stale one does not", () => {
-    const db = join(dir, "s.db");
+    const db = backend.location();
     openStore(db).close();
     const live = foreignRun(db, "other-host", 4242, 5_000);
     const store = openStore(db);
@@ -90,9 +100,9 @@ describe("runs left running by a dead process", () => {
       expect(caught).toBeInstanceOf(UserError);
       expect((caught as UserError).exitCode).toBe(75);
       expect((caught as UserError).message).toMatch(
-        new RegExp(`^${db}: harvest run ${live} is already running on this store \\(host other-host, pid 4242, started .*, last heartbeat 5 s ago\\)`),
+        new RegExp(`^${escapeRegExp(store.path)}: harvest run ${live} is already running on this store \\(host other-host, pid 4242, started .*, last heartbeat 5 s ago\\)`),
       );
-      store.db.prepare("UPDATE runs SET heartbeat_at = ? WHERE id = ?").run(new Date(Date.now() - STALE_AFTER_MS - 1).toISOString(), live);
+      store.sql.prepare("UPDATE runs SET heartbeat_at = ? WHERE id = ?").run(new Date(Date.now() - STALE_AFTER_MS - 1).toISOString(), live);
       const mine = startExclusiveRun(store, {});
       expect(getRun(store, live)?.status).toBe("crashed");
       expect(getRun(store, mine)?.heartbeatAt).not.toBeNull();
@@ -103,7 +113,7 @@ describe("runs left running by a dead process", () => {
   });
 
   it("bitext runs lists them as stale and --clear-stale marks them crashed", () => {
-    const db = join(dir, "s.db");
+    const db = backend.location();
     const store = openStore(db);
     finishRun(store, startRun(store, {}), "completed", {});
     store.close();

@@ -1,13 +1,16 @@
+import { parallelText } from "../../src/language-pair.js";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { UserError } from "../../src/errors.js";
 import {
   countRecords,
+  environmentError,
   getFetchHtml,
   getPage,
+  iterateRecords,
   lastCompletedFetch,
   listCorpusPairs,
   listFetches,
@@ -26,6 +29,10 @@ import {
   startRun,
   upsertPage,
 } from "../../src/store/index.js";
+import { MIGRATIONS } from "../../src/store/migrations.js";
+import { adminQuery, storeBackends } from "../helpers/postgres.js";
+import { runCli } from "../helpers/cli.js";
+import { buildRecordStore } from "../helpers/record-store.js";
 
 /** Real result records: Bing's page for "kumolife" (archive-query-log), and one of Baidu's. */
 function realRecords(file: string): NewRecord[] {
@@ -41,7 +48,7 @@ function realRecords(file: string): NewRecord[] {
 }
 const BING = realRecords("bing-kumolife-1388896361.expected.json");
 const BAIDU = realRecords("baidu-mao-ning-kui-mao-dan-dan-mang-long-lou-mang-lu-shikato-1537858258.expected.json");
-const QUERY = { en: "I see.", zh: "我明白了。" };
+const QUERY = parallelText("I see.", "我明白了。");
 
 function fetchOf(over: Partial<NewFetch> = {}): NewFetch {
   return {
@@ -58,13 +65,10 @@ function fetchOf(over: Partial<NewFetch> = {}): NewFetch {
   };
 }
 
+const backends = storeBackends({ beforeAll, afterAll });
+
 let dir: string | undefined;
 let store: Store | undefined;
-function tempStore(): Store {
-  dir = mkdtempSync(join(tmpdir(), "bitext-store-"));
-  store = openStore(join(dir, "sub", "bitext.db"));
-  return store;
-}
 afterEach(() => {
   store?.close();
   store = undefined;
@@ -72,15 +76,17 @@ afterEach(() => {
   dir = undefined;
 });
 
-describe("opening a store", () => {
+describe("a SQLite store", () => {
   it("creates the file and its folder, in WAL mode, at the latest schema version", () => {
-    const s = tempStore();
+    dir = mkdtempSync(join(tmpdir(), "bitext-store-"));
+    store = openStore(join(dir, "sub", "bitext.db"));
+    const s = store;
     expect(s.db.pragma("journal_mode", { simple: true })).toBe("wal");
-    expect(schemaVersion(s)).toBeGreaterThanOrEqual(1);
+    expect(schemaVersion(s)).toBe(MIGRATIONS.length);
     const tables = (s.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map(
       (t) => t.name,
     );
-    expect(tables).toEqual(expect.arrayContaining(["runs", "fetches", "records", "pages", "sentence_pairs"]));
+    expect(tables).toEqual(expect.arrayContaining(["runs", "fetches", "records", "pages", "sentence_pairs", "wrappers"]));
   });
 
   it("refuses a store written by a newer bitext, naming the file", () => {
@@ -91,6 +97,26 @@ describe("opening a store", () => {
     raw.close();
     expect(() => openStore(path)).toThrow(UserError);
     expect(() => openStore(path)).toThrow(/future\.db: .*schema version 999/);
+  });
+});
+
+describe.each(backends)("a store on $name", (backend) => {
+beforeEach((ctx) => {
+  if (backend.skip) ctx.skip();
+});
+
+function tempStore(): Store {
+  store = openStore(backend.location());
+  return store;
+}
+
+describe("opening a store", () => {
+  it("creates the schema at the latest version, recording the migrations applied", () => {
+    const s = tempStore();
+    expect(schemaVersion(s)).toBe(MIGRATIONS.length);
+    for (const table of ["runs", "fetches", "records", "record_fetches", "pages", "sentence_pairs", "wrappers"]) {
+      expect((s.sql.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n, table).toBe(0);
+    }
   });
 
   it("reopens an existing store without migrating it again and keeps its data", () => {
@@ -160,8 +186,28 @@ describe("storing fetches and records", () => {
     const html = readFileSync(new URL("../fixtures/extract/animal-farm-bilingual.html", import.meta.url));
     const { fetchId } = recordFetch(s, fetchOf({ html }), BING);
     expect(getFetchHtml(s, fetchId)!.equals(html)).toBe(true);
-    const stored = s.db.prepare("SELECT length(html) AS n FROM fetches WHERE id = ?").get(fetchId) as { n: number };
+    const stored = s.sql.prepare("SELECT length(html) AS n FROM fetches WHERE id = ?").get(fetchId) as { n: number };
     expect(stored.n).toBeLessThan(html.length / 2);
+  });
+});
+
+describe("reading records back", () => {
+  it("streams them one at a time past a cursor's batch, in listing order, and stops early without harm", () => {
+    const location = backend.location();
+    buildRecordStore(location, 1234);
+    store = openStore(location);
+    const s = store;
+    const listed = listRecords(s);
+    expect(listed).toHaveLength(1234);
+    expect([...iterateRecords(s)].map((r) => r.id)).toEqual(listed.map((r) => r.id));
+    for (const r of iterateRecords(s, { urlContains: "/p/1" })) {
+      expect(r.url).toContain("/p/1");
+      break;
+    }
+    recordFetch(s, fetchOf(), BING); // the connection is free again after the early stop
+    expect(countRecords(s)).toBe(1234 + BING.length);
+    expect(listRecords(s, { engines: ["sim-list"], offset: 1230 })).toHaveLength(4);
+    expect(listRecords(s, { engines: ["sim-list"], limit: 3, offset: 2 }).map((r) => r.id)).toEqual(listed.slice(2, 5).map((r) => r.id));
   });
 });
 
@@ -208,10 +254,10 @@ describe("runs", () => {
   it("marks runs left 'running' by a dead process as crashed", () => {
     const s = tempStore();
     const id = startRun(s, { engines: ["bing"] });
-    s.db.prepare("UPDATE runs SET pid = 2147483646 WHERE id = ?").run(id);
+    s.sql.prepare("UPDATE runs SET pid = 2147483646 WHERE id = ?").run(id);
     const live = startRun(s, {});
     expect(markCrashedRuns(s)).toBe(1);
-    const statuses = s.db.prepare("SELECT id, status FROM runs ORDER BY id").all();
+    const statuses = s.sql.prepare("SELECT id, status FROM runs ORDER BY id").all();
     expect(statuses).toEqual([
       { id, status: "crashed" },
       { id: live, status: "running" },
@@ -249,5 +295,59 @@ describe("pages and sentence pairs (for the extract step)", () => {
     expect(corpus[0]!.urls).toEqual(["http://a.example/", "http://b.example/"]);
     expect(corpus[0]!.methods.sort()).toEqual(["rwr", "seed"]);
     expect(listCorpusPairs(s, { minScore: 0.85 })).toHaveLength(0);
+  });
+});
+});
+
+describe("a PostgreSQL store without pg-native", () => {
+  it("is a one-line error saying what to install, naming the URL without its password", () => {
+    const r = runCli(["export", "records", "--db", "postgres://bitext:secret@127.0.0.1:1/bitext"], {
+      env: { NODE_OPTIONS: `--require ${join(import.meta.dirname, "workers", "without-pg-native.cjs")}` },
+    });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toBe(
+      "bitext: postgres://bitext:***@127.0.0.1:1/bitext: a PostgreSQL store needs the optional package pg-native, which is not installed: " +
+        "install it with npm install pg-native (building it needs libpq-dev), or use a SQLite store file\n",
+    );
+  });
+});
+
+describe("a PostgreSQL store", () => {
+  const pg = backends[1]!;
+  beforeEach((ctx) => {
+    if (pg.skip) ctx.skip();
+  });
+
+  it("refuses a database migrated by a newer bitext, naming it without its password", () => {
+    const url = pg.location();
+    openStore(url).close();
+    adminQuery(url, "INSERT INTO bitext_schema (version, applied_at) VALUES (999, 'later')");
+    const withPassword = url.replace("postgres@", "postgres:secret@");
+    expect(() => openStore(withPassword)).toThrow(UserError);
+    expect(() => openStore(withPassword)).toThrow(/^postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/t\d+: .*schema version 999/);
+  });
+
+  it("fails the operation under way when the connection drops, and reconnects for the next one", () => {
+    const url = pg.location();
+    store = openStore(url);
+    const s = store;
+    recordFetch(s, fetchOf(), BING);
+    adminQuery(url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()");
+    let failure: unknown;
+    try {
+      recordFetch(s, fetchOf({ startedAt: new Date(Date.now() + 1000).toISOString() }), BING);
+    } catch (err) {
+      failure = err;
+    }
+    expect(environmentError(failure, s.path)?.message).toMatch(/: lost the connection to the PostgreSQL store \(/);
+    expect(listFetches(s)).toHaveLength(1); // nothing half-written; the page is simply stored again
+    expect(recordFetch(s, fetchOf({ startedAt: new Date(Date.now() + 2000).toISOString() }), BING)).toMatchObject({ seenAgain: BING.length });
+  });
+
+  it("says in one line that the server cannot be reached", () => {
+    const url = pg.location().replace(/:\d+\//, ":1/");
+    expect(() => openStore(url)).toThrow(UserError);
+    expect(() => openStore(url)).toThrow(/^postgres:\/\/postgres@127\.0\.0\.1:1\/t\d+: cannot connect to the PostgreSQL store \([^\n]+\)$/);
   });
 });

@@ -1,3 +1,4 @@
+import { parallelText } from "../../src/language-pair.js";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,7 +26,7 @@ describe("stored pages that cannot be processed", () => {
     store = openStore(join(dir, "bitext.db"));
     recordFetch(
       store,
-      { runId: null, engine: "bing", query: { en: "Good morning", zh: "早上好" }, page: 1, url: "https://bing.example/search?q=x", status: "ok", startedAt: new Date().toISOString(), durationMs: 1 },
+      { runId: null, engine: "bing", query: parallelText("Good morning", "早上好"), page: 1, url: "https://bing.example/search?q=x", status: "ok", startedAt: new Date().toISOString(), durationMs: 1 },
       ["/deep.html", "/office.html"].map((u, i) => ({ url: server.url(u), title: `t${i}`, snippet: "s", rank: i + 1 })),
     );
     for (const r of listRecords(store)) setClassification(store, r.id, { label: "bilingual", probability: 0.9, model: "test" });

@@ -1,4 +1,4 @@
-import { escapeHtml as e } from "../../html/escape.js";
+import { escapeHtml as e } from "../../html/index.js";
 
 /**
  * The pages engines show instead of results when they suspect a robot, modelled on the real ones:

@@ -1,4 +1,4 @@
-import { escapeHtml as e } from "../../html/escape.js";
+import { escapeHtml as e } from "../../html/index.js";
 import type { SerpView } from "./types.js";
 
 /**

@@ -1,4 +1,4 @@
-import { UserError } from "../errors.js";
+import { UserError } from "./errors.js";
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 

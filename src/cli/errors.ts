@@ -1,0 +1,62 @@
+import { currentHome } from "../config/index.js";
+import { LayoutMismatch, NetworkError, ReadOnlyInstallation, UserError } from "../errors.js";
+import { PageSkipped } from "../html/index.js";
+
+/**
+ * The one place a failure becomes what the user sees: a line on stderr and an exit status. The library
+ * throws typed errors (`src/errors.ts`); here each kind gets its status (sysexits where one fits) and,
+ * where it helps, what to do next in terms of the command line. Anything else is a bug: status 70.
+ */
+export interface Failure {
+  message: string;
+  exitCode: number;
+  /** A bug: print the stack trace when BITEXT_DEBUG is set. */
+  internal: boolean;
+}
+
+/** Exit statuses by kind of failure (the ones a user's script may test for). */
+export const EXIT = {
+  /** The layout of the page is not the wrapper's. */
+  mismatch: 3,
+  /** Input it cannot use (EX_DATAERR). */
+  data: 65,
+  /** A host unreachable or failing (EX_UNAVAILABLE). */
+  unavailable: 69,
+  /** A bug (EX_SOFTWARE). */
+  internal: 70,
+} as const;
+
+export async function describeFailure(caught: unknown): Promise<Failure> {
+  // Disk full, read-only, locked, no permission: the environment, not bugs. (The store's module, and SQLite
+  // with it, loads only when a command failed.)
+  const { environmentError } = await import("../store/index.js");
+  const err = environmentError(caught) ?? caught;
+  if (err instanceof ReadOnlyInstallation) {
+    return { message: `${err.message}; write to your home instead (${homeOrHint()}; bitext where shows it)`, exitCode: err.exitCode, internal: false };
+  }
+  if (err instanceof LayoutMismatch) return { message: err.message, exitCode: EXIT.mismatch, internal: false };
+  if (err instanceof PageSkipped) return { message: err.message, exitCode: EXIT.data, internal: false };
+  if (err instanceof NetworkError) return { message: err.message, exitCode: EXIT.unavailable, internal: false };
+  if (err instanceof UserError) return { message: err.message, exitCode: err.exitCode, internal: false };
+  const message = err instanceof Error ? err.message : String(err);
+  return { message: `internal error: ${message.split("\n")[0]}`, exitCode: EXIT.internal, internal: true };
+}
+
+/** Print a failure as `bitext: …` and set the exit status. */
+export async function reportFailure(caught: unknown, stderr: { write(s: string): unknown } = process.stderr): Promise<number> {
+  const failure = await describeFailure(caught);
+  stderr.write(`bitext: ${failure.message}\n`);
+  if (failure.internal) {
+    if (process.env.BITEXT_DEBUG && caught instanceof Error) stderr.write(`${caught.stack}\n`);
+    else stderr.write("bitext: (set BITEXT_DEBUG=1 for the stack trace)\n");
+  }
+  return failure.exitCode;
+}
+
+function homeOrHint(): string {
+  try {
+    return currentHome().dir;
+  } catch {
+    return "--home DIR";
+  }
+}

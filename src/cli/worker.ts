@@ -1,0 +1,170 @@
+import { type Command, Option } from "commander";
+import { defaultEngines, loadSettings, storePath } from "../config/index.js";
+import { UserError } from "../errors.js";
+import type { FetchMode } from "../serp/index.js";
+import { HttpLoader } from "../serp/index.js";
+import { defaultProfileDir } from "../serp/index.js";
+import { ProxyPool } from "../serp/index.js";
+import { loadConfiguredEngines, loadRecordClassifier } from "../serp/index.js";
+import { openStore } from "../store/index.js";
+import { describeRedis, LazyBrowser, parseRedisUrl, type QueueWorkerSummary, runQueueWorker } from "../queue/index.js";
+import { positiveDurationMs } from "./flags.js";
+import { type BrowserFlags, browserFlags, logEvent, positiveInt } from "./harvest.js";
+import { printJson, printJsonLine, printLine } from "./output.js";
+import { formatSeconds } from "./progress.js";
+import { splitList } from "./shared-options.js";
+
+interface WorkerFlags extends BrowserFlags {
+  queue: string;
+  engines: string;
+  db: string;
+  wrappers?: string;
+  concurrency: string;
+  timeout: string;
+  stall: string;
+  fetch?: string;
+  model?: string;
+  classify: boolean;
+  learn: boolean;
+  exitWhenDrained?: boolean;
+  json?: boolean;
+}
+
+export function registerWorkerCommand(program: Command): void {
+  const settings = loadSettings();
+  addWorkerOptions(program.command("worker"), settings)
+    .addHelpText(
+      "after",
+      `
+Takes the page jobs that bitext harvest --queue enqueued and runs them as a local harvest would (same
+page runner, wrappers, classification and store), on as many machines as you start workers. Each engine's
+politeness (requests per minute, minimum delay, pages in flight) holds over all workers together; blocks
+pause the engine for every worker. SIGTERM or Ctrl-C lets the pages in flight finish (again to quit now:
+their jobs go to another worker after --stall).`,
+    )
+    .action((flags: WorkerFlags) => runWorker(flags, settings));
+}
+
+type Settings = ReturnType<typeof loadSettings>;
+
+function addWorkerOptions(command: Command, settings: Settings): Command {
+  return command
+    .addOption(new Option("--queue <url>", "the Redis of the queue (redis://host:port)").env("BITEXT_QUEUE").makeOptionMandatory())
+    .option("--engines <list>", "engines whose queues this worker serves (wrappers/<engine>.json)", defaultEngines(settings).join(","))
+    .addOption(new Option("--db <store>", "the store the pages are written to: a SQLite file, or postgres://user@host:5432/db for workers on many machines").default(storePath(undefined, settings)).env("BITEXT_DB"))
+    .option("--wrappers <dir>", "folder of engine wrapper files (default: the shipped wrappers/)")
+    .option("--concurrency <n>", "pages in flight at once in this worker, per engine (each engine's limit over all workers still holds)", "2")
+    .option("--timeout <duration>", "page load timeout (30s, 1m; a bare number is seconds)", "30s")
+    .option("--stall <duration>", "a job held by a worker that stopped answering goes to another after this long", "30s")
+    .addOption(new Option("--fetch <mode>", "fetch result pages with the browser, a plain HTTP client, or HTTP first (default: each engine's definition)").choices(["browser", "http", "auto"]))
+    .option("--model <file>", "classifier model for classifying records as they are stored (default: models/default.json if present)")
+    .option("--no-classify", "store records unclassified even if a model is present")
+    .option("--no-learn", "never learn or re-learn wrappers from harvested pages")
+    .addOption(new Option("--chromium <path>", "Chromium executable").env("BITEXT_CHROMIUM"))
+    .option("--profile <dir>", "per-engine browser profiles, cookies kept between runs")
+    .option("--no-profile", "keep no cookies between runs")
+    .option("--accept-consent", "accept cookie-consent interstitials through the page's own button")
+    .option("--trace <dir>", "write a Playwright trace of every failed page into DIR")
+    .option("--proxy <url>", "proxy (http, https or socks5); repeat for several", (v: string, p: string[]) => [...p, v], [])
+    .option("--proxies <file>", "proxy list file, one URL a line")
+    .option("--exit-when-drained", "stop once the queues of its engines are empty (default: serve until Ctrl-C / SIGTERM)")
+    .option("--json", "log events as JSON lines and print the summary as JSON");
+}
+
+async function runWorker(flags: WorkerFlags, settings: Settings): Promise<void> {
+  const redis = parseRedisUrl(flags.queue);
+  const engines = loadConfiguredEngines(splitList(flags.engines), flags.wrappers);
+  if (engines.length === 0) throw new UserError("--engines: give at least one engine");
+  const timeoutMs = positiveDurationMs("--timeout", flags.timeout, "s");
+  const stallMs = positiveDurationMs("--stall", flags.stall, "s");
+  const concurrency = positiveInt(flags.concurrency, "--concurrency");
+  const fetchMode = (flags.fetch as FetchMode | undefined) ?? null;
+  const browser = browserFlags(flags, settings);
+  const classifier = await loadRecordClassifier(flags.classify ? (flags.model ?? settings.config.model ?? undefined) : null);
+  const { loader, http } = await pageLoaders(flags, browser, engines, fetchMode, timeoutMs);
+  const store = openStore(flags.db);
+  const controller = new AbortController();
+  const onSignal = stopOnSecondSignal(controller);
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  const json = flags.json ?? false;
+  let lastTrouble = "";
+  if (!json) printLine(`bitext worker ${process.pid}: serving ${engines.map((e) => e.name).join(", ")} from ${describeRedis(redis)} into ${flags.db}`);
+  try {
+    const summary = await runQueueWorker({
+      redis,
+      store,
+      engines,
+      loader,
+      http,
+      fetchMode,
+      concurrency,
+      interpret: { learn: flags.learn, healShare: 0.5, minLearnedRecords: 3 },
+      classifier,
+      stallMs,
+      exitWhenDrained: flags.exitWhenDrained ?? false,
+      signal: controller.signal,
+      onEvent: (e) => (json ? printJsonLine({ at: new Date().toISOString(), ...e }) : logEvent(e)),
+      onJobError: (message, willRetry) => process.stderr.write(`bitext worker: ${message}${willRetry ? " (retried by the queue)" : " (job failed)"}\n`),
+      onConnectionError: (message) => {
+        // Redis away: BullMQ reconnects by itself; say so once per kind of trouble, not per retry.
+        if (message === lastTrouble) return;
+        lastTrouble = message;
+        process.stderr.write(`bitext worker: ${message} (reconnecting)\n`);
+      },
+    });
+    if (json) printJson(summary);
+    else printWorkerSummary(summary);
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    await http?.close();
+    await loader.close();
+    store.close();
+  }
+}
+
+/** The browser (started when a page needs it), and the HTTP client when some engine may fetch without it. */
+async function pageLoaders(
+  flags: WorkerFlags,
+  browser: ReturnType<typeof browserFlags>,
+  engines: ReturnType<typeof loadConfiguredEngines>,
+  fetchMode: FetchMode | null,
+  timeoutMs: number,
+) {
+  const profileDir = browser.profileDir === undefined ? defaultProfileDir() : browser.profileDir;
+  const proxies = browser.proxies && browser.proxies.length > 0 ? new ProxyPool(browser.proxies) : null;
+  const loader = new LazyBrowser({
+    timeoutMs,
+    ...(flags.chromium ? { executablePath: flags.chromium } : {}),
+    profileDir,
+    acceptConsent: browser.acceptConsent,
+    traceDir: browser.traceDir,
+    proxies,
+  });
+  const needsHttp = fetchMode !== "browser" && (fetchMode !== null || engines.some((e) => e.definition.fetch !== "browser"));
+  const http = needsHttp ? new HttpLoader({ timeoutMs, identity: await loader.identity(), profileDir, proxies }) : null;
+  return { loader, http };
+}
+
+/** SIGINT/SIGTERM: the first lets the pages in flight finish, the second quits now. */
+function stopOnSecondSignal(controller: AbortController): () => void {
+  let signals = 0;
+  return () => {
+    if (++signals > 1) process.exit(130);
+    process.stderr.write("\nbitext worker: stopping: letting the pages in flight finish (again to quit now)\n");
+    controller.abort();
+  };
+}
+
+function printWorkerSummary(summary: QueueWorkerSummary): void {
+  for (const [run, r] of Object.entries(summary.runs)) {
+    const s = r.stats;
+    printLine(
+      `run ${run} (store run ${r.runId}, ${r.status}): ${s.fetched} pages fetched, ${s.skipped} skipped, ${s.newRecords} new records, ` +
+        `${s.seenAgain} seen again, ${s.blocked} blocked, ${s.errors} errors, ${s.left} left`,
+    );
+  }
+  printLine(`wrappers used (store versions): ${Object.entries(summary.wrappers).map(([e, v]) => `${e} v${v}`).join(", ")}`);
+  printLine(`bitext worker ${process.pid}: stopped after ${formatSeconds(summary.durationMs / 1000)}`);
+}

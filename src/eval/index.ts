@@ -1,0 +1,3 @@
+export * from "./metrics.js";
+export * from "./records.js";
+export * from "./serp-gold.js";

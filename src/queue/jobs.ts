@@ -1,0 +1,78 @@
+import { parallelTextKey } from "../language-pair.js";
+import { createHash } from "node:crypto";
+import type { QueryPair } from "../store/index.js";
+
+/**
+ * What travels through the queue: one job per (run, engine, query, page), its id made of those alone
+ * so that adding the same page of the same run twice adds it once (BullMQ keeps one job per id).
+ */
+
+/** The per-run settings every page job carries (a worker's own settings are its machine's: store, browser, wrappers). */
+export interface RunSettings {
+  /** The run's name: the jobs of a run are counted together (`bitext queue status`). */
+  run: string;
+  /** Result pages per query (later pages only while pages come back full). */
+  pages: number;
+  /** Skip a page fetched successfully this recently (0: fetch it again). */
+  maxAgeMs: number;
+  keepHtml: boolean;
+  /** Retries of a page after an error, and after a block. */
+  retries: number;
+  blockRetries: number;
+  /** Network failures in a row after which the engine is given up for the run. */
+  downAfter: number;
+  /** First retry delay (BullMQ's exponential back-off doubles it). */
+  backoffMs: number;
+}
+
+export interface PageJob extends RunSettings {
+  engine: string;
+  query: QueryPair;
+  page: number;
+  /** Failed attempts so far, by kind (the page policy's retry budgets). */
+  errors: number;
+  blocks: number;
+}
+
+/** Every engine has its own BullMQ queue, so each has its own rate limit and concurrency over all workers. */
+export const QUEUE_PREFIX = "bitext-harvest-";
+
+export function queueName(engine: string): string {
+  return `${QUEUE_PREFIX}${engine}`;
+}
+
+export function engineOfQueue(name: string): string | null {
+  return name.startsWith(QUEUE_PREFIX) ? name.slice(QUEUE_PREFIX.length) : null;
+}
+
+/** The deterministic id of a page job (BullMQ ids may not contain ":" and may not be integers). */
+export function pageJobId(run: string, engine: string, query: QueryPair, page: number): string {
+  const q = createHash("sha256").update(parallelTextKey(query)).digest("hex").slice(0, 20);
+  const r = createHash("sha256").update(run).digest("hex").slice(0, 12);
+  return `r${r}-${engine}-q${q}-p${page}`;
+}
+
+export function pageJob(settings: RunSettings, engine: string, query: QueryPair, page: number): { name: string; data: PageJob; jobId: string } {
+  return {
+    name: settings.run,
+    data: { ...settings, engine, query: { source: { ...query.source }, target: { ...query.target } }, page, errors: 0, blocks: 0 },
+    jobId: pageJobId(settings.run, engine, query, page),
+  };
+}
+
+/**
+ * BullMQ's options for a page job. Attempts leave room for every retry the page policy may grant
+ * (it ends a page's retries itself, as an unrecoverable failure); back-off between them is BullMQ's.
+ * Finished jobs are kept a week: their ids keep a re-enqueued list from being fetched again, and
+ * `bitext queue status` counts them.
+ */
+export function pageJobOptions(s: RunSettings, jobId: string) {
+  const week = 7 * 24 * 3600;
+  return {
+    jobId,
+    attempts: 2 + s.retries + s.blockRetries,
+    backoff: { type: "exponential" as const, delay: s.backoffMs, jitter: 0.5 },
+    removeOnComplete: { age: week },
+    removeOnFail: { age: week },
+  };
+}

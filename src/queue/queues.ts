@@ -1,0 +1,44 @@
+import type { Queue } from "bullmq";
+import { UserError } from "../errors.js";
+import type { Politeness } from "../serp/index.js";
+import { type Bullmq, describeRedis, type RedisAddress } from "./connection.js";
+import { queueLimits } from "./limits.js";
+
+/**
+ * Opening an engine's queue, and setting its limits. A command that only talks to Redis (enqueue,
+ * status) fails with one line when Redis cannot be reached; a worker waits for it instead.
+ */
+
+export async function openQueue<T>(bull: Bullmq, name: string, redis: RedisAddress, options: { waitMs?: number } = {}): Promise<Queue<T>> {
+  const queue = new bull.Queue<T>(name, { connection: redis });
+  let lastError: Error | null = null;
+  queue.on("error", (err: Error) => {
+    lastError = err;
+  });
+  const waitMs = options.waitMs ?? Number.POSITIVE_INFINITY;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      queue.waitUntilReady(),
+      new Promise((_, reject) => {
+        if (Number.isFinite(waitMs)) timer = setTimeout(() => reject(new Error("timeout")), waitMs);
+      }),
+    ]);
+  } catch (err) {
+    await queue.close().catch(() => {});
+    const why = (lastError as Error | null)?.message ?? (err as Error).message;
+    if (/could not load the optional 'ioredis'/.test(why)) throw new UserError("--queue needs the optional package ioredis beside bullmq (npm install ioredis)");
+    throw new UserError(`${describeRedis(redis)}: cannot reach Redis (${why.split("\n")[0]})`);
+  } finally {
+    clearTimeout(timer);
+  }
+  return queue;
+}
+
+/** The engine's politeness as its queue's limits over all workers (kept in Redis: the last writer's stand). */
+export async function applyLimits(queue: Queue<unknown>, p: Politeness): Promise<void> {
+  const limits = queueLimits(p);
+  await queue.setGlobalConcurrency(limits.concurrency);
+  if (limits.intervalMs !== null) await queue.setGlobalRateLimit(1, limits.intervalMs);
+  else await queue.removeGlobalRateLimit();
+}

@@ -1,0 +1,72 @@
+/**
+ * Links that start a new search on the engine instead of leading to a result: "Next" and page numbers,
+ * "Images of …" / "Videos of …" blocks, related searches, spelling suggestions. They sit in the result list,
+ * often in the very template of a result, but their URL carries a search: one of its parameter values is
+ * the page's own query (pagination, vertical blocks) or the link's own text (a related search). Organic
+ * results lead to pages, and a redirect link carries a URL, not words. No engine's URL scheme is named.
+ */
+
+/** Words of a query-like string, lower-cased and joined by single spaces (`Shang-Chi+film` → `shang chi film`). */
+export function queryWords(s: string): string {
+  return s
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
+}
+
+function decode(s: string): string {
+  const plus = s.replace(/\+/g, " ");
+  try {
+    return decodeURIComponent(plus);
+  } catch {
+    return plus;
+  }
+}
+
+/** Parameter values of a URL's query string (and of a `#` fragment written like one), decoded. */
+export function parameterValues(href: string): string[] {
+  const q = href.indexOf("?");
+  if (q < 0) return [];
+  const out: string[] = [];
+  for (const pair of href.slice(q + 1).split(/[&;#]/)) {
+    const eq = pair.indexOf("=");
+    if (eq > 0) out.push(decode(pair.slice(eq + 1)));
+  }
+  return out;
+}
+
+/** Why a link is a search: its own words (a related search, always) or the page's query (see `withoutSearchLinks`). */
+export function searchLinkKind(href: string, query: string | null, linkText: string): "own-text" | "query" | null {
+  const values = parameterValues(href).map(queryWords);
+  if (values.length === 0) return null;
+  const text = queryWords(linkText);
+  if (text.length >= 3 && values.includes(text)) return "own-text";
+  const q = queryWords(query ?? "");
+  if (q.length >= 3 && values.includes(q)) return "query";
+  return null;
+}
+
+/** At most this many words besides the query's in the text of a link to a vertical's block ("Videos of …", "… - Image Results"). */
+const BLOCK_LABEL_WORDS = 3;
+
+/**
+ * Which records of one list are searches. A link carrying its own text is one (a related search). A link
+ * carrying the page's query is one when it reads like a search rather than a result, no snippet ("Next", page
+ * numbers) or a title that is the query and a label ("Videos of …"), and only among records that mostly do
+ * not carry it: a book search's results carry the query to highlight it on the target page (`dq=`), and then
+ * every record of the list does, while pagination and a vertical's block are one or two records of a list.
+ */
+export function searchLinkFlags(links: ReadonlyArray<{ href: string; text: string; snippet: string }>, query: string | null): boolean[] {
+  const kinds = links.map((l) => searchLinkKind(l.href, query, l.text));
+  const carryingQuery = kinds.filter((k) => k === "query").length;
+  const minority = carryingQuery * 2 < links.length;
+  const q = queryWords(query ?? "").split(" ");
+  return kinds.map((k, i) => {
+    if (k === "own-text") return true;
+    if (k !== "query" || !minority) return false;
+    const { text, snippet } = links[i]!;
+    if (snippet.length < 20) return true;
+    const words = queryWords(text).split(" ");
+    return q.every((w) => words.includes(w)) && words.length - q.length <= BLOCK_LABEL_WORDS;
+  });
+}

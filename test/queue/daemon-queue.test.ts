@@ -1,0 +1,64 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT, runCli } from "../helpers/cli.js";
+import { type RedisServer, redisUnavailable, startRedis } from "../helpers/redis.js";
+
+/** The daemon with a queue: its cron runs are BullMQ job schedulers, so two daemons enqueue each tick once. */
+
+const unavailable = redisUnavailable();
+
+describe.skipIf(unavailable !== null)("bitext daemon --queue", () => {
+  let redis: RedisServer;
+  let dir: string;
+  beforeAll(async () => {
+    redis = await startRedis();
+    dir = mkdtempSync(join(tmpdir(), "bitext-daemon-queue-"));
+  });
+  afterAll(async () => {
+    await redis?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("two daemons, one schedule: every tick enqueued by exactly one of them", async () => {
+    const config = join(dir, "schedule.json");
+    writeFileSync(join(dir, "two.tsv"), "I see.\t我明白了。\nThank you.\t谢谢。\n");
+    // Every second (cron with seconds), on a shipped engine definition; nothing is fetched here (no worker).
+    writeFileSync(config, JSON.stringify({ runs: [{ name: "every-second", cron: "* * * * * *", queries: ["two.tsv"], engines: ["bing"] }] }));
+    const daemon = (): { child: ChildProcess; text: () => string; out: Promise<string> } => {
+      const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "src/cli/main.ts"), "daemon", "--config", config, "--queue", redis.url, "--json"], {
+        cwd: ROOT,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let out = "";
+      let err = "";
+      child.stdout!.on("data", (d) => (out += d));
+      child.stderr!.on("data", (d) => (err += d));
+      return { child, text: () => out, out: new Promise((resolve) => child.on("exit", () => resolve(out + err))) };
+    };
+    const daemons = [daemon(), daemon()];
+    // Until both daemons have scheduled and three ticks have been enqueued (between them).
+    const count = (kind: string) => daemons.reduce((n, d) => n + d.text().split(`"kind":"${kind}"`).length - 1, 0);
+    const deadline = Date.now() + 25_000;
+    while (Date.now() < deadline && (count("scheduled") < 2 || count("finished") < 3)) await new Promise((r) => setTimeout(r, 100));
+    for (const d of daemons) d.child.kill("SIGTERM");
+    const events = (await Promise.all(daemons.map((d) => d.out))).flatMap((o) =>
+      o
+        .trim()
+        .split("\n")
+        .filter((l) => l.startsWith("{"))
+        .map((l) => JSON.parse(l) as { kind: string; outcome?: { run: string; added: number } }),
+    );
+    const finished = events.filter((e) => e.kind === "finished").map((e) => e.outcome!);
+    expect(finished.length).toBeGreaterThanOrEqual(3);
+    // One enqueue per tick: no queue run twice, and each added its two pages.
+    expect(new Set(finished.map((f) => f.run)).size).toBe(finished.length);
+    expect(finished.every((f) => f.added === 2)).toBe(true);
+
+    const status = runCli(["queue", "status", "--queue", redis.url, "--json"]);
+    const runs = (JSON.parse(status.stdout) as { runs: Array<{ run: string; waiting: number }> }).runs;
+    expect(runs.map((r) => r.run).sort()).toEqual(finished.map((f) => f.run).sort());
+  }, 90_000);
+});
