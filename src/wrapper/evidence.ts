@@ -12,7 +12,9 @@ import type { ResultRecord } from "./types.js";
  * - a heading around or inside the title link (results are headed; menus, sitelinks and filters are not);
  * - the query's words in the record, or highlighted words (`<em>`, `<b>`, `<strong>`, `<mark>`): results answer
  *   the query and engines mark its words, while navigation, "people also ask" and carousels rarely do;
- * - an absolute title link (results lead to other sites; in-page controls and new searches are relative).
+ * - an absolute title link (results lead to other sites; in-page controls and new searches are relative);
+ * - a site not led to by an earlier record of the list: results come from many sites, while a video carousel,
+ *   a result's sitelinks or a site's own menu lead to one (a redirect link counts by the URL it carries).
  * The weights are fixed, not tuned per engine (the same on every page).
  */
 
@@ -38,6 +40,8 @@ export interface RecordEvidence {
   heading: boolean;
   query: boolean;
   absolute: boolean;
+  /** The record leads to a site no earlier record of the list leads to. */
+  newSite: boolean;
 }
 
 export function recordEvidence(
@@ -46,6 +50,7 @@ export function recordEvidence(
   region: RecordRegion,
   link: number,
   record: Omit<ResultRecord, "rank">,
+  seenSites: Set<string> = new Set(),
 ): RecordEvidence {
   const { seq, parents } = ctx.index;
   let heading = false;
@@ -64,6 +69,7 @@ export function recordEvidence(
     heading,
     query,
     absolute: /^(https?:)?\/\//.test(href),
+    newSite: firstVisit(seenSites, targetSite(record.url)),
   };
 }
 
@@ -73,6 +79,7 @@ export const EVIDENCE_WEIGHTS: Readonly<Record<keyof RecordEvidence, number>> = 
   heading: 0.5,
   query: 0.5,
   absolute: 0.25,
+  newSite: 0.5,
 };
 
 /** Whether a record can count as a result at all: a snippet and a worded title. */
@@ -84,4 +91,49 @@ export function recordScore(e: RecordEvidence): number {
   let s = 0;
   for (const k of Object.keys(EVIDENCE_WEIGHTS) as Array<keyof RecordEvidence>) if (e[k]) s += EVIDENCE_WEIGHTS[k];
   return s;
+}
+
+/** Record a site as seen; true when it was not (an unknown site always counts as new). */
+function firstVisit(seen: Set<string>, site: string | null): boolean {
+  if (site === null) return true;
+  if (seen.has(site)) return false;
+  seen.add(site);
+  return true;
+}
+
+const EMBEDDED_URL = /https?(:|%3a)(\/|%2f){2}/i;
+
+/**
+ * The site a record leads to: the host of the URL a redirect link carries (in a parameter, escaped or
+ * base64-encoded, or in its path), else the link's own host, without `www.`; null when it cannot be read.
+ */
+export function targetSite(url: string): string | null {
+  const embedded = embeddedUrl(url);
+  try {
+    return new URL(embedded ?? url).hostname.replace(/^www\./, "").toLowerCase() || null;
+  } catch {
+    return null;
+  }
+}
+
+function embeddedUrl(url: string): string | null {
+  const m = EMBEDDED_URL.exec(url.slice(8));
+  if (m) return safeDecode(url.slice(8 + m.index).split(/[&;#]/, 1)[0]!);
+  for (const value of url.slice(url.indexOf("?") + 1).split(/[&;]/)) {
+    const v = value.slice(value.indexOf("=") + 1);
+    // A base64 URL, possibly behind a short version prefix: "aHR0c" is how "http" starts in base64.
+    const at = v.indexOf("aHR0c");
+    if (at < 0 || at > 3) continue;
+    const text = Buffer.from(v.slice(at).replace(/-/g, "+").replace(/_/g, "/"), "base64").toString("latin1");
+    if (/^https?:\/\/[\w.-]+/.test(text)) return text;
+  }
+  return null;
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
 }

@@ -267,24 +267,42 @@ function liftRoot(index: TagPathIndex, root: number): number {
 }
 
 /**
- * The best cluster carries the results. Another cluster joins it when its records sit in the same
- * list — every record's parent element is also a parent of the best cluster's records, or one of those
- * records itself — so result lists that mix several record templates (Sogou's vertical results among
- * web results) are read whole — when at least half its records have a worded title and a snippet, as results
- * do (related searches in the list do not). (Extraction takes an inner record only where the outer one has no title.)
+ * The result list: a cluster with the clusters that join it. Another cluster joins a primary when its records
+ * sit in the same list — every record's parent element is also a parent of the primary's records, or one of
+ * those records itself — so result lists that mix several record templates (Sogou's vertical results among
+ * web results) or hold results at two depths (a result wrapped in one more element than the next) are read
+ * whole — when at least half its records have a worded title and a snippet, as results do (related searches in
+ * the list do not). The list that scores best with its joiners leads, so organic results split over two
+ * templates outweigh one carousel of the same size. (Extraction takes an inner record only where the outer one
+ * has no title.)
  */
 function assignRoles(index: TagPathIndex, clusters: RecordCluster[], resultLike: (c: RecordCluster) => boolean): void {
-  const primary = clusters[0];
-  if (!primary) return;
-  const idOf = (path: string) => index.seq.paths.indexOf(path);
-  const parentsOf = (path: string) => new Set(Array.from(index.occurrences[idOf(path)]!, (p) => index.parents[p]!));
-  const containers = parentsOf(primary.ancestorPath);
-  for (const p of index.occurrences[idOf(primary.ancestorPath)]!) containers.add(p);
-  primary.role = "results";
+  if (clusters.length === 0) return;
+  const pathId = new Map(index.seq.paths.map((p, i) => [p, i] as const));
+  const parentsOf = (path: string) => new Set(Array.from(index.occurrences[pathId.get(path)!]!, (p) => index.parents[p]!));
+  const parents = new Map(clusters.map((c) => [c, parentsOf(c.ancestorPath)] as const));
+  const joinersOf = (primary: RecordCluster) => {
+    const containers = new Set(parents.get(primary)!);
+    for (const p of index.occurrences[pathId.get(primary.ancestorPath)!]!) containers.add(p);
+    return clusters.filter((c) => c !== primary && c.titlePath !== null && resultLike(c) && [...parents.get(c)!].every((p) => containers.has(p)));
+  };
+  let best = clusters[0]!;
+  let bestJoiners = joinersOf(best);
+  let bestTotal = listScore(best, bestJoiners);
   for (const c of clusters.slice(1)) {
-    const parents = parentsOf(c.ancestorPath);
-    c.role = c.titlePath !== null && resultLike(c) && [...parents].every((p) => containers.has(p)) ? "results" : "other";
+    if (c.score * 2 <= bestTotal / 2) break; // sorted by score: no later list can double its own to win
+    const joiners = joinersOf(c);
+    const total = listScore(c, joiners);
+    if (total > bestTotal) [best, bestJoiners, bestTotal] = [c, joiners, total];
   }
+  for (const c of clusters) c.role = c === best || bestJoiners.includes(c) ? "results" : "other";
+  clusters.splice(clusters.indexOf(best), 1);
+  clusters.unshift(best);
+}
+
+/** A list's score: its own and that of the clusters joining it (a nested cluster's records are counted once). */
+function listScore(primary: RecordCluster, joiners: readonly RecordCluster[]): number {
+  return joiners.reduce((s, c) => s + c.score, primary.score);
 }
 
 /** Score a record root on the sample page and learn its title path. */
@@ -328,10 +346,11 @@ function describeCluster(ctx: TextContext, evidence: PageEvidence, root: number,
   let score = 0;
   let withSnippet = 0;
   const urls = new Set<string>();
+  const sites = new Set<string>();
   built.forEach(({ region, link, record }, i) => {
     if (search[i] || control[i] || urls.has(record.url)) return;
     urls.add(record.url);
-    const e = recordEvidence(ctx, evidence, region, link, record);
+    const e = recordEvidence(ctx, evidence, region, link, record, sites);
     // Without a snippet a record is not a result (the seed's test); the other evidence ranks lists of results.
     if (isResultLike(e)) {
       score += recordScore(e);
