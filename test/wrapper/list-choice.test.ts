@@ -1,0 +1,36 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { normaliseTitle } from "../../src/eval/records.js";
+import { readPageTagPaths } from "../../src/html/load.js";
+import { targetSite } from "../../src/wrapper/evidence.js";
+import { extractRecords } from "../../src/wrapper/extract.js";
+import { learnWrapper } from "../../src/wrapper/learn.js";
+import { SHARED } from "../helpers/cli.js";
+
+describe("the site a record leads to", () => {
+  it("reads the URL a redirect link carries (parameter, path, base64), else the link's own host", () => {
+    expect(targetSite("https://www.example.org/a/b")).toBe("example.org");
+    expect(targetSite("https://www.google.com/url?q=https://de.wikipedia.org/wiki/Test&sa=U")).toBe("de.wikipedia.org");
+    expect(targetSite("https://r.search.yahoo.com/_ylt=x/RV=2/RE=1/RO=10/RU=https%3a%2f%2fwww.w3schools.com%2fJs%2f/RK=2/RS=y-")).toBe("w3schools.com");
+    const b64 = Buffer.from("https://www.mozilla.org/en-US/").toString("base64");
+    expect(targetSite(`https://www.bing.com/ck/a?!&&p=abc&u=a1${b64}&ntb=1`)).toBe("mozilla.org");
+    expect(targetSite("not a url")).toBeNull();
+  });
+});
+
+describe("choosing the result list", () => {
+  it("Google 2025: the organic results split over two depths win over a video carousel of one site", () => {
+    const base = join(SHARED, "data", "serps", "modern", "google", "deepresearch-google-ai-tools");
+    const { seq } = readPageTagPaths(`${base}.html`);
+    const records = extractRecords(learnWrapper(seq, { engine: "google" }), seq).records;
+    const expected = (JSON.parse(readFileSync(`${base}.expected.json`, "utf8")) as { results: Array<{ title: string }> }).results.map((r) =>
+      normaliseTitle(r.title),
+    );
+    const titles = records.map((r) => normaliseTitle(r.title));
+    expect(expected).toHaveLength(8);
+    expect(expected.filter((t) => titles.includes(t))).toHaveLength(8);
+    expect(records.some((r) => r.url.includes("youtube.com/watch"))).toBe(false);
+    expect(records.length).toBeLessThanOrEqual(9);
+  });
+});
