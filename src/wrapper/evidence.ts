@@ -12,9 +12,9 @@ import type { ResultRecord } from "./types.js";
  * - a heading around or inside the title link (results are headed; menus, sitelinks and filters are not);
  * - the query's words in the record, or highlighted words (`<em>`, `<b>`, `<strong>`, `<mark>`): results answer
  *   the query and engines mark its words, while navigation, "people also ask" and carousels rarely do;
- * - an absolute title link (results lead to other sites; in-page controls and new searches are relative);
- * - a site not led to by an earlier record of the list: results come from many sites, while a video carousel,
- *   a result's sitelinks or a site's own menu lead to one (a redirect link counts by the URL it carries).
+ * - an absolute title link (results lead to other sites; in-page controls and new searches are relative).
+ * and the list's sum is weighed by its share of records leading to distinct sites (`siteDiversity`): results
+ * come from many sites, while a video carousel, a result's sitelinks or a site's own menu lead to one.
  * The weights are fixed, not tuned per engine (the same on every page).
  */
 
@@ -26,11 +26,13 @@ export interface PageEvidence {
   /** The submitted query as the page states it, if it does. */
   query: string | null;
   terms: string[];
+  /** The engine's own site (`engineSite`). */
+  site: string | null;
 }
 
-export function pageEvidence(seq: TagPathSequence): PageEvidence {
+export function pageEvidence(seq: TagPathSequence, pageUrl?: string): PageEvidence {
   const query = pageQuery(seq);
-  return { query, terms: query ? queryTerms(query) : [] };
+  return { query, terms: query ? queryTerms(query) : [], site: engineSite(pageUrl) };
 }
 
 export interface RecordEvidence {
@@ -40,8 +42,6 @@ export interface RecordEvidence {
   heading: boolean;
   query: boolean;
   absolute: boolean;
-  /** The record leads to a site no earlier record of the list leads to. */
-  newSite: boolean;
 }
 
 export function recordEvidence(
@@ -50,7 +50,6 @@ export function recordEvidence(
   region: RecordRegion,
   link: number,
   record: Omit<ResultRecord, "rank">,
-  seenSites: Set<string> = new Set(),
 ): RecordEvidence {
   const { seq, parents } = ctx.index;
   let heading = false;
@@ -69,7 +68,6 @@ export function recordEvidence(
     heading,
     query,
     absolute: /^(https?:)?\/\//.test(href),
-    newSite: firstVisit(seenSites, targetSite(record.url)),
   };
 }
 
@@ -79,7 +77,6 @@ export const EVIDENCE_WEIGHTS: Readonly<Record<keyof RecordEvidence, number>> = 
   heading: 0.5,
   query: 0.5,
   absolute: 0.25,
-  newSite: 0.5,
 };
 
 /** Whether a record can count as a result at all: a snippet and a worded title. */
@@ -93,12 +90,34 @@ export function recordScore(e: RecordEvidence): number {
   return s;
 }
 
-/** Record a site as seen; true when it was not (an unknown site always counts as new). */
-function firstVisit(seen: Set<string>, site: string | null): boolean {
-  if (site === null) return true;
-  if (seen.has(site)) return false;
-  seen.add(site);
-  return true;
+/**
+ * Share of a list's records that lead to a site no earlier record of it leads to. A record whose site cannot be
+ * read, or is the engine's own (a redirect that does not carry its target, an on-site link), counts as distinct:
+ * nothing is known against it.
+ */
+export function siteDiversity(urls: readonly string[], engineSite: string | null): number {
+  if (urls.length === 0) return 1;
+  const seen = new Set<string>();
+  let distinct = 0;
+  for (const url of urls) {
+    const site = targetSite(url);
+    if (site === null || site === engineSite || !seen.has(site)) distinct++;
+    if (site !== null) seen.add(site);
+  }
+  return distinct / urls.length;
+}
+
+/** The engine's own site: the page URL's, when known. */
+export function engineSite(pageUrl?: string): string | null {
+  return pageUrl ? targetSite(pageUrl.replace(/[?#].*$/, "")) : null;
+}
+
+function hostSite(url: string): string | null {
+  try {
+    return new URL(url).hostname.replace(/^www\./, "").toLowerCase() || null;
+  } catch {
+    return null;
+  }
 }
 
 const EMBEDDED_URL = /https?(:|%3a)(\/|%2f){2}/i;
@@ -108,12 +127,7 @@ const EMBEDDED_URL = /https?(:|%3a)(\/|%2f){2}/i;
  * base64-encoded, or in its path), else the link's own host, without `www.`; null when it cannot be read.
  */
 export function targetSite(url: string): string | null {
-  const embedded = embeddedUrl(url);
-  try {
-    return new URL(embedded ?? url).hostname.replace(/^www\./, "").toLowerCase() || null;
-  } catch {
-    return null;
-  }
+  return hostSite(embeddedUrl(url) ?? url);
 }
 
 function embeddedUrl(url: string): string | null {

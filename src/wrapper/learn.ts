@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { UserError } from "../errors.js";
 import { collapsedView, indexTagPaths, type TagPathIndex, type TagPathSequence } from "../html/index.js";
 import { graphWithTieBreakNoise, sparseAffinityPropagation } from "./ap.js";
-import { isResultLike, type PageEvidence, pageEvidence, recordEvidence, recordScore } from "./evidence.js";
+import { isResultLike, type PageEvidence, pageEvidence, recordEvidence, recordScore, siteDiversity } from "./evidence.js";
 import { layoutFingerprint } from "./layout.js";
 import { textContext, type TextContext } from "./record-text.js";
 import { buildRecord, controlTitleFlags, findTitleLink, headingTail, recordRegions, relativePath } from "./records.js";
@@ -111,24 +111,26 @@ export function analysePage(
   for (let id = 0; id < seq.paths.length; id++) if (index.occurrences[id]!.length >= 2) candidates.push(id);
   const clusters = clusterPaths(index, candidates, params.epsilon, preference);
   const ctx = textContext(index);
-  const evidence = pageEvidence(seq);
+  const evidence = pageEvidence(seq, pageUrl);
   const byRoot = new Map<number, RecordCluster>();
   const prefixesOf = pathPrefixes(index);
   const snippetRecords = new Map<RecordCluster, number>();
+  const recordRoots = new Map<RecordCluster, number[]>();
   for (const members of clusters) {
     if (members.length < params.minClusterSize) continue;
     const root = recordRoot(index, members, params.minRecords, prefixesOf);
     if (root === null) continue;
-    const { rule, withSnippet } = describeCluster(ctx, evidence, root, members, pageUrl);
+    const { rule, withSnippet, roots } = describeCluster(ctx, evidence, root, members, pageUrl);
     const existing = byRoot.get(root);
     if (existing) existing.paths.push(...rule.paths);
     else {
       byRoot.set(root, rule);
       snippetRecords.set(rule, withSnippet);
+      recordRoots.set(rule, roots);
     }
   }
   const recordClusters = [...byRoot.values()].filter((c) => c.score > 0).sort((a, b) => b.score - a.score);
-  assignRoles(index, recordClusters, (c) => (snippetRecords.get(c) ?? 0) * 2 >= c.sampleRecords);
+  assignRoles(index, recordClusters, recordRoots, (c) => (snippetRecords.get(c) ?? 0) * 2 >= c.sampleRecords);
   return { index, candidates, clusters, recordClusters, snippetRecords };
 }
 
@@ -276,7 +278,12 @@ function liftRoot(index: TagPathIndex, root: number): number {
  * templates outweigh one carousel of the same size. (Extraction takes an inner record only where the outer one
  * has no title.)
  */
-function assignRoles(index: TagPathIndex, clusters: RecordCluster[], resultLike: (c: RecordCluster) => boolean): void {
+function assignRoles(
+  index: TagPathIndex,
+  clusters: RecordCluster[],
+  recordRoots: ReadonlyMap<RecordCluster, readonly number[]>,
+  resultLike: (c: RecordCluster) => boolean,
+): void {
   if (clusters.length === 0) return;
   const pathId = new Map(index.seq.paths.map((p, i) => [p, i] as const));
   const parentsOf = (path: string) => new Set(Array.from(index.occurrences[pathId.get(path)!]!, (p) => index.parents[p]!));
@@ -286,27 +293,53 @@ function assignRoles(index: TagPathIndex, clusters: RecordCluster[], resultLike:
     for (const p of index.occurrences[pathId.get(primary.ancestorPath)!]!) containers.add(p);
     return clusters.filter((c) => c !== primary && c.titlePath !== null && resultLike(c) && [...parents.get(c)!].every((p) => containers.has(p)));
   };
+  const score = (primary: RecordCluster, joiners: readonly RecordCluster[]) => listScore(index, recordRoots, primary, joiners);
   let best = clusters[0]!;
   let bestJoiners = joinersOf(best);
-  let bestTotal = listScore(best, bestJoiners);
+  let bestTotal = score(best, bestJoiners);
   for (const c of clusters.slice(1)) {
     if (c.score * 2 <= bestTotal / 2) break; // sorted by score: no later list can double its own to win
     const joiners = joinersOf(c);
-    const total = listScore(c, joiners);
-    if (total > bestTotal) [best, bestJoiners, bestTotal] = [c, joiners, total];
+    const total = score(c, joiners);
+    // Equal lists: the one splitting the page into more records (the seed's preference).
+    const better = total > bestTotal + 1e-9 || (total > bestTotal - 1e-9 && c.sampleRecords > best.sampleRecords);
+    if (better) [best, bestJoiners, bestTotal] = [c, joiners, total];
   }
   for (const c of clusters) c.role = c === best || bestJoiners.includes(c) ? "results" : "other";
   clusters.splice(clusters.indexOf(best), 1);
   clusters.unshift(best);
 }
 
-/** A list's score: its own and that of the clusters joining it (a nested cluster's records are counted once). */
-function listScore(primary: RecordCluster, joiners: readonly RecordCluster[]): number {
-  return joiners.reduce((s, c) => s + c.score, primary.score);
+/**
+ * A list's score: its own and that of the clusters joining it, each for the share of its records that are not
+ * inside a record of the primary (a record's parts, or a primary rooted too high, holding several records each,
+ * would count one list twice; results wrapped one level deeper than the primary's are new records).
+ */
+function listScore(
+  index: TagPathIndex,
+  recordRoots: ReadonlyMap<RecordCluster, readonly number[]>,
+  primary: RecordCluster,
+  joiners: readonly RecordCluster[],
+): number {
+  const inPrimary = new Set(recordRoots.get(primary));
+  let total = primary.score;
+  for (const c of joiners) {
+    const roots = recordRoots.get(c) ?? [];
+    if (roots.length === 0) continue;
+    const outside = roots.filter((r) => !inPrimary.has(index.parents[r]!)).length;
+    total += (c.score * outside) / roots.length;
+  }
+  return total;
 }
 
 /** Score a record root on the sample page and learn its title path. */
-function describeCluster(ctx: TextContext, evidence: PageEvidence, root: number, members: number[], pageUrl?: string): { rule: RecordCluster; withSnippet: number } {
+function describeCluster(
+  ctx: TextContext,
+  evidence: PageEvidence,
+  root: number,
+  members: number[],
+  pageUrl?: string,
+): { rule: RecordCluster; withSnippet: number; roots: number[] } {
   const { index } = ctx;
   const regions = recordRegions(index, index.occurrences[root]!);
   const titlePaths = new Map<string, number>();
@@ -346,17 +379,20 @@ function describeCluster(ctx: TextContext, evidence: PageEvidence, root: number,
   let score = 0;
   let withSnippet = 0;
   const urls = new Set<string>();
-  const sites = new Set<string>();
+  const counted: string[] = [];
   built.forEach(({ region, link, record }, i) => {
     if (search[i] || control[i] || urls.has(record.url)) return;
     urls.add(record.url);
-    const e = recordEvidence(ctx, evidence, region, link, record, sites);
+    const e = recordEvidence(ctx, evidence, region, link, record);
     // Without a snippet a record is not a result (the seed's test); the other evidence ranks lists of results.
     if (isResultLike(e)) {
       score += recordScore(e);
       withSnippet++;
+      counted.push(record.url);
     }
   });
+  // Weighed by how many sites the list leads to (a carousel of one site's videos is no result list).
+  score *= siteDiversity(counted, evidence.site);
   const records = built.length;
   const rule: RecordCluster = {
     ancestorPath: index.seq.paths[root]!,
@@ -367,7 +403,7 @@ function describeCluster(ctx: TextContext, evidence: PageEvidence, root: number,
     score,
     role: "other",
   };
-  return { rule, withSnippet };
+  return { rule, withSnippet, roots: built.map((b) => b.region.root) };
 }
 
 /** A short, stable hash of the sample page's tag-path sequence. */

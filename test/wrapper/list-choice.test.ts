@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { normaliseTitle } from "../../src/eval/records.js";
 import { readPageTagPaths } from "../../src/html/load.js";
-import { targetSite } from "../../src/wrapper/evidence.js";
+import { siteDiversity, targetSite } from "../../src/wrapper/evidence.js";
 import { extractRecords } from "../../src/wrapper/extract.js";
 import { learnWrapper } from "../../src/wrapper/learn.js";
 import { SHARED } from "../helpers/cli.js";
@@ -17,10 +17,19 @@ describe("the site a record leads to", () => {
     expect(targetSite(`https://www.bing.com/ck/a?!&&p=abc&u=a1${b64}&ntb=1`)).toBe("mozilla.org");
     expect(targetSite("not a url")).toBeNull();
   });
+
+  it("a list's share of records leading to distinct sites; the engine's own and unreadable links count as distinct", () => {
+    const videos = Array.from({ length: 4 }, (_, i) => `https://www.youtube.com/watch?v=${i}`);
+    expect(siteDiversity(videos, null)).toBe(0.25);
+    expect(siteDiversity(["https://a.example/", "https://b.example/", "https://a.example/x", "https://c.example/"], null)).toBe(0.75);
+    const redirects = Array.from({ length: 3 }, (_, i) => `https://www.so.com/link?m=${i}`);
+    expect(siteDiversity(redirects, "so.com")).toBe(1);
+    expect(siteDiversity(["/a", "/b"], null)).toBe(1);
+  });
 });
 
 describe("choosing the result list", () => {
-  it("Google 2025: the organic results split over two depths win over a video carousel of one site", () => {
+  it("Google 2025: the organic results win over a longer video carousel whose cards all lead to one site", () => {
     const base = join(SHARED, "data", "serps", "modern", "google", "deepresearch-google-ai-tools");
     const { seq } = readPageTagPaths(`${base}.html`);
     const records = extractRecords(learnWrapper(seq, { engine: "google" }), seq).records;
