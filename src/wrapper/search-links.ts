@@ -66,7 +66,35 @@ export function searchLinkFlags(links: ReadonlyArray<{ href: string; text: strin
     if (k !== "query" || !minority) return false;
     const { text, snippet } = links[i]!;
     if (snippet.length < 20) return true;
-    const words = queryWords(text).split(" ");
-    return q.every((w) => words.includes(w)) && words.length - q.length <= BLOCK_LABEL_WORDS;
+    return isQueryAndLabel(queryWords(text), q.join(" "));
   });
+}
+
+/** Scripts written without spaces between words: a run of them is read as one word per two characters. */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]+/gu;
+
+function wordCount(words: string): number {
+  let n = 0;
+  for (const w of words.split(" ")) {
+    if (!w) continue;
+    const runs = w.match(UNSPACED) ?? [];
+    const unspaced = runs.reduce((s, r) => s + Math.max(1, Math.floor(r.length / 2)), 0);
+    n += unspaced + (w.replace(UNSPACED, "").length > 0 ? 1 : 0);
+  }
+  return n;
+}
+
+/**
+ * A text that is the query and a label ("Videos of …", "… - Image Results", "…的最新相关消息"): it holds the query's
+ * words, whole words where the script spaces them, and at most BLOCK_LABEL_WORDS other words.
+ */
+function isQueryAndLabel(text: string, query: string): boolean {
+  const words = text.split(" ");
+  const q = query.split(" ");
+  if (q.every((w) => words.includes(w))) return words.length - q.length <= BLOCK_LABEL_WORDS;
+  const at = text.indexOf(query);
+  if (at < 0 || wordCount(query) === q.length) return false; // a spaced query must match whole words (above)
+  // Without spaces a label is told from a title less surely: it must also be no longer than the query it labels.
+  const label = wordCount(`${text.slice(0, at)} ${text.slice(at + query.length)}`);
+  return label <= Math.min(BLOCK_LABEL_WORDS, wordCount(query));
 }

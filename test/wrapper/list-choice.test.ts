@@ -6,6 +6,7 @@ import { readPageTagPaths } from "../../src/html/load.js";
 import { siteDiversity, targetSite } from "../../src/wrapper/evidence.js";
 import { extractRecords } from "../../src/wrapper/extract.js";
 import { learnWrapper } from "../../src/wrapper/learn.js";
+import { searchLinkFlags } from "../../src/wrapper/search-links.js";
 import { SHARED } from "../helpers/cli.js";
 
 describe("the site a record leads to", () => {
@@ -41,5 +42,24 @@ describe("choosing the result list", () => {
     expect(expected.filter((t) => titles.includes(t))).toHaveLength(8);
     expect(records.some((r) => r.url.includes("youtube.com/watch"))).toBe(false);
     expect(records.length).toBeLessThanOrEqual(9);
+  });
+});
+
+describe("a vertical's block in a script written without spaces", () => {
+  const result = (n: number) => ({ href: `https://site${n}.example/page`, text: `结果 ${n}`, snippet: "一个足够长的摘要，说明这个结果的内容。一个足够长的摘要。" });
+  const snippet = "一个足够长的摘要，说明这个新闻块的内容和来源以及时间。";
+  it("a link carrying the query whose text is the query and a short label is a search (…的最新相关消息)", () => {
+    const news = { href: "http://news.example/ns?q=%e5%a4%9a%e5%ae%b6%e5%89%a7%e5%9c%ba%e5%8f%96%e6%b6%88%e6%bc%94%e5%87%ba", text: "多家剧场取消演出的最新相关消息", snippet };
+    expect(searchLinkFlags([result(1), news, result(2), result(3)], "多家剧场取消演出")).toEqual([false, true, false, false]);
+  });
+  it("a result that carries the query to its page, titled with the query and more than a label, stays", () => {
+    const answer = { href: "http://qa.example/q/1477335049728987?src=150&q=%E4%BC%9A%E8%AE%A1%E5%9F%B9%E8%AE%AD", text: "会计培训哪家好?_360问答", snippet };
+    expect(searchLinkFlags([result(1), answer, result(2), result(3)], "会计培训")).toEqual([false, false, false, false]);
+  });
+  it("Chinese 2020 (360): the news block titled '…的最新相关消息' is not a record", () => {
+    const { seq } = readPageTagPaths(join(SHARED, "data", "serps", "aql", "360", "360-duo-jia-ju-chang-qu-xiao-yan-chu-1579663841.html"));
+    const titles = extractRecords(learnWrapper(seq, { engine: "360" }), seq).records.map((r) => r.title);
+    expect(titles).toHaveLength(8);
+    expect(titles).not.toContain("多家剧场取消演出的最新相关消息");
   });
 });
