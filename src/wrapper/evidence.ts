@@ -120,14 +120,22 @@ function hostSite(url: string): string | null {
   }
 }
 
+/** A parameter value too long to be a word or an id, with no spaces: an encrypted or encoded target. */
+const OPAQUE_TOKEN = /^[\w%.\-+/=~]{40,}$/;
 const EMBEDDED_URL = /https?(:|%3a)(\/|%2f){2}/i;
 
 /**
  * The site a record leads to: the host of the URL a redirect link carries (in a parameter, escaped or
- * base64-encoded, or in its path), else the link's own host, without `www.`; null when it cannot be read.
+ * base64-encoded, or in its path), else the link's own host, without `www.`; null when it cannot be read (a
+ * redirect carrying an opaque token, not a URL).
  */
 export function targetSite(url: string): string | null {
-  return hostSite(embeddedUrl(url) ?? url);
+  const embedded = embeddedUrl(url);
+  if (embedded) return hostSite(embedded);
+  // A redirect whose target is an opaque token (an encrypted link): its site cannot be read.
+  const q = url.indexOf("?");
+  if (q >= 0 && url.slice(q + 1).split(/[&;]/).some((p) => OPAQUE_TOKEN.test(p.slice(p.indexOf("=") + 1)))) return null;
+  return hostSite(url);
 }
 
 function embeddedUrl(url: string): string | null {

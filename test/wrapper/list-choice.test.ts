@@ -17,6 +17,7 @@ describe("the site a record leads to", () => {
     const b64 = Buffer.from("https://www.mozilla.org/en-US/").toString("base64");
     expect(targetSite(`https://www.bing.com/ck/a?!&&p=abc&u=a1${b64}&ntb=1`)).toBe("mozilla.org");
     expect(targetSite("not a url")).toBeNull();
+    expect(targetSite("http://www.baidu.com/link?url=Xk3p9dTq2mZl7Rv0aB8cJ4hN1sW6yF5eG0uK2iL9oP3qA7zC1xV8bM4nD6fH")).toBeNull();
   });
 
   it("a list's share of records leading to distinct sites; the engine's own and unreadable links count as distinct", () => {
