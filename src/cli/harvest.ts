@@ -9,7 +9,7 @@ import { type ReextractSummary, reextractStoredPages } from "../serp/index.js";
 import { parseProxy, type ProxySpec, readProxyList } from "../serp/index.js";
 import { type HarvestRunOptions, type HarvestRunResult, resolveQueryFile, runHarvest } from "../serp/index.js";
 import { openStore } from "../store/index.js";
-import { DEFAULTS, defaultEngines, loadSettings, type Settings, storePath } from "../config/index.js";
+import { DEFAULTS, defaultEngines, HARVEST_DEFAULTS, loadSettings, type Settings, storePath } from "../config/index.js";
 import { formatTable, printJson, printLine } from "./output.js";
 import { positiveDurationMs, wholeNumber } from "./flags.js";
 import { createProgress, formatSeconds, type Progress } from "./progress.js";
@@ -50,7 +50,7 @@ export function registerHarvestCommand(program: Command): void {
 Each (engine, query, page) fetched successfully within --max-age is skipped, so rerunning after a crash or
 Ctrl-C fetches only what is missing. Blocks (HTTP 429, captchas, verification redirects) are never stored as
 empty results; an engine blocked repeatedly pauses while the others go on, and an engine that cannot be reached
-(DNS, refused, timeout, TLS) is given up after 3 network failures in a row. Exit status: 0 done, ${EXIT_INCOMPLETE} pages
+(DNS, refused, timeout, TLS) is given up after ${HARVEST_DEFAULTS.downAfter} network failures in a row. Exit status: 0 done, ${EXIT_INCOMPLETE} pages
 left for the next run (some failed after their retries, or an engine was given up; "failed" when none succeeded),
 130 interrupted.`,
     )

@@ -139,7 +139,7 @@ class HarvestRun {
     this.engines = o.engines.map((setup) => this.policy.engine(setup, o.queries));
   }
 
-  emit(e: HarvestEvent): void {
+  private emit(e: HarvestEvent): void {
     this.o.onEvent?.(e);
   }
 
