@@ -391,8 +391,9 @@ function describeCluster(
       counted.push(record.url);
     }
   });
-  // Weighed by how many sites the list leads to (a carousel of one site's videos is no result list).
-  score *= siteDiversity(counted, evidence.site);
+  // Weighed by how many sites the list leads to (a carousel of one site's videos is no result list), softly: the
+  // results for a query about one shop's product can lead to that shop five times in six.
+  score *= Math.sqrt(siteDiversity(counted, evidence.site));
   const records = built.length;
   const rule: RecordCluster = {
     ancestorPath: index.seq.paths[root]!,
