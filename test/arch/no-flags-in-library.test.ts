@@ -48,7 +48,7 @@ function isArgument(node: ts.Node, text: string): boolean {
 }
 
 /** The flags the string literals (and template literals' text) of a source name. */
-export function flagsNamed(file: string, text: string): Named[] {
+function flagsNamed(file: string, text: string): Named[] {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const out: Named[] = [];
   const visit = (node: ts.Node) => {
@@ -68,16 +68,14 @@ describe("library code names no command-line flag", () => {
   const named = sourceFiles(join(ROOT, "src")).flatMap((path) => flagsNamed(relative(ROOT, path), readFileSync(path, "utf8")));
 
   it("finds flags in strings and template text, not in comments, regular expressions or argument lists", () => {
-    const sample = [
-      "// pass --db FILE",
-      "/** or --force */",
-      'const a = "run it again with --force";',
-      "const b = `${x}: pass --db ${y}`;",
-      "const c = `${x} (--max-pages ${n})`;",
-      'const args = ["--no-sandbox", "--disable-gpu"];',
-      "const re = /--queue/;",
-      'const d = "a -- b, x--y, ---z";',
-    ].join("\n");
+    const sample = `// pass --db FILE
+/** or --force */
+const a = "run it again with --force";
+const b = \`\${x}: pass --db \${y}\`;
+const c = \`\${x} (--max-pages \${n})\`;
+const args = ["--no-sandbox", "--disable-gpu"];
+const re = /--queue/;
+const d = "a -- b, x--y, ---z";`;
     expect(flagsNamed("sample.ts", sample).map((n) => `${n.line} ${n.flag}`)).toEqual(["3 --force", "4 --db", "5 --max-pages"]);
   });
 
