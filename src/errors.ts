@@ -30,6 +30,8 @@ export type UserErrorKind =
   | "bad-setting"
   /** The optional packages of the distributed queue are not installed. */
   | "queue-packages"
+  /** Another harvest run is in progress on the store. */
+  | "run-in-progress"
   /** An engine has no wrapper file to learn its wrapper live into. */
   | "wrapper-file-missing"
   | NetworkErrorKind;

@@ -58,6 +58,7 @@ const ADVICE: { [K in UserErrorKind]?: (err: UserError) => string } = {
   "crawl-folder-foreign": (e) => `${e.message}; choose another --out`,
   "crawl-folder-taken": (e) => `${e.message}; add --force to replace it`,
   "crawl-unfinished": (e) => `${e.message}, or add --force to replace it`,
+  "run-in-progress": (e) => `${e.message} (see bitext runs --stale)`,
   "wrapper-file-missing": (e) => `${e.message} (or learn from a saved page with --sample)`,
   "bad-setting": (e) => (e instanceof SettingError ? `${SETTING_FLAG[e.setting]}: ${e.problem}` : e.message),
   "queue-packages": (e) => (e instanceof SettingError ? `${SETTING_FLAG[e.setting]} ${e.problem}` : e.message),
