@@ -69,6 +69,7 @@ describe("crawling a bilingual site politely", () => {
     server = await startStaticServer(root);
     const few = await crawlSite([server.url("/eng/index.htm")], { out: outDir(), maxPages: 7, fetch: { delayMs: 0 } });
     expect(few.pages).toBe(7);
+    expect(few).toMatchObject({ pageLimitReached: true, stopReason: "page limit reached (7 pages)" });
     const shallowOut = outDir();
     await crawlSite([server.url("/eng/index.htm")], { out: shallowOut, maxDepth: 1, fetch: { delayMs: 0 } });
     const depths = readCrawlManifest(shallowOut).pages.map((p) => p.depth);
