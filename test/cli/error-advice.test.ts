@@ -7,6 +7,8 @@ import { describeFailure } from "../../src/cli/errors.js";
 import { UserError } from "../../src/errors.js";
 import { parseRedisUrl } from "../../src/queue/connection.js";
 import { loadEngine } from "../../src/serp/engine-files.js";
+import { learnEngineLive } from "../../src/serp/learn-live.js";
+import { runHarvest } from "../../src/serp/run.js";
 import { parseFaults } from "../../src/sim/faults.js";
 import { crawlSite } from "../../src/site/index.js";
 import { environmentError, openStore } from "../../src/store/index.js";
@@ -138,11 +140,25 @@ describe("the CLI's advice for the library's errors", () => {
       '--engines: "../etc" is not an engine name',
     );
     await expectFailure(
+      await thrown(() => runHarvest({ queryFiles: ["q.tsv"], engines: [], db: ":memory:" })),
+      "engines: give at least one engine",
+      "bad-setting",
+      "--engines: give at least one engine",
+    );
+    await expectFailure(
       await thrown(() => parseRedisUrl("redis://localhost/x")),
       'queue: the database number after the slash must be a whole number, got "x"',
       "bad-setting",
       '--queue: the database number after the slash must be a whole number, got "x"',
     );
+  });
+
+  it("a live wrapper learning without a wrapper file points to learning from a saved page", async () => {
+    const file = join(tempDir(), "newengine.json");
+    const err = await thrown(() => learnEngineLive({ engine: "newengine", file }));
+    expect(err.kind).toBe("wrapper-file-missing");
+    expect(err.message).toMatch(new RegExp(`^${file}: no such wrapper file; .*"wrapper": null\\} there$`));
+    expect((await describeFailure(err)).message).toBe(`${err.message} (or learn from a saved page with --sample)`);
   });
 
   it("errors without a kind keep their message", async () => {
