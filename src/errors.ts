@@ -34,6 +34,10 @@ export type UserErrorKind =
   | "run-in-progress"
   /** An engine has no wrapper file to learn its wrapper live into. */
   | "wrapper-file-missing"
+  /** Chromium could not be started (not installed, or the configured binary fails). */
+  | "browser-missing"
+  /** The home chosen for the user's files is the (read-only) installation itself. */
+  | "home-is-installation"
   | NetworkErrorKind;
 
 /** Why a fetch failed (`FetchError` in src/net). */
