@@ -14,7 +14,8 @@ export interface CliResult {
 
 /**
  * Run the `bitext` CLI from source (so tests exercise the current code, not a stale build),
- * the way a user runs it: a separate process with its own exit status, stdout and stderr.
+ * the way a user runs it: a separate process with its own exit status, stdout and stderr (1–2 s a call).
+ * Only for what a process shows (start-up, signals, pipes); a command's output is tested with `runCommand`.
  */
 export function runCli(args: string[], options: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {}): CliResult {
   const r = spawnSync(process.execPath, ["--import", "tsx", join(ROOT, "src", "cli", "main.ts"), ...args], {
