@@ -6,16 +6,100 @@
  */
 
 /**
+ * What went wrong, for code that must react to a failure without reading its message: the CLI adds the
+ * command-line advice of each kind (which flag to pass) in `src/cli/errors.ts`.
+ */
+export type UserErrorKind =
+  /** A store opened for reading does not exist. */
+  | "store-missing"
+  /** A store opened for reading has an older schema, and migrating it needs writing. */
+  | "store-needs-migration"
+  /** The disk of the store is full. */
+  | "store-disk-full"
+  /** The store (or its folder) cannot be written. */
+  | "store-read-only"
+  /** The file is not a store, or a damaged one. */
+  | "store-unreadable"
+  /** A crawl's output folder holds files that are not a crawl. */
+  | "crawl-folder-foreign"
+  /** A crawl's output folder holds a finished crawl. */
+  | "crawl-folder-taken"
+  /** A crawl's output folder holds an unfinished crawl of other start URLs. */
+  | "crawl-unfinished"
+  /** A setting's value is unusable (`SettingError`). */
+  | "bad-setting"
+  /** The optional packages of the distributed queue are not installed. */
+  | "queue-packages"
+  /** Another harvest run is in progress on the store. */
+  | "run-in-progress"
+  /** An engine has no wrapper file to learn its wrapper live into. */
+  | "wrapper-file-missing"
+  /** Chromium could not be started (not installed, or the configured binary fails). */
+  | "browser-missing"
+  /** The home chosen for the user's files is the (read-only) installation itself. */
+  | "home-is-installation"
+  | NetworkErrorKind;
+
+/** Why a fetch failed (`FetchError` in src/net). */
+export type NetworkErrorKind =
+  | "scheme" // not http(s)
+  | "robots" // disallowed by robots.txt
+  | "status" // non-2xx answer (see `status`)
+  | "redirects" // too many redirects, or a redirect without a usable Location
+  | "timeout"
+  | "too-large"
+  | "content-type" // refused by `accept`
+  | "network" // DNS, connection, TLS, protocol errors
+  | "aborted";
+
+export interface UserErrorOptions {
+  exitCode?: number;
+  cause?: unknown;
+  kind?: UserErrorKind;
+}
+
+/**
  * Any expected failure: the CLI prints `bitext: <message>` and exits with the status of its kind
  * (`src/cli/errors.ts`), else with `exitCode`.
  */
 export class UserError extends Error {
   readonly exitCode: number;
+  readonly kind: UserErrorKind | undefined;
 
-  constructor(message: string, options: { exitCode?: number; cause?: unknown } = {}) {
+  constructor(message: string, options: UserErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "UserError";
     this.exitCode = options.exitCode ?? 1;
+    this.kind = options.kind;
+  }
+}
+
+/** A failure of the store at `path`; `code` is the database's or system's error code when one caused it. */
+export class StoreError extends UserError {
+  readonly path: string;
+  readonly code: string | undefined;
+
+  constructor(path: string, problem: string, options: UserErrorOptions & { code?: string } = {}) {
+    super(`${path}: ${problem}`, options);
+    this.name = "StoreError";
+    this.path = path;
+    this.code = options.code;
+  }
+}
+
+/** The settings a caller passes whose values the library checks (the CLI takes each from its flag). */
+export type Setting = "engines" | "faults" | "queue";
+
+/** An unusable value of a setting: the message is `setting: problem`. */
+export class SettingError extends UserError {
+  readonly setting: Setting;
+  readonly problem: string;
+
+  constructor(setting: Setting, problem: string, options: UserErrorOptions = {}) {
+    super(`${setting}: ${problem}`, { kind: "bad-setting", ...options });
+    this.name = "SettingError";
+    this.setting = setting;
+    this.problem = problem;
   }
 }
 
@@ -33,7 +117,7 @@ export class InputError extends UserError {
   readonly field: string | undefined;
   readonly problem: string;
 
-  constructor(where: InputLocation, problem: string, options: { exitCode?: number; cause?: unknown } = {}) {
+  constructor(where: InputLocation, problem: string, options: UserErrorOptions = {}) {
     const loc = where.line === undefined ? where.file : `${where.file}:${where.line}`;
     const field = where.field === undefined ? "" : ` ${where.field}:`;
     super(`${loc}:${field} ${problem}`, options);
@@ -62,7 +146,7 @@ export class NotEnoughData extends UserError {
 export class NetworkError extends UserError {
   readonly url: string;
 
-  constructor(url: string, problem: string, options: { exitCode?: number; cause?: unknown } = {}) {
+  constructor(url: string, problem: string, options: UserErrorOptions = {}) {
     super(`${url}: ${problem}`, options);
     this.name = "NetworkError";
     this.url = url;

@@ -48,7 +48,8 @@ export async function launchChromium(
     const first = (err as Error).message.split("\n")[0];
     throw new UserError(
       `cannot start Chromium (${executablePath ?? "Playwright's bundled browser"}): ${first}. ` +
-        "Install it (apt-get install chromium) or point BITEXT_CHROMIUM / --chromium at a Chromium binary.",
+        "Install it (apt-get install chromium) or point BITEXT_CHROMIUM at a Chromium binary",
+      { kind: "browser-missing" },
     );
   }
 }

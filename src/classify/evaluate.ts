@@ -8,7 +8,7 @@ import { confusion } from "../eval/index.js";
 import { EN_ZH, type LanguagePair } from "../text/index.js";
 import { createClassifier } from "./classifier.js";
 import type { ModelFile } from "./model-file.js";
-import { type CvResult, crossValidate, type Grid, stratifiedFolds, summarise } from "./train.js";
+import { type CvResult, crossValidate, type Grid, stratifiedFolds, summarise } from "./grid-search.js";
 import { type AblationRow, ablation, featurise } from "./trainer.js";
 import type { SerpSource } from "./bootstrap.js";
 import { type BilingualPageUnits, type PageSnippet, pageSnippets } from "./page-snippets.js";

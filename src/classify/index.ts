@@ -19,7 +19,7 @@ export { cleanText, prepareRecordText, removeNoise, stripHighlights, stripMarkup
 export { type ModelFile, modelIdOf, readModelFile, validateModel, writeModelFile } from "./model-file.js";
 export { annotationKey, annotationQuery, appendAnnotationLine, parseAnnotations, parseClassifierInput, readAnnotations } from "./annotations.js";
 export { type AblationRow, ablation, featurise, type TrainOptions, trainClassifier, type TrainingSet } from "./trainer.js";
-export { type CvResult, DEFAULT_GRID, type Grid, type GridRow } from "./train.js";
+export { type CvResult, DEFAULT_GRID, type Grid, type GridRow } from "./grid-search.js";
 export { classifyStoredRecords, type StoreClassification } from "./store.js";
 export { buildBootstrapSet } from "./bootstrap.js";
 export { readBilingualPage, readChineseParagraphs, readHeldOutPairs, readRealBilingualPages, readSerpRecords } from "./bootstrap-sources.js";

@@ -11,7 +11,7 @@ import { writeJsonAtomic } from "../io/index.js";
 import { readJsonFile } from "../io/index.js";
 import type { LanguagePair } from "../text/index.js";
 import type { MinMaxScaling } from "./scaling.js";
-import type { CvResult, GridRow } from "./train.js";
+import type { CvResult, GridRow } from "./grid-search.js";
 
 export const MODEL_FORMAT = "bitext-classifier";
 export const MODEL_FORMAT_VERSION = 1;

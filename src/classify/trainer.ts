@@ -15,7 +15,7 @@ import {
   gridSearch,
   stratifiedFolds,
   trainFinal,
-} from "./train.js";
+} from "./grid-search.js";
 import type { Annotation } from "./types.js";
 
 export interface TrainOptions {

@@ -1,5 +1,5 @@
 import { currentHome } from "../config/index.js";
-import { LayoutMismatch, NetworkError, ReadOnlyInstallation, UserError } from "../errors.js";
+import { LayoutMismatch, NetworkError, ReadOnlyInstallation, type Setting, SettingError, StoreError, UserError, type UserErrorKind } from "../errors.js";
 import { PageSkipped } from "../html/index.js";
 
 /**
@@ -37,9 +37,38 @@ export async function describeFailure(caught: unknown): Promise<Failure> {
   if (err instanceof LayoutMismatch) return { message: err.message, exitCode: EXIT.mismatch, internal: false };
   if (err instanceof PageSkipped) return { message: err.message, exitCode: EXIT.data, internal: false };
   if (err instanceof NetworkError) return { message: err.message, exitCode: EXIT.unavailable, internal: false };
-  if (err instanceof UserError) return { message: err.message, exitCode: err.exitCode, internal: false };
+  if (err instanceof UserError) return { message: withAdvice(err), exitCode: err.exitCode, internal: false };
   const message = err instanceof Error ? err.message : String(err);
   return { message: `internal error: ${message.split("\n")[0]}`, exitCode: EXIT.internal, internal: true };
+}
+
+/** The flag that sets each setting the library checks. */
+const SETTING_FLAG: Record<Setting, string> = { engines: "--engines", faults: "--faults", queue: "--queue" };
+
+/** What to do next on the command line, by kind of failure: the library's message with the flags named. */
+const ADVICE: { [K in UserErrorKind]?: (err: UserError) => string } = {
+  "store-missing": (e) => `${e.message} (run bitext harvest first, or pass --db FILE)`,
+  "store-needs-migration": (e) => `${e.message}; open it once without --readonly`,
+  "store-disk-full": (e) =>
+    e instanceof StoreError
+      ? `${e.path}: the disk is full (${e.code}): free space where the store is, or pass --db FILE on another disk; nothing was lost`
+      : e.message,
+  "store-read-only": (e) => `${e.message}, or pass --db FILE with a writable copy`,
+  "store-unreadable": (e) => `${e.message} or pass --db FILE`,
+  "crawl-folder-foreign": (e) => `${e.message}; choose another --out`,
+  "crawl-folder-taken": (e) => `${e.message}; add --force to replace it`,
+  "crawl-unfinished": (e) => `${e.message}, or add --force to replace it`,
+  "run-in-progress": (e) => `${e.message} (see bitext runs --stale)`,
+  "wrapper-file-missing": (e) => `${e.message} (or learn from a saved page with --sample)`,
+  "browser-missing": (e) => `${e.message} (or pass --chromium PATH).`,
+  "home-is-installation": (e) => e.message.replace("with BITEXT_HOME", "with --home DIR or BITEXT_HOME"),
+  "bad-setting": (e) => (e instanceof SettingError ? `${SETTING_FLAG[e.setting]}: ${e.problem}` : e.message),
+  "queue-packages": (e) => (e instanceof SettingError ? `${SETTING_FLAG[e.setting]} ${e.problem}` : e.message),
+};
+
+function withAdvice(err: UserError): string {
+  const advice = err.kind === undefined ? undefined : ADVICE[err.kind];
+  return advice ? advice(err) : err.message;
 }
 
 /** Print a failure as `bitext: …` and set the exit status. */

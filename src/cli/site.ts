@@ -60,9 +60,10 @@ async function runCrawl(urls: string[], flags: CrawlFlags): Promise<void> {
   const interrupt = stopOnInterrupt("stopping the crawl after the requests in flight");
   const progress = createProgress({ label: "crawl", quiet: flags.json === true });
   try {
+    const maxPages = wholeNumber("--max-pages", flags.maxPages, 1);
     const summary = await crawlSite(urls, {
       out: flags.out,
-      maxPages: wholeNumber("--max-pages", flags.maxPages, 1),
+      maxPages,
       maxDepth: wholeNumber("--max-depth", flags.maxDepth, 0),
       concurrency: wholeNumber("--concurrency", flags.concurrency, 1),
       minContentBytes: wholeNumber("--min-text", flags.minText, 0),
@@ -80,13 +81,20 @@ async function runCrawl(urls: string[], flags: CrawlFlags): Promise<void> {
       onProgress: (p) => progress.tick(1, { kept: p.kept, queued: p.queued, skipped: p.skipped }),
     });
     progress.done();
-    printCrawlSummary(summary, flags.json === true);
+    printCrawlSummary(crawlSummaryForCli(summary, maxPages), flags.json === true);
   } finally {
     interrupt.dispose();
   }
 }
 
-function printCrawlSummary(summary: Awaited<ReturnType<typeof crawlSite>>, json: boolean): void {
+type CrawlSummary = Awaited<ReturnType<typeof crawlSite>>;
+
+/** The page limit named by its flag, as the user set it. */
+function crawlSummaryForCli({ pageLimitReached, ...summary }: CrawlSummary, maxPages: number): Omit<CrawlSummary, "pageLimitReached"> {
+  return pageLimitReached ? { ...summary, stopReason: `page limit reached (--max-pages ${maxPages})` } : summary;
+}
+
+function printCrawlSummary(summary: Omit<CrawlSummary, "pageLimitReached">, json: boolean): void {
   if (json) printJsonLine(summary);
   else {
     printLine(

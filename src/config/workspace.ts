@@ -81,7 +81,8 @@ export function currentHome(cwd: string = process.cwd(), env: NodeJS.ProcessEnv 
   if (resolve(found.dir) === PACKAGE_ROOT) {
     throw new UserError(
       `${found.dir}: is the bitext installation (${found.source}), which is read-only; ` +
-        "choose another folder with --home DIR or BITEXT_HOME, or run bitext init in a folder of your own",
+        "choose another folder with BITEXT_HOME, or run bitext init in a folder of your own",
+      { kind: "home-is-installation" },
     );
   }
   return { ...found, config: configFileIn(found.dir) };

@@ -6,8 +6,7 @@
  * is (re-)extracted, which is cheap and offline: a run interrupted between download and extraction
  * completes on the next run, and an improved extractor refreshes old pages.
  */
-import pLimit from "p-limit";
-import { createFetcher, type Fetcher, FetchError, type FetcherOptions, isHtmlContentType } from "../net/index.js";
+import { createFetcher, type Fetcher, FetchError, type FetcherOptions, isHtmlContentType, type Lane, schedule, type Timed } from "../net/index.js";
 import { unprocessableReason } from "../html/index.js";
 import { getPage, listRecords, pageReachedAt, markPageUnprocessable, replacePairs, type Store, upsertPage } from "../store/index.js";
 import { EN_ZH } from "../text/index.js";
@@ -25,7 +24,7 @@ export interface FetchPagesOptions {
   limit?: number;
   /** Download pages again even when stored. */
   refetch?: boolean;
-  /** Pages downloaded at once (per-host spacing still holds, so this only helps across hosts). */
+  /** Pages processed at once, one per host at a time (the fetcher spaces a host's requests anyway). */
   concurrency?: number;
   extract?: Partial<ExtractOptions>;
   /** Called after each page with its outcome. */
@@ -65,7 +64,6 @@ export async function fetchBilingualPages(store: Store, options: FetchPagesOptio
   options.onTotal?.(urls.length);
   const fetcher = options.fetcher ?? createFetcher(options.fetcherOptions ?? {});
   const extractOptions: Partial<ExtractOptions> = { ...options.extract, pair: EN_ZH };
-  const limit = pLimit(Math.max(1, options.concurrency ?? 4));
   const summary: FetchPagesSummary = {
     records: records.length,
     urls: urls.length,
@@ -77,60 +75,98 @@ export async function fetchBilingualPages(store: Store, options: FetchPagesOptio
     pages: [],
   };
 
-  const one = async (url: string): Promise<PageOutcome> => {
-    const stored = pageReachedAt(store, url);
-    let pageId: number;
-    let status: PageOutcome["status"];
-    if (stored?.unprocessable && !options.refetch) return { url, status: "skipped", error: stored.unprocessable, pairs: 0 };
-    if (stored?.html && !options.refetch) {
-      pageId = stored.id;
-      status = "stored";
-    } else {
-      try {
-        const page = await fetcher.fetch(url, { accept: isHtmlContentType });
-        pageId = upsertPage(store, {
-          url,
-          finalUrl: page.finalUrl === url ? null : page.finalUrl,
-          httpStatus: page.status,
-          contentType: page.contentType,
-          charset: page.decoded?.charset ?? null,
-          html: page.bytes,
-        });
-        status = "fetched";
-      } catch (err) {
-        if (!(err instanceof FetchError)) throw err;
-        upsertPage(store, { url, httpStatus: err.status ?? null, html: null, error: `${err.kind}: ${err.message}` });
-        return { url, status: "failed", error: err.message, pairs: 0 };
-      }
-    }
-    const page = getPage(store, pageId);
-    const text = page ? storedPageText(page) : null;
-    let pairs: ReturnType<typeof extractFromHtml>["pairs"];
-    try {
-      pairs = text === null ? [] : extractFromHtml(text, page?.finalUrl ?? url, extractOptions).pairs;
-    } catch (err) {
-      // One page that cannot be processed must not stop the run, nor every later run: mark it with its reason.
-      const reason = unprocessableReason(err);
-      markPageUnprocessable(store, pageId, reason);
-      return { url, status: "skipped", error: reason, pairs: 0 };
-    }
-    replacePairs(store, pageId, pairs.map(toStoredPair));
-    return { url, status, pairs: pairs.length };
+  const count = (outcome: PageOutcome) => {
+    summary.pages.push(outcome);
+    if (outcome.status === "fetched") summary.fetched++;
+    else if (outcome.status === "stored") summary.alreadyStored++;
+    else if (outcome.status === "skipped") summary.skipped++;
+    else summary.failed++;
+    summary.pairs += outcome.pairs;
+    options.onPage?.(outcome);
   };
-
-  await Promise.all(
-    urls.map((url) =>
-      limit(async () => {
-        const outcome = await one(url);
-        summary.pages.push(outcome);
-        if (outcome.status === "fetched") summary.fetched++;
-        else if (outcome.status === "stored") summary.alreadyStored++;
-        else if (outcome.status === "skipped") summary.skipped++;
-        else summary.failed++;
-        summary.pairs += outcome.pairs;
-        options.onPage?.(outcome);
-      }),
-    ),
-  );
+  const lanes = hostLanes(urls);
+  await schedule<PageTask>({
+    lanes,
+    concurrency: Math.max(1, options.concurrency ?? 4),
+    start: (li, task) => {
+      const lane = lanes[li]!;
+      lane.busy = true;
+      return onePage(store, fetcher, task.url, options.refetch === true, extractOptions)
+        .then(count)
+        .finally(() => {
+          lane.busy = false;
+        });
+    },
+  });
   return summary;
+}
+
+/** One page: downloaded unless stored (or `refetch`), then its pairs extracted and stored. */
+async function onePage(store: Store, fetcher: Fetcher, url: string, refetch: boolean, extractOptions: Partial<ExtractOptions>): Promise<PageOutcome> {
+  const stored = pageReachedAt(store, url);
+  let pageId: number;
+  let status: PageOutcome["status"];
+  if (stored?.unprocessable && !refetch) return { url, status: "skipped", error: stored.unprocessable, pairs: 0 };
+  if (stored?.html && !refetch) {
+    pageId = stored.id;
+    status = "stored";
+  } else {
+    try {
+      const page = await fetcher.fetch(url, { accept: isHtmlContentType });
+      pageId = upsertPage(store, {
+        url,
+        finalUrl: page.finalUrl === url ? null : page.finalUrl,
+        httpStatus: page.status,
+        contentType: page.contentType,
+        charset: page.decoded?.charset ?? null,
+        html: page.bytes,
+      });
+      status = "fetched";
+    } catch (err) {
+      if (!(err instanceof FetchError)) throw err;
+      upsertPage(store, { url, httpStatus: err.status ?? null, html: null, error: `${err.kind}: ${err.message}` });
+      return { url, status: "failed", error: err.message, pairs: 0 };
+    }
+  }
+  const page = getPage(store, pageId);
+  const text = page ? storedPageText(page) : null;
+  let pairs: ReturnType<typeof extractFromHtml>["pairs"];
+  try {
+    pairs = text === null ? [] : extractFromHtml(text, page?.finalUrl ?? url, extractOptions).pairs;
+  } catch (err) {
+    // One page that cannot be processed must not stop the run, nor every later run: mark it with its reason.
+    const reason = unprocessableReason(err);
+    markPageUnprocessable(store, pageId, reason);
+    return { url, status: "skipped", error: reason, pairs: 0 };
+  }
+  replacePairs(store, pageId, pairs.map(toStoredPair));
+  return { url, status, pairs: pairs.length };
+}
+
+interface PageTask extends Timed {
+  url: string;
+}
+
+interface HostLane extends Lane<PageTask> {
+  busy: boolean;
+}
+
+/**
+ * The URLs in a lane per host of the shared scheduler (as the harvest and the crawl use it), one page of a
+ * host in flight at a time: a slot never waits out one host's spacing in the fetcher while another host's
+ * page could use it.
+ */
+function hostLanes(urls: readonly string[]): HostLane[] {
+  const byHost = new Map<string, HostLane>();
+  for (const url of urls) {
+    const host = URL.canParse(url) ? new URL(url).host : ""; // an unreadable URL fails in the fetcher
+    let lane = byHost.get(host);
+    if (!lane) {
+      const created: HostLane = { queue: [], busy: false, readyIn: () => (created.busy ? Number.POSITIVE_INFINITY : 0) };
+      lane = created;
+      byHost.set(host, lane);
+    }
+    lane.queue.push({ url, notBefore: 0 });
+  }
+  return [...byHost.values()];
 }

@@ -1,4 +1,4 @@
-import { NetworkError } from "../errors.js";
+import { NetworkError, type NetworkErrorKind } from "../errors.js";
 import type { DecodedPage } from "../html/index.js";
 
 /** How the polite fetcher behaves. Every field has a default (`DEFAULT_FETCHER_OPTIONS`). */
@@ -59,20 +59,11 @@ export interface FetchedPage {
   decoded: DecodedPage | null;
 }
 
-export type FetchErrorKind =
-  | "scheme" // not http(s)
-  | "robots" // disallowed by robots.txt
-  | "status" // non-2xx answer (see `status`)
-  | "redirects" // too many redirects, or a redirect without a usable Location
-  | "timeout"
-  | "too-large"
-  | "content-type" // refused by `accept`
-  | "network" // DNS, connection, TLS, protocol errors
-  | "aborted";
+export type FetchErrorKind = NetworkErrorKind;
 
 /** Why a fetch failed: `kind` for programs, `message` for people. */
 export class FetchError extends NetworkError {
-  readonly kind: FetchErrorKind;
+  override readonly kind: FetchErrorKind;
   readonly status: number | undefined;
   /** What went wrong, without the URL (the message is `url: reason`; after a redirect `url` is the target's). */
   readonly reason: string;

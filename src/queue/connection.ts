@@ -1,4 +1,4 @@
-import { UserError } from "../errors.js";
+import { SettingError } from "../errors.js";
 
 /**
  * The queue's Redis, and BullMQ loaded only when a queue is used: the embedded default (one process,
@@ -19,17 +19,17 @@ export interface RedisAddress {
   maxRetriesPerRequest: null;
 }
 
-export function parseRedisUrl(url: string, flag = "--queue"): RedisAddress {
+export function parseRedisUrl(url: string): RedisAddress {
   let u: URL;
   try {
     u = new URL(url);
   } catch {
-    throw new UserError(`${flag}: expected redis://host:port, got "${url}"`);
+    throw new SettingError("queue", `expected redis://host:port, got "${url}"`);
   }
-  if (u.protocol !== "redis:" && u.protocol !== "rediss:") throw new UserError(`${flag}: expected a redis:// or rediss:// URL, got "${url}"`);
+  if (u.protocol !== "redis:" && u.protocol !== "rediss:") throw new SettingError("queue", `expected a redis:// or rediss:// URL, got "${url}"`);
   const port = u.port === "" ? 6379 : Number(u.port);
   const db = u.pathname.length > 1 ? Number(u.pathname.slice(1)) : 0;
-  if (!Number.isInteger(db) || db < 0) throw new UserError(`${flag}: the database number after the slash must be a whole number, got "${u.pathname.slice(1)}"`);
+  if (!Number.isInteger(db) || db < 0) throw new SettingError("queue", `the database number after the slash must be a whole number, got "${u.pathname.slice(1)}"`);
   return {
     host: u.hostname || "127.0.0.1",
     port,
@@ -47,7 +47,8 @@ let loaded: Promise<Bullmq> | null = null;
 export function loadBullmq(): Promise<Bullmq> {
   loaded ??= import("bullmq").catch((err: unknown) => {
     loaded = null;
-    throw new UserError(`--queue needs the optional packages bullmq and ioredis (npm install bullmq ioredis): ${(err as Error).message.split("\n")[0]}`);
+    const why = (err as Error).message.split("\n")[0];
+    throw new SettingError("queue", `needs the optional packages bullmq and ioredis (npm install bullmq ioredis): ${why}`, { kind: "queue-packages" });
   });
   return loaded;
 }

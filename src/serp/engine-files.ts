@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
-import { UserError } from "../errors.js";
+import { SettingError, UserError } from "../errors.js";
 import { describeResource, isInstallationPath, listResources, resourcePath, userDataPath } from "../config/index.js";
 import { readWrapperFile, WRAPPER_FORMAT_VERSION, withNewWrapper, writeWrapperFile } from "../wrapper/index.js";
 import type { Wrapper } from "../wrapper/index.js";
@@ -40,7 +40,7 @@ export function listEngineNames(dir: string): string[] {
 }
 
 export function loadEngine(dir: string, engine: string): EngineSetup {
-  if (!/^[a-z0-9][\w.-]*$/i.test(engine)) throw new UserError(`--engines: "${engine}" is not an engine name`);
+  if (!/^[a-z0-9][\w.-]*$/i.test(engine)) throw new SettingError("engines", `"${engine}" is not an engine name`);
   // The shipped folder stands for the user's wrappers shadowing the shipped ones (src/config/workspace.ts).
   const file = dir === defaultWrappersDir() ? describeResource("wrappers", `${engine}.json`).path : wrapperFilePath(dir, engine);
   if (!existsSync(file)) {

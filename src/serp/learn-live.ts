@@ -130,7 +130,8 @@ export async function learnEngineLive(o: {
   if (!existsSync(o.file)) {
     throw new UserError(
       `${o.file}: no such wrapper file; to add engine "${o.engine}", write {"formatVersion": 1, "engine": "${o.engine}", ` +
-        `"definition": {"searchUrl": "https://…{query}…"}, "wrapper": null} there (or learn from a saved page with --sample)`,
+        `"definition": {"searchUrl": "https://…{query}…"}, "wrapper": null} there`,
+      { kind: "wrapper-file-missing" },
     );
   }
   const setup = loadEngineFile(o.file, o.engine);

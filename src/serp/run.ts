@@ -1,6 +1,6 @@
 import { parallelText } from "../language-pair.js";
 import { existsSync } from "node:fs";
-import { UserError } from "../errors.js";
+import { SettingError, UserError } from "../errors.js";
 import { configuredPoliteness, HARVEST_DEFAULTS, loadSettings, resolveResource } from "../config/index.js";
 import { openStore } from "../store/index.js";
 import { SerpDriver } from "./driver.js";
@@ -71,7 +71,7 @@ export interface HarvestRunResult extends HarvestSummary {
 
 export async function runHarvest(o: HarvestRunOptions): Promise<HarvestRunResult> {
   if (o.queryFiles.length === 0) throw new UserError("harvest: give at least one query list (QUERIES.tsv)");
-  if (o.engines.length === 0) throw new UserError("--engines: give at least one engine");
+  if (o.engines.length === 0) throw new SettingError("engines", "give at least one engine");
   const queries = readQueryFiles(o.queryFiles.map(resolveQueryFile));
   if (queries.length === 0) throw new UserError(`${o.queryFiles.join(", ")}: no queries (only comments or blank lines)`);
   const engines = loadConfiguredEngines(o.engines, o.wrappersDir);

@@ -1,4 +1,4 @@
-import { UserError } from "../errors.js";
+import { SettingError } from "../errors.js";
 
 /**
  * Faults the simulator injects, by engine and by the engine's search-request counter (1-based,
@@ -60,9 +60,9 @@ export function parseFaults(spec: string): FaultRule[] {
   if (spec.trim() === "") return [];
   return spec.split(",").map((part) => {
     const m = /^\s*([\w*-]+):([\w-]+)@(\d+)(-(\d*))?(?::(\d+))?\s*$/.exec(part);
-    if (!m) throw new UserError(`--faults: cannot read "${part}" (expected ENGINE:KIND@FROM[-TO][:DELAYMS])`);
+    if (!m) throw new SettingError("faults", `cannot read "${part}" (expected ENGINE:KIND@FROM[-TO][:DELAYMS])`);
     const kind = m[2] as FaultKind;
-    if (!FAULT_KINDS.includes(kind)) throw new UserError(`--faults: unknown fault "${kind}" (${FAULT_KINDS.join(", ")})`);
+    if (!FAULT_KINDS.includes(kind)) throw new SettingError("faults", `unknown fault "${kind}" (${FAULT_KINDS.join(", ")})`);
     const from = Number(m[3]);
     const to = m[4] === undefined ? undefined : m[5] === "" ? Number.POSITIVE_INFINITY : Number(m[5]);
     return {

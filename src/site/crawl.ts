@@ -57,6 +57,8 @@ export interface CrawlSummary {
   interrupted: boolean;
   /** Why the crawl ended, in words (frontier exhausted, page limit, interrupted; with the barren pages left). */
   stopReason: string;
+  /** It ended because it kept `maxPages` pages. */
+  pageLimitReached: boolean;
   /** Pages whose links were not followed because they, and the pages before them, added nothing new. */
   barren: number;
   /** Pages already in the folder from an unfinished crawl that this one resumed. */
@@ -107,6 +109,7 @@ export async function crawlSite(starts: readonly string[], options: Partial<Craw
     skipped: crawl.skipped.length,
     interrupted,
     stopReason: crawl.stopReason(interrupted),
+    pageLimitReached: !interrupted && crawl.pageLimitReached(),
     barren: crawl.barren,
     resumed: earlier?.pages.length ?? 0,
     ms: Math.round(performance.now() - t0),
@@ -370,10 +373,14 @@ class Crawl {
     }
   }
 
+  pageLimitReached(): boolean {
+    return this.pages.length >= this.opts.maxPages;
+  }
+
   /** Why the crawl ended, in words. */
   stopReason(interrupted: boolean): string {
     if (interrupted) return "interrupted";
-    if (this.pages.length >= this.opts.maxPages) return `page limit reached (--max-pages ${this.opts.maxPages})`;
+    if (this.pageLimitReached()) return `page limit reached (${this.opts.maxPages} pages)`;
     if (this.barren > 0) {
       return `no pages left to visit; ${this.barren} barren page(s) (${MAX_BARREN_CHAIN} in a row adding no new text or template) were not followed`;
     }
@@ -423,16 +430,15 @@ function prepareFolder(out: string, force: boolean, start: readonly string[]): C
     const entries = readdirSync(out).filter((e) => !e.startsWith(".")); // atomic writes' leftovers
     if (entries.length > 0) {
       const isCrawl = entries.includes(CRAWL_MANIFEST) || (entries.length === 1 && entries[0] === "pages");
-      if (!isCrawl) throw new UserError(`${out}: folder is not empty and holds no crawl; choose another --out`);
+      if (!isCrawl) throw new UserError(`${out}: folder is not empty and holds no crawl`, { kind: "crawl-folder-foreign" });
       const earlier = entries.includes(CRAWL_MANIFEST) ? readCrawlManifest(out) : null;
       const sameStart = earlier !== null && earlier.start.join(" ") === start.join(" ");
       if (!force && earlier?.finishedAt === null && sameStart) return earlier;
       if (!force && earlier !== null) {
-        throw new UserError(
-          earlier.finishedAt === null
-            ? `${out}: holds an unfinished crawl of ${earlier.start.join(" ")}; crawl that again to resume it, or add --force to replace it`
-            : `${out}: holds an earlier crawl; add --force to replace it`,
-        );
+        // Replacing it is the caller's choice (`force`): the CLI says how.
+        throw earlier.finishedAt === null
+          ? new UserError(`${out}: holds an unfinished crawl of ${earlier.start.join(" ")}; crawl that again to resume it`, { kind: "crawl-unfinished" })
+          : new UserError(`${out}: holds an earlier crawl`, { kind: "crawl-folder-taken" });
       }
       rmSync(join(out, "pages"), { recursive: true, force: true });
       rmSync(join(out, CRAWL_MANIFEST), { force: true });

@@ -2,7 +2,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:f
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import Database from "better-sqlite3";
-import { UserError } from "../errors.js";
+import { StoreError, UserError } from "../errors.js";
 import { environmentError, noteStoreOpened } from "./errors.js";
 import { MIGRATIONS, migrationSql } from "./migrations.js";
 import { isPostgresUrl, shownUrl } from "./location.js";
@@ -53,7 +53,7 @@ export function openStore(path: string = DEFAULT_STORE_PATH, options: { readonly
     }
   }
   if (readonly && path !== ":memory:" && !existsSync(path)) {
-    throw new UserError(`${path}: no store here yet (run bitext harvest first, or pass --db FILE)`);
+    throw new StoreError(path, "no store here yet", { kind: "store-missing" });
   }
   let opened: { db: Database.Database; cleanup: () => void };
   try {
@@ -158,7 +158,7 @@ function migrate(db: SqlDriver, path: string, readonly: boolean): void {
     );
   }
   if (current === MIGRATIONS.length) return;
-  if (readonly) throw new UserError(`${path}: the store needs migrating; open it once without --readonly`);
+  if (readonly) throw new StoreError(path, "the store needs migrating", { kind: "store-needs-migration" });
   // Exclusive: two processes opening a new store at once must not both migrate it.
   db.transaction(
     () => {

@@ -1,4 +1,4 @@
-import { UserError } from "../errors.js";
+import { StoreError, UserError } from "../errors.js";
 
 /**
  * Failures of the environment — a full disk, a read-only or locked store, a missing permission —
@@ -34,9 +34,9 @@ function sqliteError(code: string, path: string): UserError | null {
   const kind = code.split("_").slice(0, 2).join("_");
   switch (kind) {
     case "SQLITE_FULL":
-      return new UserError(`${path}: the disk is full (${code}): free space where the store is, or pass --db FILE on another disk; nothing was lost`, { exitCode: EXIT_IO });
+      return new StoreError(path, `the disk is full (${code}): free space where the store is; nothing was lost`, { exitCode: EXIT_IO, kind: "store-disk-full", code });
     case "SQLITE_READONLY":
-      return new UserError(`${path}: the store is read-only (${code}): make it and its folder writable, or pass --db FILE with a writable copy`, { exitCode: EXIT_IO });
+      return new StoreError(path, `the store is read-only (${code}): make it and its folder writable`, { exitCode: EXIT_IO, kind: "store-read-only", code });
     case "SQLITE_BUSY":
     case "SQLITE_LOCKED":
       return new UserError(`${path}: the store stayed locked by another process (${code}): retry when it is idle (bitext runs lists runs in progress)`, { exitCode: EXIT_TEMPFAIL });
@@ -49,7 +49,7 @@ function sqliteError(code: string, path: string): UserError | null {
       return new UserError(`${path}: the disk failed to read or write the store (${code}): check the disk, then rerun`, { exitCode: EXIT_IO });
     case "SQLITE_CORRUPT":
     case "SQLITE_NOTADB":
-      return new UserError(`${path}: not a readable bitext store (${code}): restore it from a backup or pass --db FILE`, { exitCode: 65 });
+      return new StoreError(path, `not a readable bitext store (${code}): restore it from a backup`, { exitCode: 65, kind: "store-unreadable", code });
     default:
       return null;
   }

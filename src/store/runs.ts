@@ -69,8 +69,8 @@ export function startExclusiveRun(store: Store, options: unknown): number {
         throw new UserError(
           `${store.path}: harvest run ${other.id} is already running on this store (host ${other.hostname ?? "?"}, pid ${other.pid ?? "?"}, ` +
             `started ${other.started_at}, last heartbeat ${ageText(other)} ago): wait for it to finish or stop it; ` +
-            `a run whose process died stops blocking ${STALE_AFTER_MS / 1000} s after its last heartbeat (see bitext runs --stale)`,
-          { exitCode: EXIT_TEMPFAIL },
+            `a run whose process died stops blocking ${STALE_AFTER_MS / 1000} s after its last heartbeat`,
+          { exitCode: EXIT_TEMPFAIL, kind: "run-in-progress" },
         );
       }
       return startRun(store, options);

@@ -1,6 +1,7 @@
 import { parallelText } from "../../src/language-pair.js";
 import { describe, expect, it } from "vitest";
 import { UserError } from "../../src/errors.js";
+import { describeFailure } from "../../src/cli/errors.js";
 import { parseRedisUrl } from "../../src/queue/connection.js";
 import { pageJobId } from "../../src/queue/jobs.js";
 import { queueLimits, START_MARGIN } from "../../src/queue/limits.js";
@@ -48,9 +49,17 @@ describe("--queue URLs", () => {
     expect(parseRedisUrl("rediss://queue.example:6390")).toMatchObject({ tls: {} });
   });
 
-  it("refuse anything else in one line naming the flag", () => {
+  it("refuse anything else in one line naming the setting (the CLI names its flag)", async () => {
     expect(() => parseRedisUrl("localhost:6379")).toThrow(UserError);
-    expect(() => parseRedisUrl("http://localhost:6379")).toThrow(/^--queue: expected a redis:\/\/ or rediss:\/\/ URL/);
+    expect(() => parseRedisUrl("http://localhost:6379")).toThrow(/^queue: expected a redis:\/\/ or rediss:\/\/ URL/);
+    const caught = (() => {
+      try {
+        parseRedisUrl("http://localhost:6379");
+      } catch (err) {
+        return err;
+      }
+    })();
+    expect((await describeFailure(caught)).message).toMatch(/^--queue: expected a redis:\/\/ or rediss:\/\/ URL/);
     expect(() => parseRedisUrl("redis://localhost/x")).toThrow(/database number/);
   });
 });

@@ -81,6 +81,23 @@ describe("bitext site and eval site", () => {
     }
   });
 
+  it("names the flags in what it tells the user: the page limit, the folder of an earlier crawl", async () => {
+    const server = await startStaticServer(mirror);
+    try {
+      const out = join(tmp, "crawl-limited");
+      const r = await bitext(["site", "crawl", server.url("/index.htm"), "--out", out, "--delay", "0", "--max-pages", "3", "--json"]);
+      expect(r.code).toBe(0);
+      const summary = JSON.parse(r.stdout) as Record<string, unknown>;
+      expect(summary).toMatchObject({ pages: 3, stopReason: "page limit reached (--max-pages 3)" });
+      expect(summary).not.toHaveProperty("pageLimitReached");
+      const again = await bitext(["site", "crawl", server.url("/index.htm"), "--out", out, "--delay", "0"]);
+      expect(again.code).toBe(1);
+      expect(again.stderr.trim()).toBe(`bitext: ${out}: holds an earlier crawl; add --force to replace it`);
+    } finally {
+      await server.close();
+    }
+  });
+
   it("reports bad input in one line with a non-zero exit", async () => {
     const badGold = join(tmp, "bad-gold.jsonl");
     writeFileSync(badGold, '{"en": "a.htm", "zh": "a_c.htm"}\n{"en": 3, "zh": "b_c.htm"}\n');

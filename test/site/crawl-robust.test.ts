@@ -63,7 +63,7 @@ describe("a crawl keeps what it has", () => {
     expect(again.filter((p) => kept.includes(p))).toEqual([]);
     expect(loadSite(out).pages).toHaveLength(54);
     // A finished crawl is not resumed: it is replaced only with --force.
-    await expect(crawlSite(start, { out })).rejects.toThrow(/--force/);
+    await expect(crawlSite(start, { out })).rejects.toMatchObject({ kind: "crawl-folder-taken" });
   });
 
   it("a crawl killed with kill -9 leaves a loadable folder that the next crawl resumes", async () => {

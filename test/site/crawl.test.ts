@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describeFailure } from "../../src/cli/errors.js";
 import { UserError } from "../../src/errors.js";
 import { crawlSite, loadSite, readCrawlManifest } from "../../src/site/index.js";
 import { type Handler, type LocalServer, startStaticServer } from "../net/local-server.js";
@@ -68,6 +69,7 @@ describe("crawling a bilingual site politely", () => {
     server = await startStaticServer(root);
     const few = await crawlSite([server.url("/eng/index.htm")], { out: outDir(), maxPages: 7, fetch: { delayMs: 0 } });
     expect(few.pages).toBe(7);
+    expect(few).toMatchObject({ pageLimitReached: true, stopReason: "page limit reached (7 pages)" });
     const shallowOut = outDir();
     await crawlSite([server.url("/eng/index.htm")], { out: shallowOut, maxDepth: 1, fetch: { delayMs: 0 } });
     const depths = readCrawlManifest(shallowOut).pages.map((p) => p.depth);
@@ -101,7 +103,9 @@ describe("crawling a bilingual site politely", () => {
     await expect(crawlSite(start, { out: root })).rejects.toThrow(/not empty and holds no crawl/);
     const out = outDir();
     await crawlSite(start, { out, maxPages: 2, fetch: { delayMs: 0 } });
-    await expect(crawlSite(start, { out, maxPages: 2 })).rejects.toThrow(/--force/);
+    const taken = await crawlSite(start, { out, maxPages: 2 }).catch((err: unknown) => err);
+    expect(taken).toMatchObject({ kind: "crawl-folder-taken", message: `${out}: holds an earlier crawl` });
+    expect((await describeFailure(taken)).message).toMatch(/add --force to replace it$/);
     const again = await crawlSite(start, { out, maxPages: 3, force: true, fetch: { delayMs: 0 } });
     expect(readCrawlManifest(out).pages).toHaveLength(again.pages);
     await expect(crawlSite(["ftp://example.org/"], { out: outDir() })).rejects.toThrow(/only http and https/);

@@ -4,6 +4,7 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describeFailure } from "../../src/cli/errors.js";
 import { UserError } from "../../src/errors.js";
 import {
   activeRuns,
@@ -85,7 +86,7 @@ describe.each(backends)("runs left running by a dead process, on $name", (backen
     }
   });
 
-  it("a live run blocks a second harvest with a message naming it; a stale one does not", () => {
+  it("a live run blocks a second harvest with a message naming it; a stale one does not", async () => {
     const db = backend.location();
     openStore(db).close();
     const live = foreignRun(db, "other-host", 4242, 5_000);
@@ -102,6 +103,9 @@ describe.each(backends)("runs left running by a dead process, on $name", (backen
       expect((caught as UserError).message).toMatch(
         new RegExp(`^${escapeRegExp(store.path)}: harvest run ${live} is already running on this store \\(host other-host, pid 4242, started .*, last heartbeat 5 s ago\\)`),
       );
+      // The library says when a dead run stops blocking; the CLI adds the command that shows such runs.
+      expect((caught as UserError).message).toMatch(/ s after its last heartbeat$/);
+      expect((await describeFailure(caught)).message).toMatch(/ s after its last heartbeat \(see bitext runs --stale\)$/);
       store.sql.prepare("UPDATE runs SET heartbeat_at = ? WHERE id = ?").run(new Date(Date.now() - STALE_AFTER_MS - 1).toISOString(), live);
       const mine = startExclusiveRun(store, {});
       expect(getRun(store, live)?.status).toBe("crashed");

@@ -1,0 +1,83 @@
+/**
+ * fetch-pages runs on the shared scheduler, a lane per host: several hosts at once (up to `concurrency`),
+ * but one page of a host at a time, in the order of the records.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fetchBilingualPages } from "../../src/extract/fetch.js";
+import { parallelText } from "../../src/language-pair.js";
+import { DEFAULT_FETCHER_OPTIONS, type FetchedPage, type Fetcher } from "../../src/net/index.js";
+import { listRecords, openStore, recordFetch, type Store, setClassification } from "../../src/store/index.js";
+
+const HOSTS = ["a.example", "b.example", "c.example"];
+const URLS = HOSTS.flatMap((h) => [1, 2, 3].map((i) => `https://${h}/p${i}.html`));
+
+/** A fetcher that answers after a few ms and records what was in flight at each start. */
+function recordingFetcher() {
+  const inflight = new Map<string, number>();
+  const seen = { maxTotal: 0, maxPerHost: 0, order: [] as string[] };
+  const fetcher: Fetcher = {
+    options: DEFAULT_FETCHER_OPTIONS,
+    allowed: async () => true,
+    sitemaps: async () => [],
+    async fetch(url: string): Promise<FetchedPage> {
+      const host = new URL(url).host;
+      inflight.set(host, (inflight.get(host) ?? 0) + 1);
+      seen.order.push(url);
+      seen.maxPerHost = Math.max(seen.maxPerHost, inflight.get(host)!);
+      seen.maxTotal = Math.max(seen.maxTotal, [...inflight.values()].reduce((a, b) => a + b, 0));
+      await new Promise((r) => setTimeout(r, 15));
+      inflight.set(host, inflight.get(host)! - 1);
+      const html = "<html><body><p>Good morning.</p><p>早上好。</p></body></html>";
+      return { url, finalUrl: url, status: 200, contentType: "text/html", bytes: new TextEncoder().encode(html), decoded: null } as unknown as FetchedPage;
+    },
+  };
+  return { fetcher, seen };
+}
+
+describe("fetch-pages on the shared scheduler", () => {
+  const dir = mkdtempSync(join(tmpdir(), "bitext-fetch-hosts-"));
+  let store: Store;
+
+  beforeAll(() => {
+    store = openStore(join(dir, "bitext.db"));
+    recordFetch(
+      store,
+      {
+        runId: null,
+        engine: "sim",
+        query: parallelText("Good morning", "早上好"),
+        page: 1,
+        url: "https://engine.example/search?q=x",
+        status: "ok",
+        startedAt: new Date().toISOString(),
+        durationMs: 1,
+      },
+      URLS.map((url, i) => ({ url, title: `t${i}`, snippet: "s", rank: i + 1 })),
+    );
+    for (const r of listRecords(store)) setClassification(store, r.id, { label: "bilingual", probability: 0.9, model: "test" });
+  });
+
+  afterAll(() => {
+    store?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("fetches hosts side by side, one page of a host at a time, each host's pages in order", async () => {
+    const { fetcher, seen } = recordingFetcher();
+    const summary = await fetchBilingualPages(store, { fetcher, concurrency: 4, refetch: true });
+    expect(summary.fetched).toBe(URLS.length);
+    expect(seen.maxPerHost).toBe(1);
+    expect(seen.maxTotal).toBe(HOSTS.length);
+    for (const h of HOSTS) expect(seen.order.filter((u) => u.includes(h))).toEqual([1, 2, 3].map((i) => `https://${h}/p${i}.html`));
+  });
+
+  it("holds to the concurrency across hosts", async () => {
+    const { fetcher, seen } = recordingFetcher();
+    await fetchBilingualPages(store, { fetcher, concurrency: 2, refetch: true });
+    expect(seen.maxTotal).toBe(2);
+    expect(seen.order).toHaveLength(URLS.length);
+  });
+});
