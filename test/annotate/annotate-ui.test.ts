@@ -232,6 +232,7 @@ describe("bitext annotate --db", () => {
     );
     setAnnotation(store, listRecords(store)[1]!.id, "monolingual");
     store.close();
+    // A process of its own: it serves until Ctrl-C (SIGINT).
     const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "src", "cli", "main.ts"), "annotate", "--db", db, "--out", join(dir, "cli.jsonl"), "--json"], {
       cwd: ROOT,
       stdio: ["ignore", "pipe", "pipe"],

@@ -8,7 +8,7 @@ import { evaluateClassifier } from "../../src/classify/evaluate.js";
 import { classifyStoredRecords, loadClassifier, readAnnotations, readModelFile } from "../../src/classify/index.js";
 import { formatClassifierReport } from "../../src/cli/eval-classifier.js";
 import { getRecord, listRecords, openStore, recordFetch } from "../../src/store/index.js";
-import { ROOT, runCli, runCommand } from "../helpers/cli.js";
+import { ROOT, runCommand } from "../helpers/cli.js";
 
 const fixture = new URL("../fixtures/classify/annotations-sample.jsonl", import.meta.url).pathname;
 const lines = readFileSync(fixture, "utf8").trim().split("\n");
@@ -20,7 +20,7 @@ const records = lines.slice(0, 12).map((l) => {
 
 describe("bitext classify", () => {
   it("labels JSONL records from stdin and writes each back with label and probability", async () => {
-    const r = runCli(["classify", "--json"], { input: records.map((x) => JSON.stringify(x)).join("\n") });
+    const r = await runCommand(["classify", "--json"], { input: records.map((x) => JSON.stringify(x)).join("\n") });
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const out = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -37,6 +37,7 @@ describe("bitext classify", () => {
   it("reads a pipe whose writer is slower than the reader (no EAGAIN on a non-blocking stdin)", async () => {
     const file = join(dir, "slow.jsonl");
     writeFileSync(file, records.map((x) => JSON.stringify(x)).join("\n"));
+    // A real process behind a real pipe: what is tested is how standard input is read.
     const cli = `${JSON.stringify(process.execPath)} --import tsx src/cli/main.ts classify --json`;
     const r = spawnSync("bash", ["-c", `(sleep 1; cat ${JSON.stringify(file)}) | ${cli} | wc -l`], { cwd: ROOT, encoding: "utf8" });
     expect(r.stderr).toBe("");
@@ -44,7 +45,7 @@ describe("bitext classify", () => {
   });
 
   it("rejects a bad input line with its line number, writing nothing", async () => {
-    const r = runCli(["classify", "--json"], { input: `${JSON.stringify(records[0])}\n{"query":{"en":"x","zh":"y"},"title":"t"}\n` });
+    const r = await runCommand(["classify", "--json"], { input: `${JSON.stringify(records[0])}\n{"query":{"en":"x","zh":"y"},"title":"t"}\n` });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr.trim()).toBe("bitext: stdin:2: snippet: missing");

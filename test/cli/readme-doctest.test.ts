@@ -53,6 +53,7 @@ describe("README doctest", () => {
     const home = join(base, "home");
     const work = join(base, "work");
     for (const d of [bin, home, work]) mkdirSync(d, { recursive: true });
+    // The README's commands run in a shell, `bitext` on the PATH, as a user types them: real processes.
     const shim = join(bin, "bitext");
     writeFileSync(shim, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} --import ${JSON.stringify(TSX)} ${JSON.stringify(join(ROOT, "src", "cli", "main.ts"))} "$@"\n`);
     chmodSync(shim, 0o755);

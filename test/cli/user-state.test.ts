@@ -26,8 +26,14 @@ beforeAll(() => {
 });
 
 describe("a user's state goes to their folder, never into the installation", { timeout: 240_000 }, () => {
-  it("wrapper learn without --out writes the user's wrappers/<engine>.json, keeping the shipped definition", () => {
-    const r = user.run(["wrapper", "learn", "--engine", "bing", "--sample", bingSample]);
+  it("the user's folder is the data folder of their HOME (read at start-up: a process of its own)", () => {
+    const r = user.spawn(["where", "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ home: userData, homeSource: "user data folder" });
+  });
+
+  it("wrapper learn without --out writes the user's wrappers/<engine>.json, keeping the shipped definition", async () => {
+    const r = await user.run(["wrapper", "learn", "--engine", "bing", "--sample", bingSample]);
     expect(r.code, r.stderr).toBe(0);
     const mine = join(userData, "wrappers", "bing.json");
     expect(r.stdout).toContain(`wrote ${mine}`);
@@ -35,29 +41,29 @@ describe("a user's state goes to their folder, never into the installation", { t
     expect(file.definition.searchUrl).toMatch(/bing\.com/);
     expect(file.wrapper.sample.file).toBe(bingSample);
     // The next `records --engine bing` reads the user's wrapper: its sample is the page just learned from.
-    const rec = user.run(["records", bingOther, "--engine", "bing", "--json"]);
+    const rec = await user.run(["records", bingOther, "--engine", "bing", "--json"]);
     expect(rec.code, rec.stderr).toBe(0);
     expect(JSON.parse(rec.stdout).length).toBeGreaterThan(3);
-    const where = JSON.parse(user.run(["where", "--json"]).stdout);
+    const where = JSON.parse((await user.run(["where", "--json"])).stdout);
     expect(where.wrappers.find((w: { name: string }) => w.name === "bing.json")).toMatchObject({ path: mine, origin: "user" });
   });
 
-  it("lexicon learn writes models/lexicon-<name>.tsv in the user's folder, and lookups use it", () => {
+  it("lexicon learn writes models/lexicon-<name>.tsv in the user's folder, and lookups use it", async () => {
     const corpus = join(user.cwd, "mini.tsv");
     const lines = readFileSync(join(SHARED, "data", "parallel", "tatoeba-cmn-eng.dev.tsv"), "utf8").split("\n").slice(2000, 3000);
     writeFileSync(corpus, `${lines.join("\n")}\n`);
-    const r = user.run(["lexicon", "learn", corpus, "--iterations", "2", "--json"]);
+    const r = await user.run(["lexicon", "learn", corpus, "--iterations", "2", "--json"]);
     expect(r.code, r.stderr).toBe(0);
     const out = join(userData, "models", "lexicon-mini.tsv");
     expect(JSON.parse(r.stdout).out).toBe(out);
     expect(existsSync(out)).toBe(true);
-    const where = JSON.parse(user.run(["where", "--json"]).stdout);
+    const where = JSON.parse((await user.run(["where", "--json"])).stdout);
     expect(where.lexicons).toContain(out);
   });
 
-  it("annotate bootstrap --out F writes F and nothing else", () => {
+  it("annotate bootstrap --out F writes F and nothing else", async () => {
     const out = join(user.cwd, "boot.jsonl");
-    const r = user.run([
+    const r = await user.run([
       "annotate", "bootstrap", "--serps", AQL, "--parallel", join(SHARED, "data", "parallel", "tatoeba-cmn-eng.dev.tsv"),
       "--page", join(SHARED, "data", "bilingual-pages", "animal_farm_bilingual__index_split_002.html"), "--out", out, "--per-kind", "10", "--json",
     ]);
@@ -66,21 +72,21 @@ describe("a user's state goes to their folder, never into the installation", { t
     expect(readFileSync(out, "utf8").trim().split("\n").length).toBe(JSON.parse(r.stdout).size);
   });
 
-  it("train writes the user's models/default.json, and classify then uses it", () => {
+  it("train writes the user's models/default.json, and classify then uses it", async () => {
     const annotations = join(user.cwd, "boot.jsonl");
-    const r = user.run(["train", "--annotations", annotations, "--c", "8", "--gamma", "2", "--folds", "2", "--json"]);
+    const r = await user.run(["train", "--annotations", annotations, "--c", "8", "--gamma", "2", "--folds", "2", "--json"]);
     expect(r.code, r.stderr).toBe(0);
     const model = join(userData, "models", "default.json");
     expect(JSON.parse(r.stdout).out).toBe(model);
     const record = { query: { en: "I see.", zh: "我明白了。" }, title: "I see. 我明白了。", url: "http://example.org/", snippet: "I see. 我明白了。 I quit! 我不干了!" };
-    const c = user.run(["classify", "--json"], { input: `${JSON.stringify(record)}\n` });
+    const c = await user.run(["classify", "--json"], { input: `${JSON.stringify(record)}\n` });
     expect(c.code, c.stderr).toBe(0);
     const out = JSON.parse(c.stdout.trim().split("\n")[0]!);
     // The model id names the file and 12 hex of its content: the user's model, not the shipped one.
-    const where = JSON.parse(user.run(["where", "--json"]).stdout);
+    const where = JSON.parse((await user.run(["where", "--json"])).stdout);
     expect(where.model).toEqual({ path: model, origin: "user" });
     expect(out.model).toMatch(/^default@[0-9a-f]{12}$/);
-    const shipped = user.run(["classify", "--json", "--model", join(where.installation, "models", "default.json")], { input: `${JSON.stringify(record)}\n` });
+    const shipped = await user.run(["classify", "--json", "--model", join(where.installation, "models", "default.json")], { input: `${JSON.stringify(record)}\n` });
     expect(JSON.parse(shipped.stdout.trim()).model).not.toBe(out.model);
   });
 
@@ -90,9 +96,9 @@ describe("a user's state goes to their folder, never into the installation", { t
     for (const [file, hash] of before) expect(after.get(file), file).toBe(hash);
   });
 
-  it("refuses an explicit --out into the installation with a one-line error", () => {
-    const where = JSON.parse(user.run(["where", "--json"]).stdout);
-    const r = user.run(["train", "--annotations", join(user.cwd, "boot.jsonl"), "--c", "8", "--gamma", "2", "--folds", "2", "--out", join(where.installation, "models", "default.json")]);
+  it("refuses an explicit --out into the installation with a one-line error", async () => {
+    const where = JSON.parse((await user.run(["where", "--json"])).stdout);
+    const r = await user.run(["train", "--annotations", join(user.cwd, "boot.jsonl"), "--c", "8", "--gamma", "2", "--folds", "2", "--out", join(where.installation, "models", "default.json")]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^bitext: .*models\/default\.json: is a file of the bitext installation, which is read-only/);
     expect(r.stderr.trim().split("\n")).toHaveLength(1);

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { extractFromHtml } from "../../src/extract/extract.js";
-import { runCli } from "../helpers/cli.js";
+import { runCommand } from "../helpers/cli.js";
 
 const DEPTH = 100_000;
 
@@ -34,10 +34,10 @@ describe("a page nested 100,000 deep", () => {
     expect(Array.isArray(pairs)).toBe(true);
   });
 
-  it("bitext extract exits 0 on it", () => {
+  it("bitext extract exits 0 on it", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "bitext-deep-")), "deep.html");
     writeFileSync(file, deepPage(inner));
-    const r = runCli(["extract", "--json", file]);
+    const r = await runCommand(["extract", "--json", file]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trimEnd().split("\n")).toHaveLength(3);
   });

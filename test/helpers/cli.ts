@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
+import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -13,7 +14,8 @@ export interface CliResult {
 
 /**
  * Run the `bitext` CLI from source (so tests exercise the current code, not a stale build),
- * the way a user runs it: a separate process with its own exit status, stdout and stderr.
+ * the way a user runs it: a separate process with its own exit status, stdout and stderr (1–2 s a call).
+ * Only for what a process shows (start-up, signals, pipes); a command's output is tested with `runCommand`.
  */
 export function runCli(args: string[], options: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {}): CliResult {
   const r = spawnSync(process.execPath, ["--import", "tsx", join(ROOT, "src", "cli", "main.ts"), ...args], {
@@ -31,10 +33,21 @@ export const SHARED = join(ROOT, "..", "shared");
 
 /**
  * Run `bitext ARGS` in this process (the command functions, as `main.ts` runs them), with its standard
- * output and error captured: the fast way to test a command. `runCli` (a process of its own) stays for the
- * few tests of what only a real process shows (the bin, signals, pipes, standard input).
+ * output and error captured and `input` (default: none) as its standard input: the fast way to test a
+ * command. `runCli` (a process of its own) stays for the few tests of what only a real process shows
+ * (the bin, signals, pipes, a real standard input, several processes at once).
+ * Calls run one at a time (the streams and the working folder are the process's), even when a test
+ * starts several at once.
  */
-export async function runCommand(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+export function runCommand(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<CliResult> {
+  const turn = queue.then(() => runAlone(args, options));
+  queue = turn.catch(() => undefined);
+  return turn;
+}
+
+let queue: Promise<unknown> = Promise.resolve();
+
+async function runAlone(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string }): Promise<CliResult> {
   const { runBitext } = await import("../../src/cli/program.js");
   const out: string[] = [];
   const err: string[] = [];
@@ -48,16 +61,24 @@ export async function runCommand(args: string[], options: { cwd?: string; env?: 
     }) as typeof process.stdout.write;
   const cwd = process.cwd();
   const savedEnv = { ...process.env };
+  // As a process spawned without input: an empty standard input, never the test runner's own.
+  const stdin = Object.getOwnPropertyDescriptor(process, "stdin")!;
+  const input = Readable.from([Buffer.from(options.input ?? "")]);
+  Object.defineProperty(process, "stdin", { configurable: true, enumerable: true, get: () => input });
   process.stdout.write = capture(out);
   process.stderr.write = capture(err);
   try {
     if (options.cwd) process.chdir(options.cwd);
-    if (options.env) Object.assign(process.env, options.env);
+    for (const [k, v] of Object.entries(options.env ?? {})) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
     const code = await runBitext(args);
     return { code, stdout: out.join(""), stderr: err.join("") };
   } finally {
     process.stdout.write = writes.stdout;
     process.stderr.write = writes.stderr;
+    Object.defineProperty(process, "stdin", stdin);
     process.chdir(cwd);
     for (const k of Object.keys(process.env)) if (!(k in savedEnv)) delete process.env[k];
     Object.assign(process.env, savedEnv);

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { CliResult } from "./cli.js";
-import { ROOT } from "./cli.js";
+import { ROOT, runCommand } from "./cli.js";
 
 /**
  * Running `bitext` as a user who installed it: from a folder outside the checkout, with a fresh HOME
@@ -21,7 +21,10 @@ export interface Outside {
   cwd: string;
   /** The fresh HOME. */
   home: string;
-  run(args: string[], options?: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string }): CliResult;
+  /** The command in this process (runCommand). */
+  run(args: string[], options?: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string }): Promise<CliResult>;
+  /** The command in a process of its own, for what is read at start-up (HOME). */
+  spawn(args: string[]): CliResult;
 }
 
 export function outsideTheCheckout(): Outside {
@@ -29,21 +32,19 @@ export function outsideTheCheckout(): Outside {
   const home = join(base, "home");
   const cwd = join(base, "work");
   for (const d of [home, cwd]) mkdirSync(d, { recursive: true });
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home };
-  delete env.BITEXT_HOME;
-  delete env.XDG_DATA_HOME;
-  delete env.XDG_CONFIG_HOME;
+  // HOME is read once, when the process starts (env-paths): in this process the fresh HOME's data folder is
+  // given as XDG_DATA_HOME, which is read at each call, so no command writes into the tester's own folder.
+  const env: NodeJS.ProcessEnv = { HOME: home, BITEXT_HOME: undefined, XDG_DATA_HOME: join(home, ".local", "share"), XDG_CONFIG_HOME: undefined };
   return {
     cwd,
     home,
     run(args, options = {}) {
-      const r = spawnSync(process.execPath, ["--import", TSX, join(ROOT, "src", "cli", "main.ts"), ...args], {
-        cwd: options.cwd ?? cwd,
-        input: options.input,
-        env: { ...env, ...options.env },
-        encoding: "utf8",
-        timeout: 180_000,
-      });
+      return runCommand(args, { cwd: options.cwd ?? cwd, input: options.input, env: { ...env, ...options.env } });
+    },
+    spawn(args) {
+      const fresh: NodeJS.ProcessEnv = { ...process.env, HOME: home };
+      for (const k of ["BITEXT_HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME"]) delete fresh[k];
+      const r = spawnSync(process.execPath, ["--import", TSX, join(ROOT, "src", "cli", "main.ts"), ...args], { cwd, env: fresh, encoding: "utf8", timeout: 180_000 });
       return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
     },
   };

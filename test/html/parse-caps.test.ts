@@ -7,7 +7,7 @@ import { MAX_DEPTH, MAX_ELEMENTS, PageSkipped, checkPageBytes } from "../../src/
 import { readPageTagPaths, readSavedPage } from "../../src/html/load.js";
 import { maxDepth, parseHtml, tagPathsFromHtml } from "../../src/html/parse.js";
 import { seededRandom as random } from "../../src/random.js";
-import { runCli, SHARED } from "../helpers/cli.js";
+import { runCommand, SHARED } from "../helpers/cli.js";
 
 const deepClosed = (n: number) => `<html><body>${"<div>".repeat(n)}deep text${"</div>".repeat(n)}<p>after</p></body></html>`;
 const deepUnclosed = (n: number) => `<html><body>${"<div>".repeat(n)}deep text`;
@@ -65,7 +65,7 @@ describe("the capped parse entry", () => {
     expect(skipReason(() => checkPageBytes(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("<p>hi</p>", "utf16le")])))).toBeNull();
   });
 
-  it("names the file of a skipped page, and the CLI reports it on one line with exit 65", () => {
+  it("names the file of a skipped page, and the CLI reports it on one line with exit 65", async () => {
     const dir = mkdtempSync(join(tmpdir(), "bitext-caps-"));
     const file = join(dir, "binary.html");
     const rnd = random(3);
@@ -73,7 +73,7 @@ describe("the capped parse entry", () => {
     expect(() => readPageTagPaths(file)).toThrow(`${file}: page skipped (binary)`);
     const many = join(dir, "many.html");
     writeFileSync(many, `<html><body>${"<i></i>".repeat(MAX_ELEMENTS + 1)}`);
-    const r = runCli(["records", many, "--learn"]);
+    const r = await runCommand(["records", many, "--learn"]);
     expect(r.code).toBe(65);
     expect(r.stderr.trim()).toBe(`bitext: ${many}: page skipped (too-many-elements): more than ${MAX_ELEMENTS.toLocaleString("en")} elements`);
   });

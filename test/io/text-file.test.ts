@@ -7,7 +7,7 @@ import { UserError } from "../../src/errors.js";
 import { readJsonFile } from "../../src/io/json-file.js";
 import { readUserTextFile } from "../../src/io/text-file.js";
 import { readWrapperFile } from "../../src/wrapper/file.js";
-import { runCli } from "../helpers/cli.js";
+import { runCommand } from "../helpers/cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "bitext-text-file-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -77,9 +77,9 @@ describe("the project's file readers", () => {
     expect(message(() => readAnnotations(wrongType))).toBe(`${wrongType}:2: label: expected "bilingual" or "monolingual"`);
   });
 
-  it("the CLI reports a binary model file on one line and writes nothing", () => {
+  it("the CLI reports a binary model file on one line and writes nothing", async () => {
     const model = file(Buffer.from([0x7b, 0x00, 0x01, 0x02, 0xff]), "model.json");
-    const r = runCli(["classify", "--model", model], { input: "" });
+    const r = await runCommand(["classify", "--model", model], { input: "" });
     expect(r.code).not.toBe(70);
     expect(r.code).not.toBe(0);
     expect(r.stdout).toBe("");

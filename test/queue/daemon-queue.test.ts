@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT, runCli } from "../helpers/cli.js";
+import { ROOT, runCommand } from "../helpers/cli.js";
 import { type RedisServer, redisUnavailable, startRedis } from "../helpers/redis.js";
 
 /** The daemon with a queue: its cron runs are BullMQ job schedulers, so two daemons enqueue each tick once. */
@@ -27,6 +27,7 @@ describe.skipIf(unavailable !== null)("bitext daemon --queue", () => {
     writeFileSync(join(dir, "two.tsv"), "I see.\t我明白了。\nThank you.\t谢谢。\n");
     // Every second (cron with seconds), on a shipped engine definition; nothing is fetched here (no worker).
     writeFileSync(config, JSON.stringify({ runs: [{ name: "every-second", cron: "* * * * * *", queries: ["two.tsv"], engines: ["bing"] }] }));
+    // Daemons are processes of their own: two at once, stopped with SIGTERM.
     const daemon = (): { child: ChildProcess; text: () => string; out: Promise<string> } => {
       const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "src/cli/main.ts"), "daemon", "--config", config, "--queue", redis.url, "--json"], {
         cwd: ROOT,
@@ -57,7 +58,7 @@ describe.skipIf(unavailable !== null)("bitext daemon --queue", () => {
     expect(new Set(finished.map((f) => f.run)).size).toBe(finished.length);
     expect(finished.every((f) => f.added === 2)).toBe(true);
 
-    const status = runCli(["queue", "status", "--queue", redis.url, "--json"]);
+    const status = await runCommand(["queue", "status", "--queue", redis.url, "--json"]);
     const runs = (JSON.parse(status.stdout) as { runs: Array<{ run: string; waiting: number }> }).runs;
     expect(runs.map((r) => r.run).sort()).toEqual(finished.map((f) => f.run).sort());
   }, 90_000);

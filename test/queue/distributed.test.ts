@@ -12,7 +12,7 @@ import { readQueryFile } from "../../src/serp/queries.js";
 import { resourcePath } from "../../src/paths.js";
 import { type Simulator, startSimulator } from "../../src/sim/index.js";
 import { openStore, type Store } from "../../src/store/index.js";
-import { ROOT, runCli } from "../helpers/cli.js";
+import { ROOT, runCommand } from "../helpers/cli.js";
 import { adminQuery, type PostgresCluster, reportSkip, startPostgres } from "../helpers/postgres.js";
 import { type RedisServer, redisUnavailable, startRedis } from "../helpers/redis.js";
 
@@ -70,6 +70,7 @@ interface Running {
   done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
 }
 
+/** A worker is a process of its own: several share the queue and the store, and tests kill them. */
 function worker(redis: RedisServer, s: Site, db: string, engines: string, extra: string[] = []): Running {
   const child = spawn(
     process.execPath,
@@ -84,8 +85,8 @@ function worker(redis: RedisServer, s: Site, db: string, engines: string, extra:
   return { child, done };
 }
 
-function enqueue(redis: RedisServer, s: Site, file: string, engines: string, extra: string[] = []) {
-  const r = runCli(["harvest", file, "--queue", redis.url, "--engines", engines, "--wrappers", s.wrappers, "--json", ...extra]);
+async function enqueue(redis: RedisServer, s: Site, file: string, engines: string, extra: string[] = []) {
+  const r = await runCommand(["harvest", file, "--queue", redis.url, "--engines", engines, "--wrappers", s.wrappers, "--json", ...extra]);
   expect(r.stderr).toBe("");
   expect(r.code).toBe(0);
   return JSON.parse(r.stdout) as { run: string; offered: number; added: number };
@@ -128,7 +129,7 @@ describe.each(backends)("distributed harvest (BullMQ on Redis, 3 worker processe
 
   it.skipIf(skip !== null || backend !== "PostgreSQL")("a dropped PostgreSQL connection fails the page in progress, which the queue retries", async () => {
     const list = queryFile(s.dir, "dropped", 12, 400);
-    enqueue(redis, s, list, "sim-table", ["--run", "dropped"]);
+    await enqueue(redis, s, list, "sim-table", ["--run", "dropped"]);
     const db = pg!.createDatabase();
     openStore(db).close();
     const w = worker(redis, s, db, "sim-table", ["--concurrency", "1"]);
@@ -168,10 +169,10 @@ describe.each(backends)("distributed harvest (BullMQ on Redis, 3 worker processe
     }
     const before = s.sim.log.length;
 
-    const queued = enqueue(redis, s, list, engines, ["--pages", "2"]);
+    const queued = await enqueue(redis, s, list, engines, ["--pages", "2"]);
     expect(queued).toMatchObject({ offered: 120, added: 120 });
     // Enqueuing the same list again adds nothing.
-    expect(enqueue(redis, s, list, engines, ["--pages", "2"])).toMatchObject({ offered: 120, added: 0 });
+    expect(await enqueue(redis, s, list, engines, ["--pages", "2"])).toMatchObject({ offered: 120, added: 0 });
 
     const db = pg ? pg.createDatabase() : join(s.dir, "workers.db");
     openStore(db).close(); // the schema, before three processes open it at once
@@ -217,7 +218,7 @@ describe.each(backends)("distributed harvest (BullMQ on Redis, 3 worker processe
       expect((times.length - 1) / (times.at(-1)! - times[0]!), `${engine}: mean rate (per ms)`).toBeLessThanOrEqual(1 / interval);
     }
 
-    const status = runCli(["queue", "status", "--queue", redis.url, "--json"]);
+    const status = await runCommand(["queue", "status", "--queue", redis.url, "--json"]);
     expect(status.code).toBe(0);
     const st = JSON.parse(status.stdout) as { runs: Array<{ run: string; engine: string; waiting: number; active: number; done: number; failed: number }> };
     const ours = st.runs.filter((r) => r.run === queued.run);
@@ -255,7 +256,7 @@ describe.skipIf(unavailable !== null)("distributed harvest: workers and Redis th
 
   it("kill -9 of a worker mid-page: another takes its job after the stall interval; nothing lost, nothing stored twice", async () => {
     const list = queryFile(s.dir, "killed", 8, 100);
-    enqueue(redis, s, list, "sim-table", ["--run", "killed"]);
+    await enqueue(redis, s, list, "sim-table", ["--run", "killed"]);
     const db = join(s.dir, "killed.db");
     openStore(db).close();
     const before = s.sim.log.length;
@@ -275,7 +276,7 @@ describe.skipIf(unavailable !== null)("distributed harvest: workers and Redis th
 
   it("Redis restarted mid-run: the workers reconnect and finish every page", async () => {
     const list = queryFile(s.dir, "restart", 12, 200);
-    enqueue(redis, s, list, "sim-list", ["--run", "restart"]);
+    await enqueue(redis, s, list, "sim-list", ["--run", "restart"]);
     const db = join(s.dir, "restart.db");
     openStore(db).close();
     const before = s.sim.log.length;
@@ -290,7 +291,7 @@ describe.skipIf(unavailable !== null)("distributed harvest: workers and Redis th
 
   it("a wrapper learned by one worker reaches the others through the store: one version, used by all", async () => {
     const list = queryFile(s.dir, "learning", 6, 300);
-    enqueue(redis, s, list, "sim-div", ["--run", "learning"]);
+    await enqueue(redis, s, list, "sim-div", ["--run", "learning"]);
     const db = join(s.dir, "learning.db");
     openStore(db).close();
     // sim-div has no wrapper yet: the three workers' first pages all teach one at once.

@@ -1,5 +1,4 @@
 import { parallelText } from "../../src/language-pair.js";
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,6 +8,7 @@ import { registerDaemonCommand } from "../../src/cli/daemon.js";
 import { registerExportCommands } from "../../src/cli/export.js";
 import { registerHarvestCommand } from "../../src/cli/harvest.js";
 import { openStore, recordFetch, setClassification } from "../../src/store/index.js";
+import { runCommand } from "../helpers/cli.js";
 import { bench, DEMO } from "./helpers.js";
 
 /** Run `bitext ARGS` in-process; UserErrors surface as rejections. */
@@ -43,13 +43,11 @@ describe("bitext harvest: bad input", () => {
     await expect(cli(["harvest", join(dir, "q.tsv"), "--max-age", "a week"])).rejects.toThrow(/--max-age: cannot read "a week"/);
   });
 
-  it("prints one line on stderr and exits 1 (the real bin)", () => {
+  it("prints one line on stderr and exits 1 (the whole command line)", async () => {
     const dir = tempDir();
     writeFileSync(join(dir, "q.tsv"), "I see.\n");
-    const r = spawnSync(process.execPath, ["--import", "tsx", join(import.meta.dirname, "../../src/cli/main.ts"), "harvest", join(dir, "q.tsv")], {
-      encoding: "utf8",
-    });
-    expect(r.status).toBe(1);
+    const r = await runCommand(["harvest", join(dir, "q.tsv")]);
+    expect(r.code).toBe(1);
     expect(r.stderr).toBe(`bitext: ${join(dir, "q.tsv")}:1: expected "English<TAB>Chinese", found no tab\n`);
     expect(r.stdout).toBe("");
   });

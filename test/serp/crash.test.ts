@@ -12,7 +12,7 @@ import { type Bench, bench, DEMO, FAST } from "./helpers.js";
 /** The user data folder of these runs (browser profiles), never the tester's own. */
 const HOME = mkdtempSync(join(tmpdir(), "bitext-crash-home-"));
 
-/** `bitext …` as a child process, straight from the sources. */
+/** `bitext …` as a child process, straight from the sources: these tests kill it (kill -9, Ctrl-C). */
 function bitext(args: string[]): ChildProcess {
   return spawn(process.execPath, ["--import", "tsx", join(import.meta.dirname, "../../src/cli/main.ts"), ...args], {
     stdio: ["ignore", "pipe", "pipe"],

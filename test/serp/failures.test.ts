@@ -9,7 +9,7 @@ import { loadEngine, wrapperFilePath, writeDefinition } from "../../src/serp/eng
 import { type HarvestEvent, harvest } from "../../src/serp/harvest.js";
 import { parseFaults } from "../../src/sim/index.js";
 import { getRun, listFetches, openStore } from "../../src/store/index.js";
-import { runCli } from "../helpers/cli.js";
+import { runCommand } from "../helpers/cli.js";
 import { bench, DEMO, FAST } from "./helpers.js";
 
 /**
@@ -169,7 +169,7 @@ describe("engines that cannot be reached", () => {
     }
   });
 
-  it("stops at once when every engine is down: a few attempts per engine, every page left, exit 75 (the real bin)", async () => {
+  it("stops at once when every engine is down: a few attempts per engine, every page left, exit 75 (the command line)", async () => {
     const dir = mkdtempSync(join(tmpdir(), "bitext-down-"));
     try {
       for (const name of ["down-a", "down-b"]) {
@@ -177,7 +177,7 @@ describe("engines that cannot be reached", () => {
       }
       const queries = join(dir, "queries.tsv");
       writeFileSync(queries, DEMO.slice(0, 6).map((q) => `${q.source.text}\t${q.target.text}`).join("\n"));
-      const r = runCli(["harvest", queries, "--engines", "down-a,down-b", "--wrappers", dir, "--db", join(dir, "bitext.db"), "--no-classify", "--json"], {
+      const r = await runCommand(["harvest", queries, "--engines", "down-a,down-b", "--wrappers", dir, "--db", join(dir, "bitext.db"), "--no-classify", "--json"], {
         env: { BITEXT_HOME: dir },
       });
       expect(r.code, r.stderr).toBe(75);

@@ -51,7 +51,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** `bitext harvest` of the one query from the source, optionally inside xvfb-run; resolves with its exit status. */
+/**
+ * `bitext harvest` of the one query from the source, optionally inside xvfb-run (a process: its display is
+ * set at start-up); resolves with its exit status.
+ */
 function harvestRun(headed: boolean, db: string): Promise<{ code: number | null; stderr: string }> {
   const bitext = [process.execPath, "--import", "tsx", join(ROOT, "src", "cli", "main.ts")];
   const args = ["harvest", join(dir, "q.tsv"), "--engines", "probe", "--wrappers", dir, "--db", join(dir, db), "--no-classify", "--no-profile", "--retries", "0", "--json"];

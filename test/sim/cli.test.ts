@@ -8,13 +8,14 @@ import { registerSimCommand } from "../../src/cli/sim.js";
 import { UserError } from "../../src/errors.js";
 import { readQueryFile } from "../../src/serp/queries.js";
 import { resourcePath } from "../../src/paths.js";
-import { ROOT, runCli } from "../helpers/cli.js";
+import { ROOT, runCommand } from "../helpers/cli.js";
 
-/** `bitext sim` as a user runs it: a process serving until Ctrl-C, and a harvest in another "terminal". */
+/** `bitext sim` as a user runs it: a process serving until Ctrl-C, and a harvest in another "terminal" (this process). */
 describe("bitext sim", () => {
   it("serves the simulated engines, writes their definitions, takes a harvest, and stops at Ctrl-C", async () => {
     const dir = mkdtempSync(join(tmpdir(), "bitext-sim-"));
     const wrappers = join(dir, "wrappers");
+    // A process of its own: it serves until Ctrl-C (SIGINT).
     const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "src", "cli", "main.ts"), "sim", "--port", "0", "--wrappers", wrappers, "--json"], {
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -43,7 +44,7 @@ describe("bitext sim", () => {
 
       const queries = join(dir, "q.tsv");
       writeFileSync(queries, readQueryFile(resourcePath("queries", "demo.tsv")).slice(0, 2).map((q) => `${q.source.text}\t${q.target.text}`).join("\n"));
-      const h = runCli(["harvest", queries, "--engines", "sim-list", "--wrappers", wrappers, "--db", join(dir, "bitext.db"), "--no-classify", "--json"], {
+      const h = await runCommand(["harvest", queries, "--engines", "sim-list", "--wrappers", wrappers, "--db", join(dir, "bitext.db"), "--no-classify", "--json"], {
         env: { BITEXT_HOME: dir },
       });
       expect(h.code, h.stderr).toBe(0);

@@ -1,9 +1,9 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCommand } from "../helpers/cli.js";
 import { startStaticServer } from "../net/local-server.js";
 import { generateSite, readSentencePairs, SCHEMES, writeSite } from "./site-generator.js";
 
@@ -13,21 +13,7 @@ const tmp = mkdtempSync(join(tmpdir(), "bitext-site-cli-"));
 const mirror = join(tmp, "mirror");
 let gold: Array<{ en: string; zh: string }>;
 
-/** Run `bitext` from source as a user does: its own process, exit status, stdout, stderr. */
-function bitext(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "src/cli/main.ts"), ...args], { cwd: ROOT });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const bitext = (args: string[]) => runCommand(args);
 
 beforeAll(() => {
   const generated = generateSite({ seed: 9, scheme: SCHEMES["(null):c"]!, pairs: 24, unpatterned: 5, onlyEn: 2, sentences });

@@ -33,6 +33,7 @@ const article = (i: number) =>
     .map((s) => s.en)
     .join(" ")}</p>`;
 
+/** A process of its own: the test kills it with kill -9. */
 function bitext(args: string[]): ChildProcess {
   return spawn(process.execPath, ["--import", "tsx", join(import.meta.dirname, "../../src/cli/main.ts"), ...args], { stdio: "ignore" });
 }

@@ -4,13 +4,15 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCommand } from "../helpers/cli.js";
 import { type Bench, bench, DEMO } from "../serp/helpers.js";
 
 /**
- * Two processes on one store, for real: a harvest running (Chromium against the local engine
- * simulator, each search slowed to 400 ms), and beside it a second harvest (refused, naming the
- * first), `classify --db` and `export records` (both work, no SQLITE_BUSY).
+ * Two processes on one store, for real: a harvest running in a process of its own (Chromium against the
+ * local engine simulator, each search slowed to 400 ms), and beside it, in this process, a second harvest
+ * (refused, naming the first), `classify --db` and `export records` (both work, no SQLITE_BUSY).
  */
+/** The first harvest is a process of its own: another process's lock and pid, ended by Ctrl-C (SIGINT). */
 function bitext(args: string[]): ChildProcess {
   return spawn(process.execPath, ["--import", "tsx", join(import.meta.dirname, "../../src/cli/main.ts"), ...args], {
     stdio: ["ignore", "pipe", "pipe"],
@@ -60,17 +62,17 @@ describe("two processes on one store", () => {
     const firstDone = exited(first);
     await untilFetches(db, 2);
 
-    const second = await exited(bitext(harvestArgs));
+    const second = await runCommand(harvestArgs);
     expect(second.code).toBe(75);
     const line = second.stderr.trim();
     expect(line.split("\n")).toHaveLength(1);
     expect(line).toMatch(new RegExp(`^bitext: ${db}: harvest run 1 is already running on this store \\(host ${hostname()}, pid ${first.pid}, started \\d{4}-`));
 
-    const classified = await exited(bitext(["classify", "--db", db, "--json"]));
+    const classified = await runCommand(["classify", "--db", db, "--json"]);
     expect(classified.stderr).toBe("");
     expect(classified.code).toBe(0);
     expect(JSON.parse(classified.stdout).classified).toBeGreaterThan(0);
-    const exported = await exited(bitext(["export", "records", "--db", db, "--format", "jsonl"]));
+    const exported = await runCommand(["export", "records", "--db", db, "--format", "jsonl"]);
     expect(exported.stderr).toBe("");
     expect(exported.code).toBe(0);
 

@@ -1,10 +1,9 @@
-import { spawn } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Bench, bench, DEMO } from "../serp/helpers.js";
-import { ROOT } from "../helpers/cli.js";
+import { runCommand } from "../helpers/cli.js";
 import { type PostgresCluster, reportSkip, startPostgres } from "../helpers/postgres.js";
 
 /**
@@ -33,16 +32,11 @@ beforeEach((ctx) => {
   if (skip) ctx.skip();
 });
 
-/** Run the CLI from source in a child process (asynchronously: the simulator answers from this process). */
-function bitext(...args: string[]): Promise<string> {
-  const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "src", "cli", "main.ts"), ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d) => (stdout += d));
-  child.stderr.on("data", (d) => (stderr += d));
-  return new Promise((resolve, reject) =>
-    child.on("exit", (code) => (code === 0 ? resolve(stdout) : reject(new Error(`bitext ${args.join(" ")} exited ${code}: ${stderr}`)))),
-  );
+/** Run a command (in this process); what it printed, or a rejection with its status and error output. */
+async function bitext(...args: string[]): Promise<string> {
+  const r = await runCommand(args);
+  if (r.code !== 0) throw new Error(`bitext ${args.join(" ")} exited ${r.code}: ${r.stderr}`);
+  return r.stdout;
 }
 
 /** Every command, on one store; what each printed, without what differs between two runs (ids, times, paths). */

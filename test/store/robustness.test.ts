@@ -18,7 +18,7 @@ import {
   staleRuns,
   upsertPage,
 } from "../../src/store/index.js";
-import { runCli } from "../helpers/cli.js";
+import { runCommand } from "../helpers/cli.js";
 import { storeBackends } from "../helpers/postgres.js";
 
 function escapeRegExp(text: string): string {
@@ -116,18 +116,18 @@ describe.each(backends)("runs left running by a dead process, on $name", (backen
     }
   });
 
-  it("bitext runs lists them as stale and --clear-stale marks them crashed", () => {
+  it("bitext runs lists them as stale and --clear-stale marks them crashed", async () => {
     const db = backend.location();
     const store = openStore(db);
     finishRun(store, startRun(store, {}), "completed", {});
     store.close();
     const dead = foreignRun(db, "other-host", 99, STALE_AFTER_MS * 3);
-    const listed = runCli(["runs", "--db", db, "--stale", "--json"]);
+    const listed = await runCommand(["runs", "--db", db, "--stale", "--json"]);
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ id: dead, host: "other-host", pid: 99, stale: true })]);
-    const cleared = runCli(["runs", "--db", db, "--clear-stale"]);
+    const cleared = await runCommand(["runs", "--db", db, "--clear-stale"]);
     expect(cleared.stdout.trim()).toBe(`marked crashed: run ${dead} (host other-host, pid 99)`);
-    const all = JSON.parse(runCli(["runs", "--db", db, "--json"]).stdout) as Array<{ id: number; status: string }>;
+    const all = JSON.parse((await runCommand(["runs", "--db", db, "--json"])).stdout) as Array<{ id: number; status: string }>;
     expect(all.map((r) => r.status)).toEqual(["crashed", "completed"]);
   });
 });
@@ -155,10 +155,10 @@ describe("environment errors", () => {
     }
   });
 
-  it("a store whose folder cannot be made is a one-line error with the path, exit not 70", () => {
+  it("a store whose folder cannot be made is a one-line error with the path, exit not 70", async () => {
     const blocker = join(dir, "file");
     writeFileSync(blocker, "");
-    const r = runCli(["runs", "--db", join(blocker, "sub", "s.db"), "--clear-stale"]);
+    const r = await runCommand(["runs", "--db", join(blocker, "sub", "s.db"), "--clear-stale"]);
     expect(r.code).not.toBe(70);
     expect(r.code).not.toBe(0);
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
@@ -166,7 +166,7 @@ describe("environment errors", () => {
   });
 
   // A real read-only medium needs a mount (root); elsewhere this test is skipped.
-  it.skipIf(!canMount())("read-only commands read a store on a read-only medium, where SQLite cannot create its -shm file", () => {
+  it.skipIf(!canMount())("read-only commands read a store on a read-only medium, where SQLite cannot create its -shm file", async () => {
     const db = join(dir, "ro.db");
     const store = openStore(db);
     finishRun(store, startRun(store, { label: "kept" }), "completed", {});
@@ -191,10 +191,10 @@ describe("environment errors", () => {
       } finally {
         ro.close();
       }
-      const listed = runCli(["runs", "--db", onMedium, "--json"]);
+      const listed = await runCommand(["runs", "--db", onMedium, "--json"]);
       expect(listed.stderr).toBe("");
       expect(JSON.parse(listed.stdout)).toHaveLength(1);
-      const write = runCli(["runs", "--db", onMedium, "--clear-stale"]);
+      const write = await runCommand(["runs", "--db", onMedium, "--clear-stale"]);
       expect(write.code).toBe(74);
       expect(write.stderr).toMatch(new RegExp(`^bitext: ${onMedium}: cannot open the store \\(SQLITE_CANTOPEN\\): .*read-only media`));
     } finally {

@@ -301,6 +301,7 @@ describe("pages and sentence pairs (for the extract step)", () => {
 
 describe("a PostgreSQL store without pg-native", () => {
   it("is a one-line error saying what to install, naming the URL without its password", () => {
+    // A process of its own: pg-native is hidden by a module hook loaded at start-up (NODE_OPTIONS).
     const r = runCli(["export", "records", "--db", "postgres://bitext:secret@127.0.0.1:1/bitext"], {
       env: { NODE_OPTIONS: `--require ${join(import.meta.dirname, "workers", "without-pg-native.cjs")}` },
     });

@@ -1,14 +1,11 @@
-import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { EN_ZH, learnLexiconFromSentences, parseParallelTsv, readLexiconFile } from "../../src/text/index.js";
+import { runCommand } from "../helpers/cli.js";
 
-const run = promisify(execFile);
 const fixture = new URL("../fixtures/text/tatoeba-sample.tsv", import.meta.url).pathname;
-const cli = ["--import", "tsx", new URL("../../src/cli/main.ts", import.meta.url).pathname];
 
 describe("learning translation equivalents from a parallel corpus", () => {
   it("finds word translations in real Tatoeba sentence pairs", () => {
@@ -27,7 +24,8 @@ describe("learning translation equivalents from a parallel corpus", () => {
   it("bitext lexicon learn writes a lexicon file with its source and licence", async () => {
     const dir = mkdtempSync(join(tmpdir(), "bitext-lexicon-"));
     const out = join(dir, "lexicon-sample.tsv");
-    const { stdout } = await run(process.execPath, [...cli, "lexicon", "learn", fixture, "--out", out, "--json"]);
+    const { code, stdout, stderr } = await runCommand(["lexicon", "learn", fixture, "--out", out, "--json"]);
+    expect(code, stderr).toBe(0);
     const summary = JSON.parse(stdout) as { entries: number; sentences: number; licence: string };
     expect(summary.sentences).toBe(200);
     expect(summary.licence).toBe("CC-BY 2.0 (France)"); // read from the attribution column
@@ -43,7 +41,7 @@ describe("learning translation equivalents from a parallel corpus", () => {
     const dir = mkdtempSync(join(tmpdir(), "bitext-lexicon-"));
     const bad = join(dir, "bad.tsv");
     writeFileSync(bad, "Hi.\t你好。\nno tab here\n");
-    const err = await run(process.execPath, [...cli, "lexicon", "learn", bad, "--out", join(dir, "x.tsv")]).catch((e) => e);
+    const err = await runCommand(["lexicon", "learn", bad, "--out", join(dir, "x.tsv")]);
     expect(err.code).toBe(1);
     expect(err.stderr.trim()).toBe(`bitext: ${bad}:2: expected A<TAB>B[<TAB>attribution]`);
   });
