@@ -43,7 +43,7 @@ describe.skipIf(unavailable !== null)("bitext daemon --queue", () => {
     // Until both daemons have scheduled and three ticks have been enqueued (between them).
     const count = (kind: string) => daemons.reduce((n, d) => n + d.text().split(`"kind":"${kind}"`).length - 1, 0);
     const deadline = Date.now() + 25_000;
-    while (Date.now() < deadline && (count("scheduled") < 2 || count("finished") < 3)) await new Promise((r) => setTimeout(r, 100));
+    while (Date.now() < deadline && (count("scheduled") < 2 || count("finished") < 4)) await new Promise((r) => setTimeout(r, 100));
     for (const d of daemons) d.child.kill("SIGTERM");
     const events = (await Promise.all(daemons.map((d) => d.out))).flatMap((o) =>
       o
@@ -53,13 +53,16 @@ describe.skipIf(unavailable !== null)("bitext daemon --queue", () => {
         .map((l) => JSON.parse(l) as { kind: string; outcome?: { run: string; added: number } }),
     );
     const finished = events.filter((e) => e.kind === "finished").map((e) => e.outcome!);
-    expect(finished.length).toBeGreaterThanOrEqual(3);
-    // One enqueue per tick: no queue run twice, and each added its two pages.
-    expect(new Set(finished.map((f) => f.run)).size).toBe(finished.length);
-    expect(finished.every((f) => f.added === 2)).toBe(true);
+    // One enqueue per tick: each tick's run added its two pages exactly once. (A tick job whose lock lapsed on
+    // a loaded machine may be run again by the other daemon: BullMQ's delivery is at least once, and the
+    // deterministic page-job ids make the second enqueue add nothing.)
+    const added = new Map<string, number>();
+    for (const f of finished) added.set(f.run, (added.get(f.run) ?? 0) + f.added);
+    expect(added.size).toBeGreaterThanOrEqual(3);
+    expect([...added.values()].every((n) => n === 2)).toBe(true);
 
     const status = await runCommand(["queue", "status", "--queue", redis.url, "--json"]);
     const runs = (JSON.parse(status.stdout) as { runs: Array<{ run: string; waiting: number }> }).runs;
-    expect(runs.map((r) => r.run).sort()).toEqual(finished.map((f) => f.run).sort());
+    expect(runs.map((r) => r.run).sort()).toEqual([...added.keys()].sort());
   }, 90_000);
 });
