@@ -65,7 +65,8 @@ export function configFileIn(dir: string): string | null {
 
 /** The platform's user data folder for bitext (XDG_DATA_HOME on Linux). */
 export function userDataFolder(): string {
-  // env-paths reads XDG_DATA_HOME and HOME from process.env (a fresh HOME in tests is honoured).
+  // env-paths reads XDG_DATA_HOME on every call but HOME once, when it loads (os.homedir()): a test that
+  // changes the home in-process sets XDG_DATA_HOME.
   return envPaths("bitext", { suffix: "" }).data;
 }
 
