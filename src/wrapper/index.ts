@@ -3,6 +3,7 @@ export * from "./ap.js";
 export * from "./evidence.js";
 export * from "./extract.js";
 export * from "./file.js";
+export * from "./heal.js";
 export * from "./layout.js";
 export * from "./learn.js";
 export * from "./query-rewrite.js";
