@@ -1,5 +1,5 @@
 import type { TagPathSequence } from "../html/index.js";
-import { extractRecords } from "./extract.js";
+import { extractRecords } from "./apply.js";
 import { learnWrapper } from "./learn.js";
 import { findQueryRewriteNotice } from "./query-rewrite.js";
 import type { ExtractResult, Wrapper } from "./types.js";
