@@ -63,10 +63,10 @@ export function anchorRecords(ctx: TextContext, pathIds: ReadonlyMap<string, num
   // A root is scored by its records with the title where the template has it (`atTemplate`); those with a title
   // link found only by the extractor's tolerance (a link holding a heading elsewhere) are read with them, but
   // counted, every region of a root high above the list holds some such link.
-  const readRoot = (id: number, occurrences: ArrayLike<number> = index.occurrences[id]!) => {
+  const readRoot = (id: number) => {
     const titled: RecordRegion[] = [];
     const atTemplate: RecordRegion[] = [];
-    for (const r of recordRegions(index, occurrences)) {
+    for (const r of recordRegions(index, index.occurrences[id]!)) {
       const link = findTitleLink(ctx, r, cluster.titlePath);
       if (link < 0) continue;
       titled.push(r);
@@ -97,56 +97,9 @@ export function anchorRecords(ctx: TextContext, pathIds: ReadonlyMap<string, num
   // Records under the learned root are kept even when none of the template is recognised in them.
   if (best === 0) return learned && learned.titled.length > 0 ? { regions: learned.titled, similarity: 0 } : { regions: [], similarity: 0 };
   const kept = eligible.filter((r) => r.score >= NEAR_BEST * best);
+  const regions = kept.flatMap((r) => r.titled).sort((a, b) => a.root - b.root);
   const n = kept.reduce((s, r) => s + r.atTemplate.length, 0);
-  const similarity = kept.reduce((s, r) => s + r.similarity * r.atTemplate.length, 0) / n;
-  const joined = joiningRecords(ctx, pathIds, cluster, template, kept, similarity, readRoot);
-  const regions = [...kept.flatMap((r) => r.titled), ...joined].sort((a, b) => a.root - b.root);
-  return { regions, similarity };
-}
-
-/** A root further from the learned one than `MAX_ROOT_SHIFT` may join the list within its container by this many tags. */
-const JOIN_SHIFT = 4;
-/** A joining record holds at least this share of the list records' mean share of the template (and `MIN_TEMPLATE_MATCH`). */
-const JOIN_SHARE = 0.5;
-
-/**
- * Records of the template at other depths inside the list's own container: a result wrapped in an extra box, or
- * grouped with others of its site, sits a level or a few deeper among the list's records. Such a record joins
- * the list when its title is where the template has it and it holds as much of the template as the list's records
- * do; records that contain one of the list's records, or lie outside the element holding all of them, do not.
- */
-function joiningRecords(
-  ctx: TextContext,
-  pathIds: ReadonlyMap<string, number>,
-  cluster: RecordCluster,
-  template: readonly string[],
-  kept: ReadonlyArray<{ atTemplate: RecordRegion[] }>,
-  similarity: number,
-  readRoot: (id: number, occurrences?: ArrayLike<number>) => { atTemplate: RecordRegion[] },
-): RecordRegion[] {
-  const { index } = ctx;
-  const list = kept.flatMap((r) => r.atTemplate).sort((a, b) => a.root - b.root);
-  if (list.length < 2 || template.length === 0) return [];
-  const first = list[0]!.root;
-  const lastEnd = Math.max(...list.map((r) => r.end));
-  let box = first;
-  while (box >= 0 && index.seq.ends[box]! < lastEnd) box = index.parents[box]!;
-  if (box < 0) return [];
-  const boxEnd = index.seq.ends[box]!;
-  const listRoots = new Set(list.map((r) => index.seq.pathIds[r.root]!));
-  const out: RecordRegion[] = [];
-  for (const id of candidateRoots(index, pathIds, cluster, JOIN_SHIFT)) {
-    if (listRoots.has(id)) continue;
-    const inside = index.occurrences[id]!.filter((p) => p > box && p < boxEnd);
-    if (inside.length === 0) continue;
-    for (const region of readRoot(id, inside).atTemplate) {
-      if (templateSimilarity(index, [region], template) < Math.max(MIN_TEMPLATE_MATCH, JOIN_SHARE * similarity)) continue;
-      const holdsListRecord = list.some((l) => l.root >= region.root && l.root < region.end);
-      const inListRecord = list.some((l) => region.root >= l.root && region.root < l.end);
-      if (!holdsListRecord && !inListRecord) out.push(region);
-    }
-  }
-  return out;
+  return { regions, similarity: kept.reduce((s, r) => s + r.similarity * r.atTemplate.length, 0) / n };
 }
 
 /** Share of the template's paths that the page has under root path `id` (an upper bound, cheap). */

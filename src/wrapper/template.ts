@@ -55,7 +55,7 @@ export const MAX_ROOT_SHIFT = 2;
  * or one element down, and which is the learned path with at most `MAX_ROOT_SHIFT` tags inserted or deleted
  * (the list moved a level or two; a list elsewhere on the page is another list).
  */
-export function candidateRoots(index: TagPathIndex, pathIds: ReadonlyMap<string, number>, cluster: RecordCluster, maxShift = MAX_ROOT_SHIFT): number[] {
+export function candidateRoots(index: TagPathIndex, pathIds: ReadonlyMap<string, number>, cluster: RecordCluster): number[] {
   const { ancestorPath, titlePath } = cluster;
   const lastTag = ancestorPath.slice(ancestorPath.lastIndexOf("\\") + 1);
   const roots = new Set<number>();
@@ -75,7 +75,7 @@ export function candidateRoots(index: TagPathIndex, pathIds: ReadonlyMap<string,
       for (let up = 0; up < 2 && root.length > 0; up++) {
         if (root.endsWith(`\\${lastTag}`)) {
           const rid = pathIds.get(root);
-          if (rid !== undefined && !roots.has(rid) && withinShift(learnedTags, root.split("\\"), maxShift)) roots.add(rid);
+          if (rid !== undefined && !roots.has(rid) && withinShift(learnedTags, root.split("\\"), MAX_ROOT_SHIFT)) roots.add(rid);
         }
         root = root.slice(0, Math.max(0, root.lastIndexOf("\\")));
       }
