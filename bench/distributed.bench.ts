@@ -1,14 +1,14 @@
 /**
  * Distributed harvesting: pages per second with 1, 2 and 4 `bitext worker` processes taking page jobs
- * from one Redis (BullMQ) into one SQLite store (WAL), against the engine simulator over the HTTP fast
- * path, and the scaling ratio against 1 worker. Pages per second are counted at the simulator, from its
+ * from one Redis (BullMQ) into one SQLite store (WAL), against the engine simulator, over the HTTP fast
+ * path and through the browser (each worker its own Chromium), and the scaling ratio against 1 worker. Pages per second are counted at the simulator, from its
  * first search to its last of the trial (worker start-up is not in them). Every search takes
  * BENCH_LATENCY ms (default 100: an engine's answer time), so a worker mostly waits, as on the web;
  * the engines set no politeness limit here. Each setting runs REPEATS times; the table gives medians.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { formatTable } from "../src/cli/output.js";
 import { resourcePath } from "../src/paths.js";
@@ -24,10 +24,14 @@ import { median } from "./stats.js";
 
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 120);
+// A browser page costs ~150 ms of Chromium CPU: fewer pages keep the browser trials as long as the HTTP ones.
+const BROWSER_QUERIES = Number(process.env.BENCH_BROWSER_QUERIES ?? 30);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY ?? 100);
 const WORKERS = [1, 2, 4];
 const ENGINES = ["sim-list", "sim-div"];
 const ROOT = join(import.meta.dirname, "..");
+
+type FetchPath = "http" | "browser";
 
 export async function run(): Promise<void> {
   const unavailable = redisUnavailable();
@@ -35,43 +39,24 @@ export async function run(): Promise<void> {
     console.log(`skipped: ${unavailable}`);
     return;
   }
+  for (const path of ["http", "browser"] as const) await runPath(path);
+}
+
+async function runPath(path: FetchPath): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "bitext-bench-distributed-"));
   const sim = await startSimulator({ latencyMs: LATENCY_MS });
   const redis = await startRedis();
   try {
     const wrappers = join(dir, "wrappers");
     for (const e of sim.engines) {
-      writeDefinition(wrapperFilePath(wrappers, e.spec.name), e.spec.name, { ...e.definition, fetch: "http", politeness: { minDelayMs: 0, requestsPerMinute: 0, maxConcurrent: 16 } });
+      writeDefinition(wrapperFilePath(wrappers, e.spec.name), e.spec.name, { ...e.definition, fetch: path, politeness: { minDelayMs: 0, requestsPerMinute: 0, maxConcurrent: 16 } });
     }
-    const queries = readQueryFile(resourcePath("queries", "tatoeba-cmn-eng.tsv")).slice(0, QUERIES);
+    const count = path === "http" ? QUERIES : BROWSER_QUERIES;
+    const queries = readQueryFile(resourcePath("queries", "tatoeba-cmn-eng.tsv")).slice(0, count);
     const list = join(dir, "queries.tsv");
     writeFileSync(list, `${queries.map((q) => `${q.source.text}\t${q.target.text}`).join("\n")}\n`);
-    // Wrappers learned once, from the first two queries, as a user would before harvesting.
-    const browser = new LazyBrowser({ timeoutMs: 30_000 });
-    const http = new HttpLoader({ timeoutMs: 30_000, identity: await browser.identity() });
-    const learning = openStore(join(dir, "learning.db"));
-    const setups = () => ENGINES.map((n) => loadEngine(wrappers, n));
-    await harvest(learning, { queries: queries.slice(0, 2), engines: setups(), driver: browser, http, concurrency: 1 });
-    learning.close();
-    await http.close();
-
-    const rates = new Map<number, number[]>();
-    let trial = 0;
-    for (let r = 0; r < REPEATS; r++) {
-      for (const n of WORKERS) {
-        trial++;
-        const db = join(dir, `trial-${trial}.db`);
-        openStore(db).close();
-        const settings = { run: `bench-${trial}`, pages: 1, maxAgeMs: 0, keepHtml: false, retries: 2, blockRetries: 2, downAfter: 3, backoffMs: 500 };
-        await enqueueHarvest(parseRedisUrl(redis.url), settings, setups(), queries);
-        const from = sim.log.length;
-        await Promise.all(Array.from({ length: n }, () => workerProcess(redis.url, wrappers, db)));
-        const log = sim.log.slice(from);
-        if (log.length !== queries.length * ENGINES.length) throw new Error(`trial ${trial}: ${log.length} searches, expected ${queries.length * ENGINES.length}`);
-        const span = (log.at(-1)!.at - log[0]!.at) / 1000;
-        rates.set(n, [...(rates.get(n) ?? []), log.length / span]);
-      }
-    }
+    await learnWrappers(dir, wrappers, queries.slice(0, 2));
+    const rates = await trials(redis.url, sim, wrappers, dir, queries);
     const base = median(rates.get(1)!);
     const rows: Array<Array<string | number>> = [["workers", "pages/s (median)", "× 1 worker", "per worker"]];
     for (const n of WORKERS) {
@@ -79,8 +64,9 @@ export async function run(): Promise<void> {
       rows.push([n, m.toFixed(1), (m / base).toFixed(2), (m / base / n).toFixed(2)]);
     }
     console.log(
-      `${queries.length} queries × ${ENGINES.length} engines = ${queries.length * ENGINES.length} pages per trial, fetch http, ` +
-        `${LATENCY_MS} ms per search, concurrency 4 per engine per worker, ${REPEATS} repeats, ${cpus().length} CPU cores\n`,
+      `\nfetch ${path}: ${queries.length} queries × ${ENGINES.length} engines = ${queries.length * ENGINES.length} pages per trial, ` +
+        `${LATENCY_MS} ms per search, concurrency 4 per engine per worker, ${REPEATS} repeats, ${cpus().length} CPU cores, ` +
+        `load average at the end ${loadavg().map((l) => l.toFixed(1)).join(", ")}\n`,
     );
     console.log(formatTable(rows));
   } finally {
@@ -88,6 +74,49 @@ export async function run(): Promise<void> {
     await sim.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Wrappers learned once, from the first queries, as a user would before harvesting. */
+async function learnWrappers(dir: string, wrappers: string, queries: ReturnType<typeof readQueryFile>): Promise<void> {
+  const browser = new LazyBrowser({ timeoutMs: 30_000 });
+  const http = new HttpLoader({ timeoutMs: 30_000, identity: await browser.identity() });
+  const learning = openStore(join(dir, "learning.db"));
+  try {
+    const setups = ENGINES.map((n) => loadEngine(wrappers, n));
+    await harvest(learning, { queries, engines: setups, driver: browser, http, concurrency: 1 });
+  } finally {
+    learning.close();
+    await http.close();
+    await browser.close();
+  }
+}
+
+/** Pages per second at the simulator, per worker count, REPEATS trials each (worker counts interleaved). */
+async function trials(
+  redisUrl: string,
+  sim: Awaited<ReturnType<typeof startSimulator>>,
+  wrappers: string,
+  dir: string,
+  queries: ReturnType<typeof readQueryFile>,
+): Promise<Map<number, number[]>> {
+  const rates = new Map<number, number[]>();
+  let trial = 0;
+  for (let r = 0; r < REPEATS; r++) {
+    for (const n of WORKERS) {
+      trial++;
+      const db = join(dir, `trial-${trial}.db`);
+      openStore(db).close();
+      const settings = { run: `bench-${trial}`, pages: 1, maxAgeMs: 0, keepHtml: false, retries: 2, blockRetries: 2, downAfter: 3, backoffMs: 500 };
+      await enqueueHarvest(parseRedisUrl(redisUrl), settings, ENGINES.map((e) => loadEngine(wrappers, e)), queries);
+      const from = sim.log.length;
+      await Promise.all(Array.from({ length: n }, () => workerProcess(redisUrl, wrappers, db)));
+      const log = sim.log.slice(from);
+      if (log.length !== queries.length * ENGINES.length) throw new Error(`trial ${trial}: ${log.length} searches, expected ${queries.length * ENGINES.length}`);
+      const span = (log.at(-1)!.at - log[0]!.at) / 1000;
+      rates.set(n, [...(rates.get(n) ?? []), log.length / span]);
+    }
+  }
+  return rates;
 }
 
 function workerProcess(queue: string, wrappers: string, db: string): Promise<void> {

@@ -87,18 +87,15 @@ function printNextRuns(config: ScheduleConfig, json: boolean): void {
 async function runQueueMode(queue: string, flags: DaemonFlags, config: ScheduleConfig, outcome: DaemonOutcome): Promise<void> {
   const { parseRedisUrl, runQueueSchedules } = await import("../queue/index.js");
   const { enqueueScheduledRun } = await import("./queue.js");
-  const controller = new AbortController();
-  const stop = () => controller.abort();
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  const interrupt = stopOnInterrupt("stopping the schedules");
   await runQueueSchedules({
     redis: parseRedisUrl(queue),
     runs: config.runs,
     once: flags.once ?? false,
-    signal: controller.signal,
+    signal: interrupt.signal,
     enqueue: (run, runName) => enqueueScheduledRun(queue, run, runName, config.wrappers),
     onEvent: outcome.log,
-  });
+  }).finally(() => interrupt.dispose());
   if (flags.once && outcome.failed) process.exitCode = 1;
 }
 

@@ -1,5 +1,4 @@
 import { type Command, Option } from "commander";
-import { UserError } from "../errors.js";
 import { parseDuration } from "../duration.js";
 import type { FetchMode } from "../serp/index.js";
 import { formatFailureCounts } from "../serp/index.js";
@@ -10,10 +9,11 @@ import { type ReextractSummary, reextractStoredPages } from "../serp/index.js";
 import { parseProxy, type ProxySpec, readProxyList } from "../serp/index.js";
 import { type HarvestRunOptions, type HarvestRunResult, resolveQueryFile, runHarvest } from "../serp/index.js";
 import { openStore } from "../store/index.js";
-import { DEFAULTS, defaultEngines, loadSettings, type Settings, storePath } from "../config/index.js";
+import { DEFAULTS, defaultEngines, HARVEST_DEFAULTS, loadSettings, type Settings, storePath } from "../config/index.js";
 import { formatTable, printJson, printLine } from "./output.js";
-import { positiveDurationMs } from "./flags.js";
+import { positiveDurationMs, wholeNumber } from "./flags.js";
 import { createProgress, formatSeconds, type Progress } from "./progress.js";
+import { stopOnInterrupt } from "./signals.js";
 import { splitList } from "./shared-options.js";
 
 interface HarvestFlags extends BrowserFlags {
@@ -42,18 +42,37 @@ export const EXIT_INCOMPLETE = 75;
 export function registerHarvestCommand(program: Command): void {
   // Defaults: the config file's (bitext.config.json in the home), else DEFAULTS (src/config/schema.ts).
   const settings = loadSettings();
-  program
-    .command("harvest")
-    .argument("[queries...]", "query lists (English<TAB>Chinese per line)")
+  const command = program.command("harvest").argument("[queries...]", "query lists (English<TAB>Chinese per line)");
+  harvestOptions(command, settings)
+    .addHelpText(
+      "after",
+      `
+Each (engine, query, page) fetched successfully within --max-age is skipped, so rerunning after a crash or
+Ctrl-C fetches only what is missing. Blocks (HTTP 429, captchas, verification redirects) are never stored as
+empty results; an engine blocked repeatedly pauses while the others go on, and an engine that cannot be reached
+(DNS, refused, timeout, TLS) is given up after ${HARVEST_DEFAULTS.downAfter} network failures in a row. Exit status: 0 done, ${EXIT_INCOMPLETE} pages
+left for the next run (some failed after their retries, or an engine was given up; "failed" when none succeeded),
+130 interrupted.`,
+    )
+    .action(async (files: string[], flags: HarvestFlags) => {
+      if (flags.queue && !flags.reextract) await enqueue(files, { ...flags, queue: flags.queue });
+      else if (flags.reextract) printReextract(files, flags);
+      else await harvestHere(files, flags, settings);
+    });
+}
+
+/** The options of `harvest`, their defaults from the config file or DEFAULTS. */
+function harvestOptions(command: Command, settings: Settings): Command {
+  return command
     .option("--engines <list>", "comma-separated engines (wrappers/<engine>.json)", defaultEngines(settings).join(","))
-    .option("--pages <n>", "result pages per query (later pages only while pages come back full)", "1")
+    .option("--pages <n>", "result pages per query (later pages only while pages come back full)", String(DEFAULTS.pages))
     .option("--concurrency <n>", "page loads in flight at once, over all engines", String(settings.config.concurrency ?? DEFAULTS.concurrency))
-    .option("--max-age <duration>", "skip pages fetched successfully this recently (0: fetch all again)", "24h")
+    .option("--max-age <duration>", "skip pages fetched successfully this recently (0: fetch all again)", DEFAULTS.maxAge)
     .option("--db <file>", "the store", storePath(undefined, settings))
     .option("--wrappers <dir>", "folder of engine wrapper files (default: the shipped wrappers/)")
     .option("--keep-html", "keep every result page's HTML (compressed) in the store, to re-extract later")
-    .option("--retries <n>", "retries of a page after a network error or timeout", "2")
-    .option("--timeout <duration>", "page load timeout (30s, 1m; a bare number is seconds)", "30s")
+    .option("--retries <n>", "retries of a page after a network error or timeout", String(DEFAULTS.retries))
+    .option("--timeout <duration>", "page load timeout (30s, 1m; a bare number is seconds)", DEFAULTS.timeout)
     .option("--model <file>", "classifier model for classifying records as they are stored (default: models/default.json if present)")
     .option("--no-classify", "store records unclassified even if a model is present")
     .option("--no-learn", "never learn or re-learn wrappers from harvested pages")
@@ -69,87 +88,70 @@ export function registerHarvestCommand(program: Command): void {
     .addOption(new Option("--fetch <mode>", "fetch result pages with the browser, a plain HTTP client, or HTTP first (default: each engine's definition)").choices(["browser", "http", "auto"]))
     .addOption(new Option("--queue <url>", "do not fetch here: enqueue the pages as jobs on this Redis (redis://host:port) for bitext worker processes").env("BITEXT_QUEUE"))
     .option("--run <name>", "with --queue: the run's name (default: the query lists' names and today's date)")
-    .option("--json", "print the run summary as JSON")
-    .addHelpText(
-      "after",
-      `
-Each (engine, query, page) fetched successfully within --max-age is skipped, so rerunning after a crash or
-Ctrl-C fetches only what is missing. Blocks (HTTP 429, captchas, verification redirects) are never stored as
-empty results; an engine blocked repeatedly pauses while the others go on, and an engine that cannot be reached
-(DNS, refused, timeout, TLS) is given up after 3 network failures in a row. Exit status: 0 done, ${EXIT_INCOMPLETE} pages
-left for the next run (some failed after their retries, or an engine was given up; "failed" when none succeeded),
-130 interrupted.`,
-    )
-    .action(async (files: string[], flags: HarvestFlags) => {
-      if (flags.queue && !flags.reextract) {
-        const { enqueueFromHarvest, formatEnqueued } = await import("./queue.js");
-        const r = await enqueueFromHarvest(files, {
-          ...flags,
-          queue: flags.queue,
-          pages: positiveInt(flags.pages, "--pages"),
-          maxAgeMs: parseDuration(flags.maxAge, "--max-age"),
-          keepHtml: flags.keepHtml ?? false,
-          retries: nonNegativeInt(flags.retries, "--retries"),
-        });
-        if (flags.json) printJson(r);
-        else printLine(formatEnqueued(r, flags.queue));
-        return;
-      }
-      if (flags.reextract) {
-        const r = reextract(files, flags);
-        if (flags.json) printJson(r);
-        else {
-          printLine(
-            `re-extraction run ${r.runId}: ${r.pages} kept pages read again → ${r.ok} with records, ${r.empty} empty, ` +
-              `${r.blocked} blocked, ${r.errors} unrecognised; ${r.newRecords} new records, ${r.seenAgain} seen again`,
-          );
-        }
-        return;
-      }
-      const controller = new AbortController();
-      let interrupts = 0;
-      const onSigint = () => {
-        interrupts++;
-        if (interrupts > 1) process.exit(130); // the store is consistent at every commit
-        process.stderr.write("\nbitext: interrupted: finishing writes and closing the browser (Ctrl-C again to quit now)\n");
-        controller.abort();
-      };
-      process.on("SIGINT", onSigint);
-      process.on("SIGTERM", onSigint);
-      const progress = createProgress({ label: "harvest", quiet: flags.json ?? false });
-      try {
-        const result = await runHarvest({
-          queryFiles: files,
-          engines: splitList(flags.engines),
-          db: flags.db,
-          ...(flags.wrappers ? { wrappersDir: flags.wrappers } : {}),
-          pages: positiveInt(flags.pages, "--pages"),
-          concurrency: positiveInt(flags.concurrency, "--concurrency"),
-          maxAgeMs: parseDuration(flags.maxAge, "--max-age"),
-          keepHtml: flags.keepHtml ?? false,
-          retries: nonNegativeInt(flags.retries, "--retries"),
-          timeoutMs: positiveDurationMs("--timeout", flags.timeout, "s"),
-          model: flags.classify ? (flags.model ?? settings.config.model ?? undefined) : null,
-          learn: flags.learn,
-          ...(flags.chromium ? { chromium: flags.chromium } : {}),
-          ...browserFlags(flags),
-          ...(flags.fetch ? { fetchMode: flags.fetch as FetchMode } : {}),
-          signal: controller.signal,
-          runOptions: { files, ...flags },
-          onEvent: (e) => logEvent(e, progress),
-          onProgress: progressReporter(progress),
-        });
-        progress.done();
-        if (flags.json) printJson(result);
-        else printLine(formatHarvestSummary(result));
-        if (result.status === "interrupted") process.exitCode = 130;
-        else if (result.left > 0) process.exitCode = EXIT_INCOMPLETE;
-      } finally {
-        progress.done();
-        process.off("SIGINT", onSigint);
-        process.off("SIGTERM", onSigint);
-      }
+    .option("--json", "print the run summary as JSON");
+}
+
+/** `harvest --queue`: the pages become jobs on Redis for `bitext worker` processes; nothing is fetched here. */
+async function enqueue(files: string[], flags: HarvestFlags & { queue: string }): Promise<void> {
+  const { enqueueFromHarvest, formatEnqueued } = await import("./queue.js");
+  const r = await enqueueFromHarvest(files, {
+    ...flags,
+    pages: wholeNumber("--pages", flags.pages, 1),
+    maxAgeMs: parseDuration(flags.maxAge, "--max-age"),
+    keepHtml: flags.keepHtml ?? false,
+    retries: wholeNumber("--retries", flags.retries, 0),
+  });
+  if (flags.json) printJson(r);
+  else printLine(formatEnqueued(r, flags.queue));
+}
+
+/** `harvest --reextract`: the kept pages read again with the current wrappers, and the counts printed. */
+function printReextract(files: string[], flags: HarvestFlags): void {
+  const r = reextract(files, flags);
+  if (flags.json) printJson(r);
+  else {
+    printLine(
+      `re-extraction run ${r.runId}: ${r.pages} kept pages read again → ${r.ok} with records, ${r.empty} empty, ` +
+        `${r.blocked} blocked, ${r.errors} unrecognised; ${r.newRecords} new records, ${r.seenAgain} seen again`,
+    );
+  }
+}
+
+/** The harvest in this process: the browser (and HTTP path) here, Ctrl-C ending it at a safe point. */
+async function harvestHere(files: string[], flags: HarvestFlags, settings: Settings): Promise<void> {
+  const interrupt = stopOnInterrupt("interrupted: finishing writes and closing the browser");
+  const progress = createProgress({ label: "harvest", quiet: flags.json ?? false });
+  try {
+    const result = await runHarvest({
+      queryFiles: files,
+      engines: splitList(flags.engines),
+      db: flags.db,
+      ...(flags.wrappers ? { wrappersDir: flags.wrappers } : {}),
+      pages: wholeNumber("--pages", flags.pages, 1),
+      concurrency: wholeNumber("--concurrency", flags.concurrency, 1),
+      maxAgeMs: parseDuration(flags.maxAge, "--max-age"),
+      keepHtml: flags.keepHtml ?? false,
+      retries: wholeNumber("--retries", flags.retries, 0),
+      timeoutMs: positiveDurationMs("--timeout", flags.timeout, "s"),
+      model: flags.classify ? (flags.model ?? settings.config.model ?? undefined) : null,
+      learn: flags.learn,
+      ...(flags.chromium ? { chromium: flags.chromium } : {}),
+      ...browserFlags(flags),
+      ...(flags.fetch ? { fetchMode: flags.fetch as FetchMode } : {}),
+      signal: interrupt.signal,
+      runOptions: { files, ...flags },
+      onEvent: (e) => logEvent(e, progress),
+      onProgress: progressReporter(progress),
     });
+    progress.done();
+    if (flags.json) printJson(result);
+    else printLine(formatHarvestSummary(result));
+    if (result.status === "interrupted") process.exitCode = 130;
+    else if (result.left > 0) process.exitCode = EXIT_INCOMPLETE;
+  } finally {
+    progress.done();
+    interrupt.dispose();
+  }
 }
 
 function reextract(files: string[], flags: HarvestFlags): ReextractSummary {
@@ -278,15 +280,3 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
-
-export function positiveInt(s: string, flag: string): number {
-  const n = Number(s);
-  if (!Number.isInteger(n) || n < 1) throw new UserError(`${flag}: expected a whole number ≥ 1, got "${s}"`);
-  return n;
-}
-
-export function nonNegativeInt(s: string, flag: string): number {
-  const n = Number(s);
-  if (!Number.isInteger(n) || n < 0) throw new UserError(`${flag}: expected a whole number ≥ 0, got "${s}"`);
-  return n;
-}

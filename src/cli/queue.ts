@@ -3,9 +3,17 @@ import { type Command, Option } from "commander";
 import { UserError } from "../errors.js";
 import { readQueryFiles } from "../serp/index.js";
 import type { ScheduledRun } from "../serp/index.js";
+import { HARVEST_DEFAULTS } from "../config/index.js";
 import { loadConfiguredEngines, resolveQueryFile } from "../serp/index.js";
 import { type EnqueueResult, describeRedis, enqueueHarvest, parseRedisUrl, queueStatus, type RunSettings } from "../queue/index.js";
 import { formatTable, printJson, printLine } from "./output.js";
+
+/** The harvest's block retries, give-up count and back-off base, as every enqueued run carries them. */
+const QUEUE_RETRY_POLICY = {
+  blockRetries: HARVEST_DEFAULTS.blockRetries,
+  downAfter: HARVEST_DEFAULTS.downAfter,
+  backoffMs: HARVEST_DEFAULTS.backoff.baseMs,
+} as const;
 
 export function registerQueueCommands(program: Command): void {
   const queue = program.command("queue");
@@ -62,9 +70,7 @@ export async function enqueueFromHarvest(files: readonly string[], f: EnqueueFla
     maxAgeMs: f.maxAgeMs,
     keepHtml: f.keepHtml,
     retries: f.retries,
-    blockRetries: 2,
-    downAfter: 3,
-    backoffMs: 2000,
+    ...QUEUE_RETRY_POLICY,
   };
   return enqueueHarvest(redis, settings, engines, queries);
 }
@@ -77,9 +83,7 @@ export async function enqueueScheduledRun(queue: string, run: ScheduledRun, runN
     maxAgeMs: run.maxAgeMs,
     keepHtml: run.keepHtml,
     retries: run.retries,
-    blockRetries: 2,
-    downAfter: 3,
-    backoffMs: 2000,
+    ...QUEUE_RETRY_POLICY,
   };
   return enqueueHarvest(parseRedisUrl(queue), settings, loadConfiguredEngines(run.engines, wrappersDir ?? undefined), readQueryFiles(run.queries));
 }

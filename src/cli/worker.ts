@@ -6,10 +6,11 @@ import { HttpLoader } from "../serp/index.js";
 import { defaultProfileDir } from "../serp/index.js";
 import { ProxyPool } from "../serp/index.js";
 import { loadConfiguredEngines, loadRecordClassifier } from "../serp/index.js";
+import { stopOnInterrupt } from "./signals.js";
 import { openStore } from "../store/index.js";
 import { describeRedis, LazyBrowser, parseRedisUrl, type QueueWorkerSummary, runQueueWorker } from "../queue/index.js";
-import { positiveDurationMs } from "./flags.js";
-import { type BrowserFlags, browserFlags, logEvent, positiveInt } from "./harvest.js";
+import { positiveDurationMs, wholeNumber } from "./flags.js";
+import { type BrowserFlags, browserFlags, logEvent } from "./harvest.js";
 import { printJson, printJsonLine, printLine } from "./output.js";
 import { formatSeconds } from "./progress.js";
 import { splitList } from "./shared-options.js";
@@ -77,16 +78,13 @@ async function runWorker(flags: WorkerFlags, settings: Settings): Promise<void> 
   if (engines.length === 0) throw new UserError("--engines: give at least one engine");
   const timeoutMs = positiveDurationMs("--timeout", flags.timeout, "s");
   const stallMs = positiveDurationMs("--stall", flags.stall, "s");
-  const concurrency = positiveInt(flags.concurrency, "--concurrency");
+  const concurrency = wholeNumber("--concurrency", flags.concurrency, 1);
   const fetchMode = (flags.fetch as FetchMode | undefined) ?? null;
   const browser = browserFlags(flags, settings);
   const classifier = await loadRecordClassifier(flags.classify ? (flags.model ?? settings.config.model ?? undefined) : null);
   const { loader, http } = await pageLoaders(flags, browser, engines, fetchMode, timeoutMs);
   const store = openStore(flags.db);
-  const controller = new AbortController();
-  const onSignal = stopOnSecondSignal(controller);
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
+  const interrupt = stopOnInterrupt(() => process.stderr.write("\nbitext worker: stopping: letting the pages in flight finish (again to quit now)\n"));
   const json = flags.json ?? false;
   let lastTrouble = "";
   if (!json) printLine(`bitext worker ${process.pid}: serving ${engines.map((e) => e.name).join(", ")} from ${describeRedis(redis)} into ${flags.db}`);
@@ -103,7 +101,7 @@ async function runWorker(flags: WorkerFlags, settings: Settings): Promise<void> 
       classifier,
       stallMs,
       exitWhenDrained: flags.exitWhenDrained ?? false,
-      signal: controller.signal,
+      signal: interrupt.signal,
       onEvent: (e) => (json ? printJsonLine({ at: new Date().toISOString(), ...e }) : logEvent(e)),
       onJobError: (message, willRetry) => process.stderr.write(`bitext worker: ${message}${willRetry ? " (retried by the queue)" : " (job failed)"}\n`),
       onConnectionError: (message) => {
@@ -116,8 +114,7 @@ async function runWorker(flags: WorkerFlags, settings: Settings): Promise<void> 
     if (json) printJson(summary);
     else printWorkerSummary(summary);
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    interrupt.dispose();
     await http?.close();
     await loader.close();
     store.close();
@@ -145,16 +142,6 @@ async function pageLoaders(
   const needsHttp = fetchMode !== "browser" && (fetchMode !== null || engines.some((e) => e.definition.fetch !== "browser"));
   const http = needsHttp ? new HttpLoader({ timeoutMs, identity: await loader.identity(), profileDir, proxies }) : null;
   return { loader, http };
-}
-
-/** SIGINT/SIGTERM: the first lets the pages in flight finish, the second quits now. */
-function stopOnSecondSignal(controller: AbortController): () => void {
-  let signals = 0;
-  return () => {
-    if (++signals > 1) process.exit(130);
-    process.stderr.write("\nbitext worker: stopping: letting the pages in flight finish (again to quit now)\n");
-    controller.abort();
-  };
 }
 
 function printWorkerSummary(summary: QueueWorkerSummary): void {

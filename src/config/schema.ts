@@ -25,7 +25,8 @@ export const DEFAULTS = {
 
 /**
  * The harvest's defaults in the library's units (what `harvest()` and `runHarvest()` use for an option
- * not given): the same values as DEFAULTS, which the CLI and the config file show.
+ * not given): the same values as DEFAULTS, which the CLI and the config file show, and the retry policy's
+ * settings, which only the library sets.
  */
 export const HARVEST_DEFAULTS = {
   pages: DEFAULTS.pages,
@@ -33,6 +34,10 @@ export const HARVEST_DEFAULTS = {
   maxAgeMs: parseDuration(DEFAULTS.maxAge),
   retries: DEFAULTS.retries,
   timeoutMs: parseDuration(DEFAULTS.timeout),
+  blockRetries: 2,
+  /** Consecutive network failures after which an engine is given up for the run. */
+  downAfter: 3,
+  backoff: { baseMs: 2000, maxMs: 60_000 },
 } as const;
 
 /** A duration: `30s`, `500ms`, `2h`, `1h30m`, `0`, or a number of milliseconds. Parsed to milliseconds. */

@@ -89,6 +89,9 @@ interface EngineSlot {
   retired: boolean;
 }
 
+/** Where a tab goes after its load: reused (it loaded), handed to the caller (`keepPage`), or closed (it failed). */
+type TabAfterLoad = "idle" | "caller" | "close";
+
 /** Characters of page text kept for block / no-results text checks. */
 const TEXT_CHARS = 6000;
 
@@ -151,81 +154,85 @@ export class SerpDriver {
     const finishTrace = this.o.traceDir ? await this.startTrace(slot, def, url) : undefined;
     const page = slot.idle.pop() ?? (await this.newPage(slot, def));
     const t0 = performance.now();
-    // One deadline for the whole page: navigation, the evaluation in the page and reading the body.
-    const deadline = t0 + this.timeoutMs;
-    let navigateMs = 0;
-    let evaluateMs = 0;
-    let bodyMs = 0;
+    const timings = { navigateMs: 0, evaluateMs: 0, bodyMs: 0 };
     const observation: PageObservation = emptyObservation(url);
     const proxy = slot.proxy?.label ?? null;
-    let reusable = false;
-    let handedOver = false;
+    let tab: TabAfterLoad = "close";
     try {
-      let response = await gotoOrFail(page, url, this.timeoutMs);
-      navigateMs = performance.now() - t0;
-      const t1 = performance.now();
-      let seen = await this.observe(page, slot, observation, response, deadline);
-      let consentAccepted: string | null = null;
-      if (this.o.acceptConsent && consentReason(observation, def.consent)) {
-        const accepted = await acceptConsent(page, def, deadline);
-        if (accepted) {
-          consentAccepted = accepted.text;
-          response = accepted.response ?? response;
-          seen = await this.observe(page, slot, observation, response, deadline);
-          await this.saveState(slot);
-        }
-      }
-      evaluateMs = performance.now() - t1;
-      let body: Buffer | null = null;
-      let contentSha256: string | null = null;
-      if (response) {
-        const t2 = performance.now();
-        try {
-          body = await beforeDeadline(response.body(), deadline, "reading the body");
-          contentSha256 = createHash("sha256").update(body).digest("hex");
-        } catch (err) {
-          if (err instanceof PageDeadline) throw err;
-          // Some responses (e.g. after a client-side redirect) have no retrievable body; the page is still observed.
-        }
-        bodyMs = performance.now() - t2;
-      }
-      reusable = true;
+      const v = await this.visit(page, slot, def, url, observation, t0, timings);
+      tab = options.keepPage ? "caller" : "idle";
       slot.proxy?.succeeded();
       const loaded: LoadedPage = {
         observation,
-        seq: seen.seq,
-        body: options.keepBody ? body : null,
-        contentSha256,
+        seq: v.seq,
+        body: options.keepBody ? v.body : null,
+        contentSha256: v.contentSha256,
         error: null,
         errorKind: null,
-        consentAccepted,
+        consentAccepted: v.consentAccepted,
         proxy,
         ...(finishTrace ? { finishTrace } : {}),
-        timings: { navigateMs, evaluateMs, bodyMs, totalMs: performance.now() - t0 },
+        timings: { ...timings, totalMs: performance.now() - t0 },
       };
-      if (options.keepPage) {
-        handedOver = true;
-        return { loaded, page };
-      }
-      return { loaded, page: null };
+      return { loaded, page: options.keepPage ? page : null };
     } catch (err) {
       if (this.closed) throw new Error("driver closed");
       const failure = navigationError(err, url, this.timeoutMs);
       slot.proxy?.failed(failure.kind);
-      const loaded: LoadedPage = {
-        ...failedLoad(observation, failure, proxy, { navigateMs: performance.now() - t0, evaluateMs, bodyMs, totalMs: performance.now() - t0 }),
-        ...(finishTrace ? { finishTrace } : {}),
-      };
+      const failedTimings = { ...timings, navigateMs: performance.now() - t0, totalMs: performance.now() - t0 };
+      const loaded: LoadedPage = { ...failedLoad(observation, failure, proxy, failedTimings), ...(finishTrace ? { finishTrace } : {}) };
       return { loaded, page: null };
     } finally {
-      // A tab whose navigation failed may be in any state: close it rather than reuse it.
-      if (handedOver) {
-        // the caller closes it
-      } else if (reusable && !this.closed && !slot.retired) slot.idle.push(page);
-      else page.close().catch(() => {});
-      slot.inFlight--;
-      if (slot.retired && slot.inFlight === 0) slot.context.close().catch(() => {});
+      this.release(slot, page, tab);
     }
+  }
+
+  /**
+   * Navigate to `url`, observe the page (through its consent interstitial, if asked to accept it) and read
+   * the body, all within one deadline; `timings` gets each phase as it ends (a failed load keeps those).
+   */
+  private async visit(
+    page: Page,
+    slot: EngineSlot,
+    def: EngineDefinition,
+    url: string,
+    observation: PageObservation,
+    t0: number,
+    timings: { navigateMs: number; evaluateMs: number; bodyMs: number },
+  ): Promise<{ seq: TagPathSequence; consentAccepted: string | null; body: Buffer | null; contentSha256: string | null }> {
+    // One deadline for the whole page: navigation, the evaluation in the page and reading the body.
+    const deadline = t0 + this.timeoutMs;
+    let response = await gotoOrFail(page, url, this.timeoutMs);
+    timings.navigateMs = performance.now() - t0;
+    const t1 = performance.now();
+    let seen = await this.observe(page, slot, observation, response, deadline);
+    let consentAccepted: string | null = null;
+    if (this.o.acceptConsent && consentReason(observation, def.consent)) {
+      const accepted = await acceptConsent(page, def, deadline);
+      if (accepted) {
+        consentAccepted = accepted.text;
+        response = accepted.response ?? response;
+        seen = await this.observe(page, slot, observation, response, deadline);
+        await this.saveState(slot);
+      }
+    }
+    timings.evaluateMs = performance.now() - t1;
+    let body: { body: Buffer | null; contentSha256: string | null } = { body: null, contentSha256: null };
+    if (response) {
+      const t2 = performance.now();
+      body = await readBody(response, deadline);
+      timings.bodyMs = performance.now() - t2;
+    }
+    return { seq: seen.seq, consentAccepted, ...body };
+  }
+
+  /** A tab after its load: back to the idle tabs, kept by the caller, or closed; a retired slot closes with its last tab. */
+  private release(slot: EngineSlot, page: Page, tab: TabAfterLoad): void {
+    // A tab whose navigation failed may be in any state: close it rather than reuse it.
+    if (tab === "idle" && !this.closed && !slot.retired) slot.idle.push(page);
+    else if (tab !== "caller") page.close().catch(() => {});
+    slot.inFlight--;
+    if (slot.retired && slot.inFlight === 0) slot.context.close().catch(() => {});
   }
 
   /**
@@ -402,6 +409,20 @@ export function pageText(seq: TagPathSequence, max = TEXT_CHARS): string {
     if (out.length >= max) break;
   }
   return out.slice(0, max);
+}
+
+/**
+ * The response body and its hash. Some responses (e.g. after a client-side redirect) have no retrievable
+ * body: then both are null and the page is still observed; only the page's deadline fails the load.
+ */
+async function readBody(response: Response, deadline: number): Promise<{ body: Buffer | null; contentSha256: string | null }> {
+  try {
+    const body = await beforeDeadline(response.body(), deadline, "reading the body");
+    return { body, contentSha256: createHash("sha256").update(body).digest("hex") };
+  } catch (err) {
+    if (err instanceof PageDeadline) throw err;
+    return { body: null, contentSha256: null };
+  }
 }
 
 /**

@@ -1,9 +1,11 @@
+import { HARVEST_DEFAULTS } from "../config/index.js";
+import { median } from "../stats.js";
 import { finishRun, lastCompletedFetch, type QueryPair, type Store, startExclusiveRun } from "../store/index.js";
 import { type EngineStats, type HarvestStats, type PageCounts, RunCounters, type RunOutcome } from "./counters.js";
 import type { EngineSetup } from "./engine-files.js";
 import type { FetchMode } from "./engines.js";
 import { DEFAULT_INTERPRET, type InterpretOptions } from "./interpret.js";
-import { type PageLoader, type PageResult, type RecordClassifier, runPage } from "./page-runner.js";
+import { type PageLoader, type PageResult, type PageRunContext, type RecordClassifier, runPage } from "./page-runner.js";
 import { type EngineState, type HarvestEvent, PagePolicy, type PageTask } from "./page-policy.js";
 import type { BreakerOptions } from "./politeness.js";
 import { schedule } from "../net/index.js";
@@ -69,20 +71,47 @@ export interface HarvestSummary extends HarvestStats {
 
 export async function harvest(store: Store, o: HarvestOptions): Promise<HarvestSummary> {
   const started = Date.now();
-  const since = new Date(Date.now() - (o.maxAgeMs ?? 24 * 3600_000)).toISOString();
+  const since = new Date(Date.now() - (o.maxAgeMs ?? HARVEST_DEFAULTS.maxAgeMs)).toISOString();
 
   const runId = startExclusiveRun(store, o.runOptions ?? {}); // refuses while another harvest runs on this store
-  const counters = new RunCounters(
-    o.engines.map((e) => e.name),
-    o.queries.length,
-  );
-  const stats = counters.stats;
-  const timings = new PageTimings();
-  const emit = (e: HarvestEvent) => o.onEvent?.(e);
-  const progress = () => o.onProgress?.(stats);
-  const policy = new PagePolicy(counters, policyOptions(o), emit);
-  const engines = o.engines.map((setup) => policy.engine(setup, o.queries));
-  const ctx = {
+  const run = new HarvestRun(o);
+  const ctx = pageContext(store, runId, o);
+  run.progress();
+  try {
+    await schedule<PageTask>({
+      lanes: run.engines,
+      concurrency: Math.max(1, o.concurrency ?? HARVEST_DEFAULTS.concurrency),
+      ...(o.signal ? { signal: o.signal } : {}),
+      // In-flight loads end now; their pages are fetched by the next run.
+      onAbort: () => o.driver.close(),
+      start: (li, task, now) => {
+        const e = run.engines[li]!;
+        const fresh = lastCompletedFetch(store, { engine: e.setup.name, query: task.query, page: task.page }, since);
+        if (fresh) {
+          run.skipped(e, task, fresh.recordCount);
+          return null;
+        }
+        e.gate.start(now);
+        return runPage(ctx, e, task, o.signal)
+          .then((r) => {
+            if (r === null) e.queue.unshift(task); // interrupted: not stored, the next run fetches it
+            else run.afterPage(e, task, r);
+          })
+          .finally(() => e.gate.finish());
+      },
+    });
+  } catch (err) {
+    finishRun(store, runId, "failed", { ...run.counters.stats, error: String(err) });
+    throw err;
+  }
+  const summary = run.summary(runId, o.signal?.aborted ?? false, Date.now() - started);
+  finishRun(store, runId, summary.status, summary);
+  return summary;
+}
+
+/** What the page runner needs of the run: the store, the loaders and the options, defaults filled in. */
+function pageContext(store: Store, runId: number, o: HarvestOptions): PageRunContext {
+  return {
     store,
     runId,
     loader: o.driver,
@@ -92,73 +121,77 @@ export async function harvest(store: Store, o: HarvestOptions): Promise<HarvestS
     interpret: o.interpret ?? DEFAULT_INTERPRET,
     classifier: o.classifier ?? null,
   };
+}
+
+/** One run's bookkeeping between pages: its counters and timings, the policy and its engines, the events. */
+class HarvestRun {
+  readonly counters: RunCounters;
+  readonly engines: EngineState[];
+  private readonly timings = new PageTimings();
+  private readonly policy: PagePolicy;
+
+  constructor(private readonly o: HarvestOptions) {
+    this.counters = new RunCounters(
+      o.engines.map((e) => e.name),
+      o.queries.length,
+    );
+    this.policy = new PagePolicy(this.counters, policyOptions(o), (e) => this.emit(e));
+    this.engines = o.engines.map((setup) => this.policy.engine(setup, o.queries));
+  }
+
+  private emit(e: HarvestEvent): void {
+    this.o.onEvent?.(e);
+  }
+
+  progress(): void {
+    this.o.onProgress?.(this.counters.stats);
+  }
+
+  /** A page fetched recently enough (by an earlier run): not fetched again, its query goes on from it. */
+  skipped(e: EngineState, task: PageTask, recordCount: number): void {
+    this.counters.skipped(e.setup.name);
+    this.policy.nextPage(e, task, recordCount);
+    this.progress();
+  }
+
   /** A page's result: timings and counts, then what comes next for its query and engine. */
-  const afterPage = (e: EngineState, task: PageTask, r: PageResult) => {
+  afterPage(e: EngineState, task: PageTask, r: PageResult): void {
     const v = r.verdict;
-    timings.add(r.timings);
+    const counters = this.counters;
+    this.timings.add(r.timings);
     counters.fetched(e.setup.name, v.status, v.cause);
     counters.records(e.setup.name, r.newRecords, r.seenAgain);
     counters.classified(r.classified);
     if (r.learned) {
       counters.relearned(e.setup.name);
-      emit({ kind: "wrapper-learned", engine: e.setup.name, url: r.finalUrl, detail: v.detail, file: e.setup.file });
+      this.emit({ kind: "wrapper-learned", engine: e.setup.name, url: r.finalUrl, detail: v.detail, file: e.setup.file });
     }
-    policy.afterPage(e, task, { status: v.status, cause: v.cause, detail: v.detail, url: r.url, records: v.records.length });
-    progress();
-  };
-
-  progress();
-  try {
-    await schedule<PageTask>({
-      lanes: engines,
-      concurrency: Math.max(1, o.concurrency ?? 2),
-      ...(o.signal ? { signal: o.signal } : {}),
-      // In-flight loads end now; their pages are fetched by the next run.
-      onAbort: () => o.driver.close(),
-      start: (li, task, now) => {
-        const e = engines[li]!;
-        const fresh = lastCompletedFetch(store, { engine: e.setup.name, query: task.query, page: task.page }, since);
-        if (fresh) {
-          counters.skipped(e.setup.name);
-          policy.nextPage(e, task, fresh.recordCount);
-          progress();
-          return null;
-        }
-        e.gate.start(now);
-        return runPage(ctx, e, task, o.signal)
-          .then((r) => {
-            if (r === null) e.queue.unshift(task); // interrupted: not stored, the next run fetches it
-            else afterPage(e, task, r);
-          })
-          .finally(() => e.gate.finish());
-      },
-    });
-  } catch (err) {
-    finishRun(store, runId, "failed", { ...stats, error: String(err) });
-    throw err;
+    this.policy.afterPage(e, task, { status: v.status, cause: v.cause, detail: v.detail, url: r.url, records: v.records.length });
+    this.progress();
   }
-  const interrupted = o.signal?.aborted ?? false;
-  // Pages never started (interrupted, or an engine that could not be asked again) are left too.
-  if (!interrupted) for (const e of engines) if (e.queue.length > 0) counters.left(e.setup.name, e.queue.splice(0).length);
-  const summary: HarvestSummary = {
-    ...stats,
-    runId,
-    status: counters.outcome(interrupted),
-    durationMs: Date.now() - started,
-    timing: timings.medians(),
-  };
-  finishRun(store, runId, summary.status, summary);
-  return summary;
+
+  /** The run's summary once the schedule ended. */
+  summary(runId: number, interrupted: boolean, durationMs: number): HarvestSummary {
+    // Pages never started (interrupted, or an engine that could not be asked again) are left too.
+    if (!interrupted) for (const e of this.engines) if (e.queue.length > 0) this.counters.left(e.setup.name, e.queue.splice(0).length);
+    return {
+      ...this.counters.stats,
+      runId,
+      status: this.counters.outcome(interrupted),
+      durationMs,
+      timing: this.timings.medians(),
+    };
+  }
 }
 
 /** What the policy does after a page: the options' values, defaults filled in. */
 function policyOptions(o: HarvestOptions): ConstructorParameters<typeof PagePolicy>[1] {
   return {
-    pages: Math.max(1, o.pages ?? 1),
-    retries: o.retries ?? 2,
-    blockRetries: o.blockRetries ?? 2,
-    downAfter: Math.max(1, o.downAfter ?? 3),
-    backoff: o.backoff ?? { baseMs: 2000, maxMs: 60_000 },
+    pages: Math.max(1, o.pages ?? HARVEST_DEFAULTS.pages),
+    retries: o.retries ?? HARVEST_DEFAULTS.retries,
+    blockRetries: o.blockRetries ?? HARVEST_DEFAULTS.blockRetries,
+    downAfter: Math.max(1, o.downAfter ?? HARVEST_DEFAULTS.downAfter),
+    backoff: o.backoff ?? HARVEST_DEFAULTS.backoff,
     ...(o.breaker ? { breaker: o.breaker } : {}),
   };
 }
@@ -180,17 +213,15 @@ class PageTimings {
   medians(): HarvestSummary["timing"] {
     return {
       pages: this.navigate.length,
-      navigateMs: median(this.navigate),
-      evaluateMs: median(this.evaluate),
-      bodyMs: median(this.body),
-      oursMs: median(this.ours),
+      navigateMs: medianMs(this.navigate),
+      evaluateMs: medianMs(this.evaluate),
+      bodyMs: medianMs(this.body),
+      oursMs: medianMs(this.ours),
     };
   }
 }
 
-function median(xs: number[]): number {
-  if (xs.length === 0) return 0;
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return Math.round((s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2) * 10) / 10;
+/** A summary's median: to a tenth of a millisecond, 0 when no page was timed. */
+function medianMs(xs: number[]): number {
+  return xs.length === 0 ? 0 : Math.round(median(xs) * 10) / 10;
 }

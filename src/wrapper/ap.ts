@@ -52,7 +52,7 @@ export function affinityPropagation(similarities: Float64Array, n: number, optio
  * pattern must be symmetric; its diagonal values are replaced by the preference.
  */
 export function sparseAffinityPropagation(graph: SimilarityGraph, options: ApOptions = {}): ApResult {
-  const { n, rowStart, cols } = graph;
+  const n = graph.n;
   const damping = options.damping ?? AP_DEFAULTS.damping;
   if (!(damping >= 0.5 && damping < 1)) throw new Error("affinityPropagation: damping must be in [0.5, 1)");
   const maxIterations = options.maxIterations ?? AP_DEFAULTS.maxIterations;
@@ -61,97 +61,163 @@ export function sparseAffinityPropagation(graph: SimilarityGraph, options: ApOpt
 
   if (n === 1) return { exemplars: [0], labels: Int32Array.of(0), iterations: 0, converged: true, preference };
 
-  const m = cols.length;
-  const s = Float64Array.from(graph.values);
-  const diag = diagonalEntries(graph);
-  for (let i = 0; i < n; i++) s[diag[i]!] = preference;
-  const transpose = transposeEntries(graph);
-  const isolated = new Uint8Array(n);
-  for (let i = 0; i < n; i++) if (rowStart[i + 1]! - rowStart[i]! === 1) isolated[i] = 1;
-  const r = new Float64Array(m);
-  const a = new Float64Array(m);
-  const rp = new Float64Array(m);
-  // Ring buffer of the last `convIterations` exemplar indicator vectors, with per-point sums.
-  const history = new Uint8Array(n * convIterations);
-  const historySum = new Int32Array(n);
-  const keep = 1 - damping;
-  const isExemplar = (i: number) => isolated[i] === 1 || a[diag[i]!]! + r[diag[i]!]! > 0;
-
+  const m = messages(graph, preference, damping);
+  const window = new ExemplarWindow(n, convIterations);
   let iteration = 0;
   let converged = false;
   for (; iteration < maxIterations; iteration++) {
-    // Responsibilities: r(i,k) = s(i,k) − max_{k'≠k} (a(i,k') + s(i,k'))
-    for (let i = 0; i < n; i++) {
-      if (isolated[i]) continue;
-      const end = rowStart[i + 1]!;
-      let max1 = Number.NEGATIVE_INFINITY;
-      let max2 = Number.NEGATIVE_INFINITY;
-      let argmax = -1;
-      for (let e = rowStart[i]!; e < end; e++) {
-        const v = a[e]! + s[e]!;
-        if (v >= max1) {
-          max2 = max1;
-          max1 = v;
-          argmax = e;
-        } else if (v > max2) max2 = v;
-      }
-      for (let e = rowStart[i]!; e < end; e++) {
-        const update = s[e]! - (e === argmax ? max2 : max1);
-        r[e] = keep * update + damping * r[e]!;
-      }
-    }
-    // Availabilities: a(i,k) = min(0, r(k,k) + Σ_{i'∉{i,k}} max(0, r(i',k))), a(k,k) = Σ_{i'≠k} max(0, r(i',k)).
-    // Column k is walked through row k's entries and their transposes (ascending i), and summed in
-    // apcluster.m's order (all clipped, then the self-responsibility swapped in unclipped), so results agree
-    // with the reference to the last bit even on matrices full of ties.
-    for (let k = 0; k < n; k++) {
-      if (isolated[k]) continue;
-      const end = rowStart[k + 1]!;
-      const dk = diag[k]!;
-      let sum = 0;
-      for (let t = rowStart[k]!; t < end; t++) {
-        const v = Math.max(0, r[transpose[t]!]!);
-        rp[t] = v;
-        sum += v;
-      }
-      const selfT = dk; // the diagonal is its own transpose
-      sum -= rp[selfT]!;
-      rp[selfT] = r[dk]!;
-      sum += rp[selfT]!;
-      for (let t = rowStart[k]!; t < end; t++) {
-        const e = transpose[t]!;
-        const update = t === selfT ? sum - rp[selfT]! : Math.min(0, sum - rp[t]!);
-        a[e] = keep * update + damping * a[e]!;
-      }
-    }
-    // Convergence: the exemplar set unchanged over the last `convIterations` iterations.
-    const slot = (iteration % convIterations) * n;
-    let exemplarCount = 0;
-    for (let i = 0; i < n; i++) {
-      const x = isExemplar(i) ? 1 : 0;
-      historySum[i] = historySum[i]! - history[slot + i]! + x;
-      history[slot + i] = x;
-      exemplarCount += x;
-    }
-    if (exemplarCount > 0 && (iteration >= convIterations - 1 || iteration === maxIterations - 1)) {
-      let stable = 0;
-      for (let i = 0; i < n; i++) if (historySum[i] === 0 || historySum[i] === convIterations) stable++;
-      if (stable === n) {
-        converged = true;
-        break;
-      }
+    updateResponsibilities(graph, m);
+    updateAvailabilities(graph, m);
+    const exemplarCount = window.record(iteration, (i) => isExemplar(m, i));
+    if (exemplarCount > 0 && (iteration >= convIterations - 1 || iteration === maxIterations - 1) && window.stable()) {
+      converged = true;
+      break;
     }
   }
 
   let exemplars: number[] = [];
-  for (let i = 0; i < n; i++) if (isExemplar(i)) exemplars.push(i);
+  for (let i = 0; i < n; i++) if (isExemplar(m, i)) exemplars.push(i);
   if (exemplars.length === 0) {
     // No point ever became an exemplar (possible with a very low preference): one cluster around the most central point.
-    exemplars = [mostCentral(graph, s)];
+    exemplars = [mostCentral(graph, m.s)];
   }
-  const labels = refine(graph, s, transpose, exemplars);
+  const labels = refine(graph, m.s, m.transpose, exemplars);
   const finalExemplars = [...new Set(labels)].sort((x, y) => x - y);
   return { exemplars: finalExemplars, labels, iterations: Math.min(iteration + 1, maxIterations), converged, preference };
+}
+
+/** The message state of one AP run, one value per stored entry of the graph. */
+interface Messages {
+  /** Similarities, the preference on the diagonal. */
+  s: Float64Array;
+  /** Responsibilities r(i,k) and availabilities a(i,k). */
+  r: Float64Array;
+  a: Float64Array;
+  /** Scratch: column k's clipped responsibilities, in row k's entry order. */
+  rp: Float64Array;
+  diag: Int32Array;
+  transpose: Int32Array;
+  /** Points with no neighbour: exemplars of themselves, outside the messages. */
+  isolated: Uint8Array;
+  damping: number;
+  /** 1 − damping: the share of the new update. */
+  keep: number;
+}
+
+function messages(graph: SimilarityGraph, preference: number, damping: number): Messages {
+  const { n, rowStart, cols } = graph;
+  const m = cols.length;
+  const s = Float64Array.from(graph.values);
+  const diag = diagonalEntries(graph);
+  for (let i = 0; i < n; i++) s[diag[i]!] = preference;
+  const isolated = new Uint8Array(n);
+  for (let i = 0; i < n; i++) if (rowStart[i + 1]! - rowStart[i]! === 1) isolated[i] = 1;
+  return {
+    s,
+    r: new Float64Array(m),
+    a: new Float64Array(m),
+    rp: new Float64Array(m),
+    diag,
+    transpose: transposeEntries(graph),
+    isolated,
+    damping,
+    keep: 1 - damping,
+  };
+}
+
+function isExemplar(m: Messages, i: number): boolean {
+  return m.isolated[i] === 1 || m.a[m.diag[i]!]! + m.r[m.diag[i]!]! > 0;
+}
+
+/** Responsibilities: r(i,k) = s(i,k) − max_{k'≠k} (a(i,k') + s(i,k')), damped. */
+function updateResponsibilities(graph: SimilarityGraph, m: Messages): void {
+  const { n, rowStart } = graph;
+  const { s, r, a, isolated, damping, keep } = m;
+  for (let i = 0; i < n; i++) {
+    if (isolated[i]) continue;
+    const end = rowStart[i + 1]!;
+    let max1 = Number.NEGATIVE_INFINITY;
+    let max2 = Number.NEGATIVE_INFINITY;
+    let argmax = -1;
+    for (let e = rowStart[i]!; e < end; e++) {
+      const v = a[e]! + s[e]!;
+      if (v >= max1) {
+        max2 = max1;
+        max1 = v;
+        argmax = e;
+      } else if (v > max2) max2 = v;
+    }
+    for (let e = rowStart[i]!; e < end; e++) {
+      const update = s[e]! - (e === argmax ? max2 : max1);
+      r[e] = keep * update + damping * r[e]!;
+    }
+  }
+}
+
+/**
+ * Availabilities: a(i,k) = min(0, r(k,k) + Σ_{i'∉{i,k}} max(0, r(i',k))), a(k,k) = Σ_{i'≠k} max(0, r(i',k)), damped.
+ * Column k is walked through row k's entries and their transposes (ascending i), and summed in
+ * apcluster.m's order (all clipped, then the self-responsibility swapped in unclipped), so results agree
+ * with the reference to the last bit even on matrices full of ties.
+ */
+function updateAvailabilities(graph: SimilarityGraph, m: Messages): void {
+  const { n, rowStart } = graph;
+  const { r, a, rp, diag, transpose, isolated, damping, keep } = m;
+  for (let k = 0; k < n; k++) {
+    if (isolated[k]) continue;
+    const end = rowStart[k + 1]!;
+    const dk = diag[k]!;
+    let sum = 0;
+    for (let t = rowStart[k]!; t < end; t++) {
+      const v = Math.max(0, r[transpose[t]!]!);
+      rp[t] = v;
+      sum += v;
+    }
+    const selfT = dk; // the diagonal is its own transpose
+    sum -= rp[selfT]!;
+    rp[selfT] = r[dk]!;
+    sum += rp[selfT]!;
+    for (let t = rowStart[k]!; t < end; t++) {
+      const e = transpose[t]!;
+      const update = t === selfT ? sum - rp[selfT]! : Math.min(0, sum - rp[t]!);
+      a[e] = keep * update + damping * a[e]!;
+    }
+  }
+}
+
+/**
+ * The convergence test: a ring buffer of the last `size` exemplar indicator vectors, with per-point sums;
+ * stable when every point was an exemplar in all of them or in none.
+ */
+class ExemplarWindow {
+  private readonly history: Uint8Array;
+  private readonly sums: Int32Array;
+
+  constructor(
+    private readonly n: number,
+    private readonly size: number,
+  ) {
+    this.history = new Uint8Array(n * size);
+    this.sums = new Int32Array(n);
+  }
+
+  /** Record iteration `iteration`'s exemplars; returns how many there are. */
+  record(iteration: number, isExemplar: (i: number) => boolean): number {
+    const slot = (iteration % this.size) * this.n;
+    let count = 0;
+    for (let i = 0; i < this.n; i++) {
+      const x = isExemplar(i) ? 1 : 0;
+      this.sums[i] = this.sums[i]! - this.history[slot + i]! + x;
+      this.history[slot + i] = x;
+      count += x;
+    }
+    return count;
+  }
+
+  stable(): boolean {
+    for (let i = 0; i < this.n; i++) if (this.sums[i] !== 0 && this.sums[i] !== this.size) return false;
+    return true;
+  }
 }
 
 /** Index of each row's diagonal entry. */

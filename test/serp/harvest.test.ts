@@ -179,8 +179,17 @@ describe("self-healing wrappers", () => {
       const b = await bench(parseFaults(`${engine}:layout-switch@4`));
       try {
         const events: HarvestEvent[] = [];
-        const s = await harvest(b.store, { queries: DEMO.slice(0, 6), engines: b.engines(engine), driver, ...FAST, onEvent: (e) => events.push(e) });
+        // One page at a time: the wrapper is learned from the first query's page whatever the timing (whether the
+        // old wrapper still fits the redesign depends on the page it was learned from).
+        const s = await harvest(b.store, { queries: DEMO.slice(0, 6), engines: b.engines(engine), driver, ...FAST, concurrency: 1, onEvent: (e) => events.push(e) });
         const learned = events.filter((e) => e.kind === "wrapper-learned");
+        if (engine === "sim-div") {
+          // The div wrapper learned on the first query's page reads the 2023 redesign as it is (its titles at
+          // another depth, the template close enough): nothing to re-learn, every record stored.
+          expect(learned, engine).toHaveLength(1);
+          expect(countRecords(b.store), engine).toBe(b.served(engine));
+          continue;
+        }
         expect(learned, engine).toHaveLength(2); // the first page, then the new layout
         expect(learned[1]!.detail).toMatch(/re-learned/);
         expect(s).toMatchObject({ ok: 6, errors: 0, relearned: 2 });
