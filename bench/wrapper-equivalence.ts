@@ -10,7 +10,7 @@ import { matchMultiset } from "../src/eval/metrics.js";
 import { normaliseTitle } from "../src/eval/records.js";
 import { readSavedPage } from "../src/html/load.js";
 import { tagPathsFromHtml } from "../src/html/parse.js";
-import { extractRecords } from "../src/wrapper/extract.js";
+import { extractRecords } from "../src/wrapper/apply.js";
 import { learnWrapper } from "../src/wrapper/learn.js";
 import { serpPages } from "./serp-pages.js";
 

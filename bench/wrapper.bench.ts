@@ -14,7 +14,7 @@ import { parse } from "parse5";
 import { formatTable } from "../src/cli/output.js";
 import { readSavedPage } from "../src/html/load.js";
 import { tagPathsFromHtml } from "../src/html/parse.js";
-import { extractRecords } from "../src/wrapper/extract.js";
+import { extractRecords } from "../src/wrapper/apply.js";
 import { learnWrapper } from "../src/wrapper/learn.js";
 import type { Wrapper } from "../src/wrapper/types.js";
 import { serpPages } from "./serp-pages.js";

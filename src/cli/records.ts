@@ -2,7 +2,7 @@ import { EXIT } from "./errors.js";
 import type { Command } from "commander";
 import { UserError } from "../errors.js";
 import { readPageTagPaths } from "../html/index.js";
-import { extractRecords } from "../wrapper/index.js";
+import { applyWithHealing, extractRecords } from "../wrapper/index.js";
 import { readWrapperFile } from "../wrapper/index.js";
 import { learnWrapper } from "../wrapper/index.js";
 import type { ExtractResult } from "../wrapper/index.js";
@@ -16,12 +16,19 @@ interface RecordsFlags {
   url?: string;
   charset?: string;
   json?: boolean;
+  strict?: boolean;
+}
+
+/** The records of a page, and, when the wrapper given did not fit, its own reading (`healed`: why not). */
+export interface PageRecords extends ExtractResult {
+  /** Set when the records come from a wrapper learned on the page: the given wrapper's reading of it. */
+  healed?: ExtractResult;
 }
 
 /** Exit status when the page does not match the wrapper's layout (records are then []). */
 export const EXIT_MISMATCH = EXIT.mismatch;
 
-export function recordsOfPage(file: string, flags: RecordsFlags): ExtractResult {
+export function recordsOfPage(file: string, flags: RecordsFlags): PageRecords {
   if ([flags.wrapper, flags.engine, flags.learn].filter(Boolean).length !== 1) {
     throw new UserError("records: give exactly one of --wrapper FILE.json or --learn (or --engine NAME)");
   }
@@ -31,7 +38,11 @@ export function recordsOfPage(file: string, flags: RecordsFlags): ExtractResult 
   if (flags.wrapper) {
     const wf = readWrapperFile(flags.wrapper);
     if (!wf.wrapper) throw new UserError(`${flags.wrapper}: no wrapper learned yet (run bitext wrapper learn)`);
-    return extractRecords(wf.wrapper, seq, { pageUrl: flags.url });
+    if (flags.strict) return extractRecords(wf.wrapper, seq, { pageUrl: flags.url });
+    // As in a harvest: a wrapper that does not fit the page (or reads far fewer records than its sample had)
+    // gives way to one learned on the page itself, when that one reads more. The file is left as it is.
+    const reading = applyWithHealing(wf.wrapper, seq, { pageUrl: flags.url });
+    return reading.learned ? { ...reading.result, healed: reading.strict } : reading.result;
   }
   let wrapper: ReturnType<typeof learnWrapper>;
   try {
@@ -54,9 +65,16 @@ export function registerRecordsCommand(program: Command): void {
     .option("--url <url>", "the page's URL, to resolve relative links")
     .option("--charset <name>", "decode the page with this charset instead of detecting it")
     .option("--json", "print a JSON array of {rank,title,url,snippet}")
-    .addHelpText("after", `\nExit status: 0 with records or none ("empty"), ${EXIT_MISMATCH} when the page does not match the wrapper's layout.`)
+    .option("--strict", "with --wrapper/--engine: no self-healing, a page the wrapper does not fit is a mismatch")
+    .addHelpText(
+      "after",
+      `\nA page the wrapper does not fit, or reads far fewer records on than its sample page had, is read with a wrapper learned on the page itself when that one reads more (as a harvest does; the wrapper file is not changed); --strict turns this off.\nExit status: 0 with records or none ("empty"), ${EXIT_MISMATCH} when the page does not match the wrapper's layout and no wrapper could be learned on it (with --strict: when it does not match).`,
+    )
     .action((file: string, flags: RecordsFlags) => {
       const result = recordsOfPage(file, flags);
+      if (result.healed) {
+        process.stderr.write(`bitext: records: the wrapper did not fit (${result.healed.status}: ${result.healed.detail}); records from a wrapper learned on this page\n`);
+      }
       if (result.status !== "ok") process.stderr.write(`bitext: records: ${result.status}: ${result.detail}\n`);
       if (flags.json) printJson(result.records);
       else {

@@ -1,9 +1,8 @@
 import type { TagPathSequence } from "../html/index.js";
 import type { FetchStatus } from "../store/index.js";
-import { extractRecords } from "../wrapper/index.js";
-import { learnWrapper } from "../wrapper/index.js";
+import { betterReading, DEFAULT_HEAL, extractRecords, type HealOptions, learnOnPage, readsWell } from "../wrapper/index.js";
 import { findQueryRewriteNotice } from "../wrapper/index.js";
-import type { ExtractResult, ResultRecord, Wrapper } from "../wrapper/index.js";
+import type { ResultRecord, Wrapper } from "../wrapper/index.js";
 import { consentReason, hardBlockReason, type PageObservation, saysNoResults, softBlockReason, softConsentReason } from "./blocks.js";
 import type { EngineDefinition } from "./engines.js";
 import type { FailureKind } from "./failures.js";
@@ -27,19 +26,13 @@ export interface Verdict {
   cause: FailureKind | null;
 }
 
-export interface InterpretOptions {
+/** When to heal (`healShare`, `minLearnedRecords`): the wrapper layer's decision, shared with `bitext records`. */
+export interface InterpretOptions extends HealOptions {
   /** Learn / re-learn wrappers from pages (self-healing). */
   learn: boolean;
-  /**
-   * A page yields "too few" records below this share of the records on the wrapper's sample page
-   * (at least 2): then a re-learned wrapper is tried.
-   */
-  healShare: number;
-  /** A wrapper learned from a page must find at least this many records to be adopted. */
-  minLearnedRecords: number;
 }
 
-export const DEFAULT_INTERPRET: InterpretOptions = { learn: true, healShare: 0.5, minLearnedRecords: 3 };
+export const DEFAULT_INTERPRET: InterpretOptions = { learn: true, ...DEFAULT_HEAL };
 
 export interface LoadedResultPage {
   observation: PageObservation;
@@ -83,7 +76,7 @@ export function interpretPage(
 
   if (!wrapper) {
     if (!options.learn) return failed("layout", `no wrapper for ${def.engine}: run bitext wrapper learn --engine ${def.engine}`);
-    const fresh = tryLearn(seq, def, pageUrl);
+    const fresh = learnOnPage(seq, { engine: def.engine, pageUrl });
     if (fresh && fresh.result.records.length >= options.minLearnedRecords) {
       return { ...ok(fresh.result.records, `wrapper learned from this page (${fresh.result.records.length} records)`), learned: fresh.wrapper };
     }
@@ -91,9 +84,7 @@ export function interpretPage(
   }
 
   const current = extractRecords(wrapper, seq, { pageUrl });
-  const expected = wrapper.clusters[0]?.sampleRecords ?? 10;
-  const enough = Math.max(2, Math.ceil(expected * options.healShare));
-  if (current.status === "ok" && current.records.length >= enough) return ok(current.records, current.detail);
+  if (readsWell(wrapper, current, options)) return ok(current.records, current.detail);
 
   if (current.records.length === 0) {
     const soft = softFailure(obs, def);
@@ -110,15 +101,15 @@ export function interpretPage(
     const over = late();
     if (over) return over;
     const result = extractRecords(older, seq, { pageUrl });
-    if (adopt(result, current, 1)) {
+    if (betterReading(result, current, 1)) {
       return { ...ok(result.records, `${result.detail}, with the wrapper learned ${older.learnedAt} (an earlier layout)`), reused: older };
     }
   }
   if (options.learn) {
     const over = late();
     if (over) return over;
-    const fresh = tryLearn(seq, def, pageUrl);
-    if (fresh && adopt(fresh.result, current, options.minLearnedRecords)) {
+    const fresh = learnOnPage(seq, { engine: def.engine, pageUrl });
+    if (fresh && betterReading(fresh.result, current, options.minLearnedRecords)) {
       return {
         ...ok(
           fresh.result.records,
@@ -149,23 +140,6 @@ function softFailure(obs: PageObservation, def: EngineDefinition): Verdict | nul
   if (consent) return failed("consent", consent);
   const block = softBlockReason(obs, def.blocks);
   return block ? failed("blocked", block) : null;
-}
-
-/** Adopt a re-learned wrapper only if it finds more records, including every record the old one found. */
-function adopt(fresh: ExtractResult, current: ExtractResult, minRecords: number): boolean {
-  if (fresh.status !== "ok" || fresh.records.length < minRecords || fresh.records.length <= current.records.length) return false;
-  const urls = new Set(fresh.records.map((r) => r.url));
-  return current.records.every((r) => urls.has(r.url));
-}
-
-function tryLearn(seq: TagPathSequence, def: EngineDefinition, pageUrl: string): { wrapper: Wrapper; result: ExtractResult } | null {
-  let wrapper: Wrapper;
-  try {
-    wrapper = learnWrapper(seq, { engine: def.engine, pageUrl });
-  } catch {
-    return null; // no record structure at all
-  }
-  return { wrapper, result: extractRecords(wrapper, seq, { pageUrl }) };
 }
 
 function verdict(status: FetchStatus, detail: string): Verdict {

@@ -19,27 +19,90 @@ export const LAYOUT_THRESHOLD = { classes: 0.05, paths: 0.15 } as const;
 const MIN_CLASS_TOKENS = 20;
 
 export function classTokens(seq: TagPathSequence): Set<string> {
+  // A page repeats a few hundred distinct class attributes over thousands of elements: split each once.
+  const attrs = new Set<string>();
+  for (const c of seq.classes) if (c) attrs.add(c);
   const tokens = new Set<string>();
-  for (const c of seq.classes) if (c) for (const t of c.split(/\s+/)) if (t) tokens.add(t);
+  for (const c of attrs) for (const t of c.split(/\s+/)) if (t) tokens.add(t);
   return tokens;
 }
 
-function pathTokens(seq: TagPathSequence): Set<string> {
-  return new Set(seq.paths.map((p) => createHash("sha1").update(p).digest("hex").slice(0, 10)));
+const LEGACY_TOKEN_LENGTH = 10;
+
+function legacyPathTokens(seq: TagPathSequence): Set<string> {
+  return new Set(seq.paths.map((p) => createHash("sha1").update(p).digest("hex").slice(0, LEGACY_TOKEN_LENGTH)));
+}
+
+/**
+ * The page's tag-path tokens, one per unique path: 53 bits of a string hash (cyrb53's mixing), built along the
+ * tree (a path's state is its parent path's state mixed with its own tag), so each path costs its last tag, not
+ * its length (legacy pages nest hundreds of levels deep). Kept as numbers; the fingerprint writes them in hex
+ * (14 digits). Wrappers learned before carry 10-digit SHA-1 prefixes, still read. Hashing every path of the page
+ * with SHA-1 was a third of applying a wrapper to a class-poor page.
+ */
+export function pathTokenValues(seq: TagPathSequence): Float64Array {
+  const n = seq.paths.length;
+  const parentPath = new Int32Array(n).fill(-1);
+  const open: number[] = [];
+  for (let p = 0; p < seq.pathIds.length; p++) {
+    while (open.length > 0 && seq.ends[open[open.length - 1]!]! <= p) open.pop();
+    if (open.length > 0) parentPath[seq.pathIds[p]!] = seq.pathIds[open[open.length - 1]!]!;
+    open.push(p);
+  }
+  // Path ids are numbered in order of first occurrence, and a parent occurs before its children.
+  const a = new Int32Array(n);
+  const b = new Int32Array(n);
+  const values = new Float64Array(n);
+  for (let id = 0; id < n; id++) {
+    const path = seq.paths[id]!;
+    const up = parentPath[id]!;
+    let h1 = up >= 0 ? a[up]! : 0xdeadbeef;
+    let h2 = up >= 0 ? b[up]! : 0x41c6ce57;
+    for (let i = up >= 0 ? path.lastIndexOf("\\") : 0; i < path.length; i++) {
+      const ch = path.charCodeAt(i);
+      h1 = Math.imul(h1 ^ ch, 2654435761);
+      h2 = Math.imul(h2 ^ ch, 1597334677);
+    }
+    a[id] = h1;
+    b[id] = h2;
+    const f1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+    const f2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(f1 ^ (f1 >>> 13), 3266489909);
+    values[id] = 4294967296 * (2097151 & f2) + (f1 >>> 0);
+  }
+  return values;
 }
 
 export function layoutFingerprint(seq: TagPathSequence): LayoutFingerprint {
   const classes = classTokens(seq);
   if (classes.size >= MIN_CLASS_TOKENS) return { kind: "classes", tokens: [...classes].sort() };
-  return { kind: "paths", tokens: [...pathTokens(seq)].sort() };
+  const tokens = new Set<string>();
+  for (const v of pathTokenValues(seq)) tokens.add(v.toString(16).padStart(14, "0"));
+  return { kind: "paths", tokens: [...tokens].sort() };
+}
+
+/** The fingerprint's tokens as a set to look the page's up in, built once per fingerprint (a wrapper reads many pages). */
+const fingerprintSets = new WeakMap<LayoutFingerprint, Set<string> | Set<number>>();
+
+function fingerprintSet(fingerprint: LayoutFingerprint): Set<string> | Set<number> {
+  let set = fingerprintSets.get(fingerprint);
+  if (!set) {
+    const legacy = fingerprint.kind === "paths" && fingerprint.tokens[0]?.length === LEGACY_TOKEN_LENGTH;
+    set = fingerprint.kind === "classes" || legacy ? new Set(fingerprint.tokens) : new Set(fingerprint.tokens.map((t) => Number.parseInt(t, 16)));
+    fingerprintSets.set(fingerprint, set);
+  }
+  return set;
 }
 
 /** Jaccard similarity between the fingerprint and the page's tokens of the same kind. */
 export function layoutSimilarity(fingerprint: LayoutFingerprint, seq: TagPathSequence): number {
-  const page = fingerprint.kind === "classes" ? classTokens(seq) : pathTokens(seq);
+  const known = fingerprintSet(fingerprint);
+  let page: Set<string> | Set<number>;
+  if (fingerprint.kind === "classes") page = classTokens(seq);
+  else if (fingerprint.tokens[0]?.length === LEGACY_TOKEN_LENGTH) page = legacyPathTokens(seq);
+  else page = new Set(pathTokenValues(seq));
   let common = 0;
-  for (const t of fingerprint.tokens) if (page.has(t)) common++;
-  const union = fingerprint.tokens.length + page.size - common;
+  for (const t of page) if ((known as Set<string | number>).has(t)) common++;
+  const union = known.size + page.size - common;
   return union === 0 ? 1 : common / union;
 }
 

@@ -1,7 +1,7 @@
 import type { TagPathIndex } from "../html/index.js";
 import type { LayoutFingerprint } from "./layout.js";
 import { HEADING_TAGS } from "./record-text.js";
-import { headingTail as titleHeadingTail, type RecordRegion, relativePath } from "./records.js";
+import { headingTail, type RecordRegion, relativePath } from "./records.js";
 import type { RecordCluster } from "./types.js";
 
 /**
@@ -22,8 +22,12 @@ export function recordTemplate(cluster: RecordCluster): string[] {
   return [...rel];
 }
 
-/** The part of a relative title path from its last heading on (`div\h2\a` → `h2\a`), or null without one. */
-export function headingTail(titlePath: string): string | null {
+/**
+ * The title path's heading-led tail when it is shorter than the path (`div\h2\a` → `h2\a`): where the title
+ * sits in a record whose root moved below the learned one. Null when no heading sits below the path's first tag
+ * (`headingTail` in records.ts also returns a path that starts with its heading).
+ */
+export function shorterHeadingTail(titlePath: string): string | null {
   const tags = titlePath.split("\\");
   for (let i = tags.length - 1; i > 0; i--) if (HEADING_TAGS.has(tags[i]!)) return tags.slice(i).join("\\");
   return null;
@@ -38,7 +42,7 @@ export function titleAtTemplate(index: TagPathIndex, region: RecordRegion, link:
   if (titlePath === null) return true;
   const rel = relativePath(index, region.root, link);
   if (rel === titlePath) return true;
-  const tail = titleHeadingTail(titlePath);
+  const tail = headingTail(titlePath);
   return tail !== null && (rel === tail || rel.endsWith(`\\${tail}`));
 }
 
@@ -59,7 +63,7 @@ export function candidateRoots(index: TagPathIndex, pathIds: ReadonlyMap<string,
   if (exact !== undefined) roots.add(exact);
   if (!titlePath) return [...roots];
   const tails = [titlePath];
-  const tail = headingTail(titlePath);
+  const tail = shorterHeadingTail(titlePath);
   if (tail) tails.push(tail);
   const learnedTags = ancestorPath.split("\\");
   const paths = index.seq.paths;

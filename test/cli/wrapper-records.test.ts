@@ -47,13 +47,17 @@ describe("bitext wrapper learn / records", () => {
     expect(records[0]!.url).toMatch(/^https:\/\/books\.google\.com\/books\?id=SxaDsuKUKp8C/);
   });
 
-  it("reports a page of another engine as a mismatch: [] on stdout, exit status 3", async () => {
+  it("reports a page of another engine as a mismatch with --strict: [] on stdout, exit status 3; without, reads it with a wrapper learned on it", async () => {
     const out = join(dir, "bing2.json");
     expect((await runCommand(["wrapper", "learn", "--engine", "bing", "--sample", bingPage, "--out", out])).code).toBe(0);
-    const r = await runCommand(["records", googlePage, "--wrapper", out, "--json"]);
+    const r = await runCommand(["records", googlePage, "--wrapper", out, "--json", "--strict"]);
     expect(r.code).toBe(3);
     expect(JSON.parse(r.stdout)).toEqual([]);
     expect(r.stderr).toMatch(/^bitext: records: mismatch: page layout differs from the bing sample/);
+    const healed = await runCommand(["records", googlePage, "--wrapper", out, "--json"]);
+    expect(healed.code, healed.stderr).toBe(0);
+    expect(healed.stderr).toMatch(/^bitext: records: the wrapper did not fit \(mismatch: page layout differs from the bing sample/);
+    expect(JSON.parse(healed.stdout)[0].url).toMatch(/^https:\/\/books\.google\.com\/books\?id=SxaDsuKUKp8C/);
   });
 
   it("keeps the definition and the previous wrapper when re-learning into an existing file", async () => {

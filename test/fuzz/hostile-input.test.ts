@@ -8,7 +8,7 @@ import { cappedHtml, parseHtml, tagPathsFromHtml } from "../../src/html/parse.js
 import { checkedText } from "../../src/io/text-file.js";
 import { pageFeatures } from "../../src/site/page-features.js";
 import { learnWrapper } from "../../src/wrapper/learn.js";
-import { extractRecords } from "../../src/wrapper/extract.js";
+import { extractRecords } from "../../src/wrapper/apply.js";
 import { parseWrapperFile } from "../../src/wrapper/file.js";
 
 /**

@@ -8,7 +8,7 @@ import { parseDocument } from "../../src/html/dom.js";
 import { tagPathsFromHtml } from "../../src/html/parse.js";
 import { collapseRepeats, collectTagPaths, indexTagPaths, type MinimalNode } from "../../src/html/tagpaths.js";
 import { UserError } from "../../src/errors.js";
-import { extractRecords } from "../../src/wrapper/extract.js";
+import { extractRecords } from "../../src/wrapper/apply.js";
 import { learnWrapper } from "../../src/wrapper/learn.js";
 import { AQL, MANIFEST } from "../helpers/serps.js";
 

@@ -4,7 +4,7 @@ import { parseEngineDefinition, searchUrl } from "../../src/serp/engines.js";
 import { readQueryFile } from "../../src/serp/queries.js";
 import { resourcePath } from "../../src/paths.js";
 import { parseFaults, type Simulator, startSimulator } from "../../src/sim/index.js";
-import { extractRecords } from "../../src/wrapper/extract.js";
+import { extractRecords } from "../../src/wrapper/apply.js";
 import { learnWrapper } from "../../src/wrapper/learn.js";
 
 const DEMO = readQueryFile(resourcePath("queries", "demo.tsv"));

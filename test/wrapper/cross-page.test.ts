@@ -6,10 +6,10 @@ import { readPageTagPaths } from "../../src/html/load.js";
 import { tagPathsFromHtml } from "../../src/html/parse.js";
 import { renderDiv, renderDiv2023 } from "../../src/sim/layouts/div.js";
 import type { SerpView } from "../../src/sim/layouts/types.js";
-import { extractRecords, MIN_TEMPLATE_MATCH } from "../../src/wrapper/extract.js";
+import { extractRecords, MIN_TEMPLATE_MATCH } from "../../src/wrapper/apply.js";
 import { learnWrapper } from "../../src/wrapper/learn.js";
 import { LAYOUT_THRESHOLD } from "../../src/wrapper/layout.js";
-import { headingTail, recordTemplate, withinShift } from "../../src/wrapper/template.js";
+import { recordTemplate, shorterHeadingTail, withinShift } from "../../src/wrapper/template.js";
 import type { ExtractResult, Wrapper } from "../../src/wrapper/types.js";
 import { SHARED } from "../helpers/cli.js";
 
@@ -201,9 +201,9 @@ describe("record templates", () => {
       role: "results" as const,
     };
     expect(recordTemplate(cluster).sort()).toEqual(["h3\\a", "p\\#text"]);
-    expect(headingTail("div\\h2\\a")).toBe("h2\\a");
-    expect(headingTail("h2\\a")).toBeNull();
-    expect(headingTail("div\\a")).toBeNull();
+    expect(shorterHeadingTail("div\\h2\\a")).toBe("h2\\a");
+    expect(shorterHeadingTail("h2\\a")).toBeNull();
+    expect(shorterHeadingTail("div\\a")).toBeNull();
   });
 
   it("let a root move by inserted or deleted tags only", () => {

@@ -4,7 +4,7 @@ import { evaluateRecords, matchTitles, normaliseTitle, similarTitles } from "../
 import { loadGoldPages } from "../../src/eval/serp-gold.js";
 import { readPageTagPaths } from "../../src/html/load.js";
 import { tagPathsFromHtml } from "../../src/html/parse.js";
-import { extractRecords } from "../../src/wrapper/extract.js";
+import { extractRecords } from "../../src/wrapper/apply.js";
 import { learnWrapper } from "../../src/wrapper/learn.js";
 import { pageQuery } from "../../src/wrapper/query-rewrite.js";
 import { SHARED } from "../helpers/cli.js";

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { normaliseTitle } from "../../src/eval/records.js";
 import { readPageTagPaths } from "../../src/html/load.js";
-import { extractRecords } from "../../src/wrapper/extract.js";
+import { extractRecords } from "../../src/wrapper/apply.js";
 import { parseWrapperFile } from "../../src/wrapper/file.js";
 import { learnWrapper } from "../../src/wrapper/learn.js";
 import { controlTitleFlags, repeatedRecordFlags } from "../../src/wrapper/records.js";

@@ -6,7 +6,7 @@ import { matchMultiset, scores } from "../../src/eval/metrics.js";
 import { normaliseTitle } from "../../src/eval/records.js";
 import { readPageTagPaths } from "../../src/html/load.js";
 import { tagPathsFromHtml } from "../../src/html/parse.js";
-import { extractRecords } from "../../src/wrapper/extract.js";
+import { extractRecords } from "../../src/wrapper/apply.js";
 import { analysePage, learnWrapper } from "../../src/wrapper/learn.js";
 import { SHARED } from "../helpers/cli.js";
 import { fixturePage, MANIFEST, NO_RESULTS } from "../helpers/serps.js";

@@ -125,9 +125,6 @@ export interface ExtractOptions {
  */
 export function extractRecords(wrapper: Wrapper, page: TagPathSequence, options: ExtractOptions | string = {}): ExtractResult {
   const { pageUrl, notices } = typeof options === "string" ? { pageUrl: options, notices: undefined } : options;
-  const seq = wrapper.pathMode === "collapsed" ? collapsedView(page) : page;
-  const pathIds = new Map(seq.paths.map((p, i) => [p, i]));
-  const results = wrapper.clusters.filter((c) => c.role === "results");
   // A page unlike the sample (class names; tag paths on class-less pages) is a mismatch, and so is a page
   // of the sample's layout where the wrapper finds nonsense: records unlike its template, or records that
   // mostly do not look like results.
@@ -139,6 +136,10 @@ export function extractRecords(wrapper: Wrapper, page: TagPathSequence, options:
     match: match ?? { layout: layout.similarity, template: null },
   });
   if (!layout.same) return mismatch("");
+  const seq = wrapper.pathMode === "collapsed" ? collapsedView(page) : page;
+  const pathIds = new Map<string, number>();
+  for (let i = 0; i < seq.paths.length; i++) pathIds.set(seq.paths[i]!, i);
+  const results = wrapper.clusters.filter((c) => c.role === "results");
   const index = indexTagPaths(seq);
   const ctx = textContext(index);
   const regions: AnchoredRegion[] = [];
