@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { normaliseTitle } from "../../src/eval/records.js";
 import { readPageTagPaths } from "../../src/html/load.js";
 import { siteDiversity, targetSite } from "../../src/wrapper/evidence.js";
-import { extractRecords } from "../../src/wrapper/extract.js";
+import { extractRecords } from "../../src/wrapper/apply.js";
 import { learnWrapper } from "../../src/wrapper/learn.js";
 import { searchLinkFlags } from "../../src/wrapper/search-links.js";
 import { SHARED } from "../helpers/cli.js";
