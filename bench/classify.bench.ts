@@ -74,7 +74,10 @@ function composeRecords(file: string): number {
   const page = readBilingualPage(join(SHARED, "bilingual-pages", "animal_farm_bilingual__index_split_002.html"));
   const lines: string[] = [];
   for (let seed = 1; lines.length < E2E_RECORDS; seed++) {
-    const set = buildBootstrapSet({ serp, parallel, page: page.pairs, pageTitle: page.title }, { seed, perKind: 2000, when: "2026-01-01T00:00:00Z" });
+    const set = buildBootstrapSet(
+      { serp, parallel, page: page.pairs, pageTitle: page.title },
+      { seed, perKind: 2000, when: "2026-01-01T00:00:00Z" },
+    );
     for (const a of set) {
       if (lines.length >= E2E_RECORDS) break;
       lines.push(JSON.stringify({ query: annotationQuery(a.query), title: a.title, url: a.url, snippet: a.snippet }));

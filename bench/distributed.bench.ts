@@ -49,7 +49,11 @@ async function runPath(path: FetchPath): Promise<void> {
   try {
     const wrappers = join(dir, "wrappers");
     for (const e of sim.engines) {
-      writeDefinition(wrapperFilePath(wrappers, e.spec.name), e.spec.name, { ...e.definition, fetch: path, politeness: { minDelayMs: 0, requestsPerMinute: 0, maxConcurrent: 16 } });
+      writeDefinition(wrapperFilePath(wrappers, e.spec.name), e.spec.name, {
+        ...e.definition,
+        fetch: path,
+        politeness: { minDelayMs: 0, requestsPerMinute: 0, maxConcurrent: 16 },
+      });
     }
     const count = path === "http" ? QUERIES : BROWSER_QUERIES;
     const queries = readQueryFile(resourcePath("queries", "tatoeba-cmn-eng.tsv")).slice(0, count);
@@ -66,7 +70,9 @@ async function runPath(path: FetchPath): Promise<void> {
     console.log(
       `\nfetch ${path}: ${queries.length} queries × ${ENGINES.length} engines = ${queries.length * ENGINES.length} pages per trial, ` +
         `${LATENCY_MS} ms per search, concurrency 4 per engine per worker, ${REPEATS} repeats, ${cpus().length} CPU cores, ` +
-        `load average at the end ${loadavg().map((l) => l.toFixed(1)).join(", ")}\n`,
+        `load average at the end ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(", ")}\n`,
     );
     console.log(formatTable(rows));
   } finally {
@@ -106,12 +112,27 @@ async function trials(
       trial++;
       const db = join(dir, `trial-${trial}.db`);
       openStore(db).close();
-      const settings = { run: `bench-${trial}`, pages: 1, maxAgeMs: 0, keepHtml: false, retries: 2, blockRetries: 2, downAfter: 3, backoffMs: 500 };
-      await enqueueHarvest(parseRedisUrl(redisUrl), settings, ENGINES.map((e) => loadEngine(wrappers, e)), queries);
+      const settings = {
+        run: `bench-${trial}`,
+        pages: 1,
+        maxAgeMs: 0,
+        keepHtml: false,
+        retries: 2,
+        blockRetries: 2,
+        downAfter: 3,
+        backoffMs: 500,
+      };
+      await enqueueHarvest(
+        parseRedisUrl(redisUrl),
+        settings,
+        ENGINES.map((e) => loadEngine(wrappers, e)),
+        queries,
+      );
       const from = sim.log.length;
       await Promise.all(Array.from({ length: n }, () => workerProcess(redisUrl, wrappers, db)));
       const log = sim.log.slice(from);
-      if (log.length !== queries.length * ENGINES.length) throw new Error(`trial ${trial}: ${log.length} searches, expected ${queries.length * ENGINES.length}`);
+      if (log.length !== queries.length * ENGINES.length)
+        throw new Error(`trial ${trial}: ${log.length} searches, expected ${queries.length * ENGINES.length}`);
       const span = (log.at(-1)!.at - log[0]!.at) / 1000;
       rates.set(n, [...(rates.get(n) ?? []), log.length / span]);
     }
@@ -122,7 +143,25 @@ async function trials(
 function workerProcess(queue: string, wrappers: string, db: string): Promise<void> {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", join(ROOT, "src/cli/main.ts"), "worker", "--queue", queue, "--engines", ENGINES.join(","), "--wrappers", wrappers, "--db", db, "--no-classify", "--no-learn", "--exit-when-drained", "--concurrency", "4"],
+    [
+      "--import",
+      "tsx",
+      join(ROOT, "src/cli/main.ts"),
+      "worker",
+      "--queue",
+      queue,
+      "--engines",
+      ENGINES.join(","),
+      "--wrappers",
+      wrappers,
+      "--db",
+      db,
+      "--no-classify",
+      "--no-learn",
+      "--exit-when-drained",
+      "--concurrency",
+      "4",
+    ],
     { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] },
   );
   let stderr = "";

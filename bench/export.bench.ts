@@ -35,7 +35,10 @@ const lines = [...iterateRecords(store)].map((r) => JSON.stringify(r));
 process.stdout.write(lines.join("\\n") + "\\n");
 store.close();\n`,
   );
-  const rows: string[] = ["| records | streamed: peak RSS | streamed: time | materialised: peak RSS | lines out |", "|---|---|---|---|---|"];
+  const rows: string[] = [
+    "| records | streamed: peak RSS | streamed: time | materialised: peak RSS | lines out |",
+    "|---|---|---|---|---|",
+  ];
   try {
     let built = 0;
     const db = join(dir, "bitext.db");
@@ -46,8 +49,12 @@ store.close();\n`,
       built = (performance.now() - t) / 1000;
       const streamed = measure(node(`${JSON.stringify(join(ROOT, "src", "cli", "main.ts"))} export records --db ${db}`), dir);
       const whole = measure(node(`${JSON.stringify(materialise)} ${db}`), dir);
-      rows.push(`| ${n.toLocaleString("en")} | ${streamed.rssMb.toFixed(0)} MB | ${streamed.seconds.toFixed(1)} s | ${whole.rssMb.toFixed(0)} MB | ${streamed.lines} |`);
-      console.log(`  ${n} records (store built in ${built.toFixed(1)} s): streamed ${streamed.rssMb.toFixed(0)} MB, materialised ${whole.rssMb.toFixed(0)} MB`);
+      rows.push(
+        `| ${n.toLocaleString("en")} | ${streamed.rssMb.toFixed(0)} MB | ${streamed.seconds.toFixed(1)} s | ${whole.rssMb.toFixed(0)} MB | ${streamed.lines} |`,
+      );
+      console.log(
+        `  ${n} records (store built in ${built.toFixed(1)} s): streamed ${streamed.rssMb.toFixed(0)} MB, materialised ${whole.rssMb.toFixed(0)} MB`,
+      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -36,10 +36,27 @@ export async function run(): Promise<void> {
     // Wrappers learned once, as a user would before harvesting.
     for (const name of ENGINES) {
       const setup = loadEngine(dir, name);
-      await learnWrapperLive({ definition: setup.definition, file: setup.file, driver, query: `${queries[0]!.source.text} ${queries[0]!.target.text}` });
+      await learnWrapperLive({
+        definition: setup.definition,
+        file: setup.file,
+        driver,
+        query: `${queries[0]!.source.text} ${queries[0]!.target.text}`,
+      });
     }
     const rows: Array<Array<string | number>> = [
-      ["concurrency", "pages/s", "wall ms/page", "CPU ms/page: ours (Node)", "browser (Chromium)", "simulator", "ours share", "navigate ms", "in-page eval ms", "body ms", "interpret+store ms"],
+      [
+        "concurrency",
+        "pages/s",
+        "wall ms/page",
+        "CPU ms/page: ours (Node)",
+        "browser (Chromium)",
+        "simulator",
+        "ours share",
+        "navigate ms",
+        "in-page eval ms",
+        "body ms",
+        "interpret+store ms",
+      ],
     ];
     for (const concurrency of [1, 4, 8]) {
       const perRun: Array<Record<string, number>> = [];
@@ -50,7 +67,14 @@ export async function run(): Promise<void> {
         const tree0 = treeCpuMs(process.pid, sim.pid);
         const simCpu0 = treeCpuMs(sim.pid, undefined, true);
         const t0 = performance.now();
-        const s = await harvest(store, { queries, engines, driver, concurrency, maxAgeMs: 0, interpret: { learn: false, healShare: 0.5, minLearnedRecords: 3 } });
+        const s = await harvest(store, {
+          queries,
+          engines,
+          driver,
+          concurrency,
+          maxAgeMs: 0,
+          interpret: { learn: false, healShare: 0.5, minLearnedRecords: 3 },
+        });
         const wall = performance.now() - t0;
         const cpu = process.cpuUsage(cpu0);
         const browser = treeCpuMs(process.pid, sim.pid) - tree0;
@@ -107,10 +131,25 @@ export async function run(): Promise<void> {
  */
 async function compareFetchPaths(dir: string, driver: SerpDriver, queries: QueryEntry[], simPid: number): Promise<string> {
   const http = new HttpLoader({ timeoutMs: 30_000, identity: driver.identity });
-  const rows: Array<Array<string | number>> = [["fetch", "concurrency", "pages/s", "CPU ms/page: ours (Node)", "browser (Chromium)", "pages/s × browser's", "CPU/page ÷ browser's", "records identical"]];
+  const rows: Array<Array<string | number>> = [
+    [
+      "fetch",
+      "concurrency",
+      "pages/s",
+      "CPU ms/page: ours (Node)",
+      "browser (Chromium)",
+      "pages/s × browser's",
+      "CPU/page ÷ browser's",
+      "records identical",
+    ],
+  ];
   try {
     for (const concurrency of [1, 4]) {
-      const runs: Record<FetchMode, Array<{ pps: number; ours: number; browser: number; records: string[] }>> = { browser: [], http: [], auto: [] };
+      const runs: Record<FetchMode, Array<{ pps: number; ours: number; browser: number; records: string[] }>> = {
+        browser: [],
+        http: [],
+        auto: [],
+      };
       for (let r = 0; r < REPEATS; r++) {
         for (const mode of ["browser", "http"] as const) {
           const store = openStore(join(dir, `path-${mode}-${concurrency}-${r}.db`));
@@ -118,14 +157,30 @@ async function compareFetchPaths(dir: string, driver: SerpDriver, queries: Query
           const cpu0 = process.cpuUsage();
           const tree0 = treeCpuMs(process.pid, simPid);
           const t0 = performance.now();
-          const s = await harvest(store, { queries, engines, driver, http, fetchMode: mode, concurrency, maxAgeMs: 0, interpret: { learn: false, healShare: 0.5, minLearnedRecords: 3 } });
+          const s = await harvest(store, {
+            queries,
+            engines,
+            driver,
+            http,
+            fetchMode: mode,
+            concurrency,
+            maxAgeMs: 0,
+            interpret: { learn: false, healShare: 0.5, minLearnedRecords: 3 },
+          });
           const wall = performance.now() - t0;
           const cpu = process.cpuUsage(cpu0);
           const browser = treeCpuMs(process.pid, simPid) - tree0;
           if (s.errors + s.blocked > 0) throw new Error(`bench run (${mode}) had ${s.errors} errors, ${s.blocked} blocks`);
-          const records = listRecords(store).map((x) => `${x.engine}|${x.query.source.text}|${x.rank}|${x.url}|${x.title}|${x.snippet}`).sort();
+          const records = listRecords(store)
+            .map((x) => `${x.engine}|${x.query.source.text}|${x.rank}|${x.url}|${x.title}|${x.snippet}`)
+            .sort();
           store.close();
-          runs[mode].push({ pps: s.fetched / (wall / 1000), ours: (cpu.user + cpu.system) / 1000 / s.fetched, browser: browser / s.fetched, records });
+          runs[mode].push({
+            pps: s.fetched / (wall / 1000),
+            ours: (cpu.user + cpu.system) / 1000 / s.fetched,
+            browser: browser / s.fetched,
+            records,
+          });
         }
       }
       const m = (mode: FetchMode, k: "pps" | "ours" | "browser") => median(runs[mode].map((x) => x[k]));
@@ -149,12 +204,18 @@ async function compareFetchPaths(dir: string, driver: SerpDriver, queries: Query
   } finally {
     await http.close();
   }
-  const load = loadavg().map((x) => x.toFixed(1)).join(", ");
+  const load = loadavg()
+    .map((x) => x.toFixed(1))
+    .join(", ");
   return `${formatTable(rows)}\nMachine load average at the end (1, 5, 15 min): ${load} on ${cpus().length} cores (pages/s ratios shrink under load; CPU ratios hardly move).\nFetch paths: the same ${queries.length} queries × ${ENGINES.length} engines with fetch "browser" and fetch "http", ${REPEATS} interleaved runs each, medians; records compared run by run.`;
 }
 
 /** The simulator in a child process (so its CPU is not ours); resolves with its origin and engine definitions. */
-async function startSimulatorProcess(): Promise<{ child: ChildProcess; pid: number; engines: Array<{ name: string; definition: unknown }> }> {
+async function startSimulatorProcess(): Promise<{
+  child: ChildProcess;
+  pid: number;
+  engines: Array<{ name: string; definition: unknown }>;
+}> {
   const code = `
     const { startSimulator } = await import(${JSON.stringify(join(import.meta.dirname, "../src/sim/index.ts"))});
     const sim = await startSimulator();

@@ -45,7 +45,10 @@ function pages(dir: string): Array<[string, string]> {
   write("100k deep, unclosed", `<html><body>${"<div>".repeat(100_000)}deep text`);
   write("1M tiny elements", `<html><body>${"<i>a</i>".repeat(1_000_000)}</body></html>`);
   const sentence = "The committee met on Tuesday. 委员会星期二开会。 ";
-  write("50 MB of text", `<html><body><p>${sentence.repeat(Math.ceil((50 * 1024 * 1024) / Buffer.byteLength(sentence)))}</p></body></html>`);
+  write(
+    "50 MB of text",
+    `<html><body><p>${sentence.repeat(Math.ceil((50 * 1024 * 1024) / Buffer.byteLength(sentence)))}</p></body></html>`,
+  );
   write("5 MB binary as HTML", randomBytes(5 * 1024 * 1024));
   return out;
 }
@@ -59,7 +62,10 @@ function measure(args: string[], input?: string): Outcome {
   });
   const lines = (r.stderr ?? "").trim().split("\n");
   const timing = /^(\d+(?:\.\d+)?) (\d+)$/.exec(lines.at(-1) ?? "");
-  const said = [...lines.slice(0, -1).filter((l) => l.trim() && !l.includes("npm warn")), ...(r.stdout ?? "").trim().split("\n")].find((l) => l.trim()) ?? "";
+  const said =
+    [...lines.slice(0, -1).filter((l) => l.trim() && !l.includes("npm warn")), ...(r.stdout ?? "").trim().split("\n")].find((l) =>
+      l.trim(),
+    ) ?? "";
   return {
     seconds: timing ? Number(timing[1]) : KILL_AFTER_MS / 1000,
     peakMb: timing ? Math.round(Number(timing[2]) / 1024) : Number.NaN,
@@ -73,7 +79,6 @@ function classifyInput(file: string): string {
   const text = new TextDecoder().decode(readFileSync(file));
   return `${JSON.stringify({ query: { en: "committee", zh: "委员会" }, title: "Committee 委员会", url: "http://hostile.example/", snippet: text })}\n`;
 }
-
 
 export async function run(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "bitext-hostile-"));
@@ -96,7 +101,9 @@ export async function run(): Promise<void> {
         const ok = o.code !== null && o.code !== 70 && o.code !== 134 && o.seconds <= LIMIT_S && o.peakMb <= LIMIT_MB;
         total++;
         if (ok) passed++;
-        rows.push(`| ${name} | ${command} | ${o.seconds.toFixed(1)} | ${o.peakMb} | ${o.code ?? "killed"} | ${ok ? "yes" : "**no**"} | ${o.line.replace(/\|/g, "\\|")} |`);
+        rows.push(
+          `| ${name} | ${command} | ${o.seconds.toFixed(1)} | ${o.peakMb} | ${o.code ?? "killed"} | ${ok ? "yes" : "**no**"} | ${o.line.replace(/\|/g, "\\|")} |`,
+        );
         console.error(`${name} / ${command}: ${o.seconds.toFixed(1)} s, ${o.peakMb} MB, exit ${o.code ?? "killed"}`);
       }
     }

@@ -64,7 +64,11 @@ export async function run(): Promise<void> {
   for (const method of METHODS) {
     const rs = rows.filter((r) => r.method === method);
     if (rs.length < 2) continue;
-    const growth = (f: (r: ScaleRow) => number) => exponent(rs.map((r) => r.n), rs.map(f)).toFixed(2);
+    const growth = (f: (r: ScaleRow) => number) =>
+      exponent(
+        rs.map((r) => r.n),
+        rs.map(f),
+      ).toFixed(2);
     console.log(
       `| ${method} | ${growth((r) => r.loadCpuMs)} | ${growth((r) => r.pairCpuMs)} | ${growth((r) => r.pairMs)} | ${growth((r) => r.phases.candidates ?? 0)} | ${growth((r) => r.phases.ets ?? 0)} | ${growth((r) => r.candidates)} | ${growth((r) => r.peakRssMB)} |`,
     );
@@ -201,4 +205,3 @@ function sec(ms: number): string {
 function s(times: number[]): string {
   return (median(times) / 1000).toFixed(median(times) < 1000 ? 2 : 1);
 }
-

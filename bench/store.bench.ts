@@ -23,8 +23,22 @@ function storePages(store: Store, round: number, again: boolean): void {
     const key = again ? p : round * PAGES + p;
     recordFetch(
       store,
-      { runId: null, engine: "sim-list", query: parallelText(`query ${key}`, `查询 ${key}`), page: 1, url: `http://127.0.0.1/search?q=${key}`, status: "ok", startedAt, durationMs: 1 },
-      Array.from({ length: 10 }, (_, i) => ({ url: `http://127.0.0.1/p/${key}-${i}.html`, title: `Example ${i} 例句`, snippet: `I see. 我明白了。 ${key} ${i}`, rank: i + 1 })),
+      {
+        runId: null,
+        engine: "sim-list",
+        query: parallelText(`query ${key}`, `查询 ${key}`),
+        page: 1,
+        url: `http://127.0.0.1/search?q=${key}`,
+        status: "ok",
+        startedAt,
+        durationMs: 1,
+      },
+      Array.from({ length: 10 }, (_, i) => ({
+        url: `http://127.0.0.1/p/${key}-${i}.html`,
+        title: `Example ${i} 例句`,
+        snippet: `I see. 我明白了。 ${key} ${i}`,
+        rank: i + 1,
+      })),
     );
   }
 }

@@ -20,7 +20,10 @@ function score(path: string, records: string[]): string {
   if (!existsSync(expected)) return "no expected records";
   const gold = (JSON.parse(readFileSync(expected, "utf8")) as { results: Array<{ title: string }> }).results;
   const titles = records.map((r) => normaliseTitle(r.slice(0, r.lastIndexOf(" <"))));
-  const c = matchMultiset(titles, gold.map((g) => normaliseTitle(g.title)));
+  const c = matchMultiset(
+    titles,
+    gold.map((g) => normaliseTitle(g.title)),
+  );
   return `${c.tp} of ${records.length} extracted match ${gold.length} expected`;
 }
 

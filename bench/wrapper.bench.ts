@@ -23,7 +23,12 @@ import { median, ms, quantile, timeRepeated } from "./stats.js";
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 7);
 const ROOT = join(import.meta.dirname, "..");
 
-type Step = "parse5 parse" | "tag paths (parse5 + walk)" | "learn a wrapper (from tag paths)" | "apply it (from tag paths)" | "page → records (parse5, walk, apply)";
+type Step =
+  | "parse5 parse"
+  | "tag paths (parse5 + walk)"
+  | "learn a wrapper (from tag paths)"
+  | "apply it (from tag paths)"
+  | "page → records (parse5, walk, apply)";
 
 function tryLearn(seq: ReturnType<typeof tagPathsFromHtml>, engine: string): Wrapper | null {
   try {
@@ -68,13 +73,20 @@ export async function run(): Promise<void> {
       step,
       xs.length,
       ms(median(xs.map((x) => x.ms))),
-      ms(quantile(xs.map((x) => x.ms), 0.9)),
+      ms(
+        quantile(
+          xs.map((x) => x.ms),
+          0.9,
+        ),
+      ),
       `${ms(worst.ms)} (${shortName(worst.page)})`,
       median(ratios).toFixed(2),
       `${maxRatio.ratio.toFixed(2)} (${shortName(maxRatio.page)})`,
     ]);
   }
-  console.log(`${pages.length} real result pages of aql, aql-more, modern (${(kb / pages.length).toFixed(0)} KB of text on average), ${REPEATS} runs per page and step\n`);
+  console.log(
+    `${pages.length} real result pages of aql, aql-more, modern (${(kb / pages.length).toFixed(0)} KB of text on average), ${REPEATS} runs per page and step\n`,
+  );
   console.log(formatTable(rows));
   hostilePages();
 }
@@ -132,13 +144,24 @@ function hostilePages(): void {
       const t = performance.now();
       const child = spawnSync(
         process.execPath,
-        ["--import", "tsx", "--import", join(ROOT, "bench", "peak-rss.ts"), join(ROOT, "src", "cli", "main.ts"), "records", file, "--learn", "--json"],
+        [
+          "--import",
+          "tsx",
+          "--import",
+          join(ROOT, "bench", "peak-rss.ts"),
+          join(ROOT, "src", "cli", "main.ts"),
+          "records",
+          file,
+          "--learn",
+          "--json",
+        ],
         { cwd: ROOT, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
       );
       const wall = (performance.now() - t) / 1000;
       const usage = JSON.parse(child.stderr.trim().split("\n").pop() ?? "{}") as { peakRssKb?: number; cpuMs?: number };
       const message = child.stderr.split("\n").find((l) => l.startsWith("bitext"));
-      const records = child.status === 0 && child.stdout.trim().startsWith("[") ? `${(JSON.parse(child.stdout) as unknown[]).length} records` : "";
+      const records =
+        child.status === 0 && child.stdout.trim().startsWith("[") ? `${(JSON.parse(child.stdout) as unknown[]).length} records` : "";
       rows.push([
         name,
         (html.length / 1e6).toFixed(1),

@@ -65,8 +65,7 @@ export async function classify(
   options: { model?: string | Classifier; threshold?: number } = {},
 ): Promise<Prediction[]> {
   const { loadClassifier } = await import("./classify/index.js");
-  const classifier =
-    typeof options.model === "object" ? options.model : loadClassifier(options.model, { threshold: options.threshold });
+  const classifier = typeof options.model === "object" ? options.model : loadClassifier(options.model, { threshold: options.threshold });
   return classifier.classify(records);
 }
 

@@ -63,7 +63,8 @@ export async function startAnnotationServer(
     const allowedHosts = [`${host}:${port}`, `localhost:${port}`];
     if (!allowedHosts.includes(req.headers.host ?? "")) return send(res, 421, { error: "unexpected Host header" });
     if (url.pathname === "/" && req.method === "GET") {
-      if (url.searchParams.get("token") !== token) return send(res, 403, "<!doctype html><p>Forbidden: open the URL bitext annotate printed (it carries the access token).</p>");
+      if (url.searchParams.get("token") !== token)
+        return send(res, 403, "<!doctype html><p>Forbidden: open the URL bitext annotate printed (it carries the access token).</p>");
       const nonce = randomBytes(16).toString("base64");
       return send(res, 200, annotationPage(nonce), {
         "content-security-policy": `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
@@ -73,7 +74,8 @@ export async function startAnnotationServer(
     if (req.headers["x-bitext-token"] !== token) return send(res, 403, { error: "missing or wrong access token" });
     if (url.pathname === "/api/state" && req.method === "GET") return send(res, 200, session.state());
     if (req.method !== "POST") return send(res, 405, { error: "method not allowed" });
-    if (!String(req.headers["content-type"] ?? "").startsWith("application/json")) return send(res, 415, { error: "expected application/json" });
+    if (!String(req.headers["content-type"] ?? "").startsWith("application/json"))
+      return send(res, 415, { error: "expected application/json" });
     let body: Record<string, unknown>;
     try {
       body = (await readJson(req)) as Record<string, unknown>;

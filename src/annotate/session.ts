@@ -78,7 +78,9 @@ function view(item: QueueItem): RecordView {
     url: r.url,
     titlePieces: languagePieces(title),
     snippetPieces: languagePieces(snippet),
-    languageString: segmentByLanguage(prepared.text).map((s) => LETTERS[s.lang] ?? s.lang).join(""),
+    languageString: segmentByLanguage(prepared.text)
+      .map((s) => LETTERS[s.lang] ?? s.lang)
+      .join(""),
     probability: item.probability,
   };
 }

@@ -48,7 +48,15 @@ export function chromeIdentity(version: string, platform: string = process.platf
       "sec-ch-ua-mobile": "?0",
       "sec-ch-ua-platform": `"${p.hint}"`,
     },
-    metadata: { brands, fullVersion: `${major}.0.0.0`, platform: p.hint, platformVersion: "", architecture: "x86", model: "", mobile: false },
+    metadata: {
+      brands,
+      fullVersion: `${major}.0.0.0`,
+      platform: p.hint,
+      platformVersion: "",
+      architecture: "x86",
+      model: "",
+      mobile: false,
+    },
   };
 }
 

@@ -24,7 +24,8 @@ export function parseClassifierInput(where: { file: string; line: number }, o: u
   if (typeof q !== "object" || q === null) throw inputError({ ...where, field: "query" }, 'expected {"en": …, "zh": …}');
   const query = q as Record<string, unknown>;
   for (const side of ["en", "zh"]) {
-    if (query[side] !== undefined && typeof query[side] !== "string") throw inputError({ ...where, field: `query.${side}` }, "expected a string");
+    if (query[side] !== undefined && typeof query[side] !== "string")
+      throw inputError({ ...where, field: `query.${side}` }, "expected a string");
   }
   return {
     ...rec,

@@ -34,7 +34,10 @@ export interface ClassifierReport {
 export function annotationKind(a: Annotation): string {
   const s = a.source ?? "";
   if (!s) return a.who ? `annotated by ${a.who}` : "annotated";
-  return s.split(/[:(]/)[0]!.replace(/ (\S+\/)?\S+\.json#\S+$/, "").trim();
+  return s
+    .split(/[:(]/)[0]!
+    .replace(/ (\S+\/)?\S+\.json#\S+$/, "")
+    .trim();
 }
 
 export function evaluateClassifier(
@@ -118,9 +121,20 @@ export function evaluateOnRealData(
     rows.push({ source, kind: "bilingual pages", n: snippets.length, bilingual: hits, rate: snippets.length ? hits / snippets.length : 0 });
   }
   for (const set of serpSets) {
-    const inputs = set.records.map((r) => ({ query: r.lang === "en" ? parallelText(r.query, "") : parallelText("", r.query), title: r.title, url: r.url, snippet: r.snippet }));
+    const inputs = set.records.map((r) => ({
+      query: r.lang === "en" ? parallelText(r.query, "") : parallelText("", r.query),
+      title: r.title,
+      url: r.url,
+      snippet: r.snippet,
+    }));
     const fp = classifier.classify(inputs).filter((p) => p.label === "bilingual").length;
-    rows.push({ source: set.name, kind: "monolingual results", n: inputs.length, bilingual: fp, rate: inputs.length ? fp / inputs.length : 0 });
+    rows.push({
+      source: set.name,
+      kind: "monolingual results",
+      n: inputs.length,
+      bilingual: fp,
+      rate: inputs.length ? fp / inputs.length : 0,
+    });
   }
   return rows;
 }

@@ -27,7 +27,6 @@ export interface CvResult extends Confusion {
 
 export interface GridRow extends SvmParams, CvResult {}
 
-
 /** Stratified k folds: fold index of each sample, positives and negatives spread evenly, shuffled by seed. */
 export function stratifiedFolds(labels: readonly boolean[], k: number, seed = 1): number[] {
   const rand = seededRandom(seed);

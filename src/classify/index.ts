@@ -17,10 +17,23 @@ export {
 } from "./features.js";
 export { cleanText, prepareRecordText, removeNoise, stripHighlights, stripMarkup } from "./preprocess.js";
 export { type ModelFile, modelIdOf, readModelFile, validateModel, writeModelFile } from "./model-file.js";
-export { annotationKey, annotationQuery, appendAnnotationLine, parseAnnotations, parseClassifierInput, readAnnotations } from "./annotations.js";
+export {
+  annotationKey,
+  annotationQuery,
+  appendAnnotationLine,
+  parseAnnotations,
+  parseClassifierInput,
+  readAnnotations,
+} from "./annotations.js";
 export { type AblationRow, ablation, featurise, type TrainOptions, trainClassifier, type TrainingSet } from "./trainer.js";
 export { type CvResult, DEFAULT_GRID, type Grid, type GridRow } from "./grid-search.js";
 export { classifyStoredRecords, type StoreClassification } from "./store.js";
 export { buildBootstrapSet } from "./bootstrap.js";
-export { readBilingualPage, readChineseParagraphs, readHeldOutPairs, readRealBilingualPages, readSerpRecords } from "./bootstrap-sources.js";
+export {
+  readBilingualPage,
+  readChineseParagraphs,
+  readHeldOutPairs,
+  readRealBilingualPages,
+  readSerpRecords,
+} from "./bootstrap-sources.js";
 export { type ClassifierReport, evaluateClassifier, evaluateOnRealData } from "./evaluate.js";

@@ -62,9 +62,17 @@ export function validateModel(path: string, raw: unknown): ModelFile {
   if (typeof raw !== "object" || raw === null) fail(path, "(root)", "not a JSON object");
   const m = raw as Partial<ModelFile> & Record<string, unknown>;
   if (m.format !== MODEL_FORMAT) fail(path, "format", `expected "${MODEL_FORMAT}"`);
-  if (m.formatVersion !== MODEL_FORMAT_VERSION) fail(path, "formatVersion", `expected ${MODEL_FORMAT_VERSION}, found ${String(m.formatVersion)}`);
+  if (m.formatVersion !== MODEL_FORMAT_VERSION)
+    fail(path, "formatVersion", `expected ${MODEL_FORMAT_VERSION}, found ${String(m.formatVersion)}`);
   const f = m.features;
-  if (!f || typeof f.version !== "string" || !Array.isArray(f.names) || !f.pair || typeof f.pair.a !== "string" || typeof f.pair.b !== "string") {
+  if (
+    !f ||
+    typeof f.version !== "string" ||
+    !Array.isArray(f.names) ||
+    !f.pair ||
+    typeof f.pair.a !== "string" ||
+    typeof f.pair.b !== "string"
+  ) {
     fail(path, "features", "missing version, names or pair");
   }
   const d = f.names.length;
@@ -83,7 +91,10 @@ export function validateModel(path: string, raw: unknown): ModelFile {
   if (header("nr_class") !== "2") fail(path, "svm.libsvm", "expected 2 classes");
   if (header("probA") === undefined || header("probB") === undefined) fail(path, "svm.libsvm", "trained without probability estimates");
   const total = Number(header("total_sv"));
-  const svLines = text.slice(text.indexOf("\nSV\n") + 4).split("\n").filter((l) => l.trim());
+  const svLines = text
+    .slice(text.indexOf("\nSV\n") + 4)
+    .split("\n")
+    .filter((l) => l.trim());
   if (!text.includes("\nSV\n") || !(total > 0) || svLines.length !== total) {
     fail(path, "svm.libsvm", `expected ${header("total_sv") ?? "?"} support vectors, found ${svLines.length}`);
   }

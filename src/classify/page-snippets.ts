@@ -61,7 +61,15 @@ export function pageSnippets(page: BilingualPageUnits, options: { seed?: number;
   const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
   const perPair = options.perPair ?? 3;
   const units = page.pairs.flatMap((p) =>
-    page.enFirst ? [{ text: p.en, lang: "en" as const }, { text: p.zh, lang: "zh" as const }] : [{ text: p.zh, lang: "zh" as const }, { text: p.en, lang: "en" as const }],
+    page.enFirst
+      ? [
+          { text: p.en, lang: "en" as const },
+          { text: p.zh, lang: "zh" as const },
+        ]
+      : [
+          { text: p.zh, lang: "zh" as const },
+          { text: p.en, lang: "en" as const },
+        ],
   );
   const out: PageSnippet[] = [];
   page.pairs.forEach((p, i) => {

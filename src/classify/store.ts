@@ -28,7 +28,12 @@ export function classifyStoredRecords(
     const predictions = classifier.classify(batch);
     setClassifications(
       store,
-      batch.map((r, k) => ({ id: r.id, label: predictions[k]!.label, probability: predictions[k]!.probability, model: classifier.modelId })),
+      batch.map((r, k) => ({
+        id: r.id,
+        label: predictions[k]!.label,
+        probability: predictions[k]!.probability,
+        model: classifier.modelId,
+      })),
     );
     for (const p of predictions) result[p.label]++;
     result.classified += batch.length;

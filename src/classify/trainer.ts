@@ -47,7 +47,9 @@ function checkTrainable(set: TrainingSet, folds: number): void {
   const pos = set.labels.filter(Boolean).length;
   const neg = set.labels.length - pos;
   if (pos < folds || neg < folds) {
-    throw new NotEnoughData(`need at least ${folds} bilingual and ${folds} monolingual annotations for ${folds}-fold CV (have ${pos} and ${neg})`);
+    throw new NotEnoughData(
+      `need at least ${folds} bilingual and ${folds} monolingual annotations for ${folds}-fold CV (have ${pos} and ${neg})`,
+    );
   }
 }
 
@@ -105,7 +107,10 @@ export interface AblationRow extends CvResult {
  * The seed's Table 3 on our data: W, W+L, W+L+F, each with its own grid search on the same folds
  * (a feature subset deserves its best C and γ), reported at the chosen cell.
  */
-export function ablation(set: TrainingSet, options: { folds?: number; seed?: number; grid?: Grid; onStep?: () => void } = {}): AblationRow[] {
+export function ablation(
+  set: TrainingSet,
+  options: { folds?: number; seed?: number; grid?: Grid; onStep?: () => void } = {},
+): AblationRow[] {
   const folds = options.folds ?? 5;
   checkTrainable(set, folds);
   const foldOf = stratifiedFolds(set.labels, folds, options.seed ?? 1);

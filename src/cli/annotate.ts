@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { userInfo } from "node:os";
 import { resolve } from "node:path";
-import type { Command, } from "commander";
+import type { Command } from "commander";
 import { createSession, type DecisionSink, startAnnotationServer } from "../annotate/index.js";
 import { type ClassifierInput, loadClassifier, parseClassifierInput } from "../classify/index.js";
 import { annotationsPath, modelPath, storePath, userDataPath } from "../config/index.js";
@@ -39,13 +39,22 @@ function bootstrap(flags: BootstrapFlags): void {
   writeFileAtomic(out, set.map((a) => JSON.stringify({ ...a, query: annotationQuery(a.query) })).join("\n") + "\n");
   const kinds = new Map<string, { label: string; n: number }>();
   for (const a of set) {
-    const kind = (a.source ?? "").split(/[:(]/)[0]!.replace(/ (\S+\/)?\S+\.json#\S+$/, "").trim();
+    const kind = (a.source ?? "")
+      .split(/[:(]/)[0]!
+      .replace(/ (\S+\/)?\S+\.json#\S+$/, "")
+      .trim();
     const k = `${a.label} ${kind}`;
     kinds.set(k, { label: a.label, n: (kinds.get(k)?.n ?? 0) + 1 });
   }
   const positives = set.filter((a) => a.label === "bilingual").length;
   if (flags.json) {
-    printJson({ out, size: set.length, positives, negatives: set.length - positives, kinds: Object.fromEntries([...kinds].map(([k, v]) => [k, v.n])) });
+    printJson({
+      out,
+      size: set.length,
+      positives,
+      negatives: set.length - positives,
+      kinds: Object.fromEntries([...kinds].map(([k, v]) => [k, v.n])),
+    });
     return;
   }
   printLine(`${out}: ${set.length} annotations (${positives} bilingual, ${set.length - positives} monolingual)`);
@@ -95,7 +104,9 @@ async function serveAnnotation(flags: AnnotateFlags): Promise<void> {
   else {
     const path = storePath(flags.db === undefined || flags.db === true ? undefined : flags.db);
     if (!storeExists(path)) {
-      throw new UserError(`${path}: no harvest store here (run bitext harvest, pass --db FILE, or annotate a JSONL file with --records FILE)`);
+      throw new UserError(
+        `${path}: no harvest store here (run bitext harvest, pass --db FILE, or annotate a JSONL file with --records FILE)`,
+      );
     }
     const opened = openStore(path);
     store = opened;
@@ -130,7 +141,6 @@ async function serveAnnotation(flags: AnnotateFlags): Promise<void> {
   await server.close().catch(() => undefined); // closing is best-effort: the decisions are already appended
   store?.close();
 }
-
 
 export function registerAnnotateCommand(program: Command): void {
   const annotate = program

@@ -1,7 +1,14 @@
 import { readFileSync } from "node:fs";
 import { readStdin } from "../io/index.js";
 import type { Command } from "commander";
-import { analyseRecord, annotationQuery, type Classifier, type ClassifierInput, loadClassifier, parseClassifierInput } from "../classify/index.js";
+import {
+  analyseRecord,
+  annotationQuery,
+  type Classifier,
+  type ClassifierInput,
+  loadClassifier,
+  parseClassifierInput,
+} from "../classify/index.js";
 import type { Prediction } from "../classify/index.js";
 import { modelPath, storePath } from "../config/index.js";
 import { inputError, UserError } from "../errors.js";
@@ -74,7 +81,13 @@ async function classifyJsonl(file: string | undefined, classifier: Classifier, f
       undefined,
       (function* () {
         for (const [r, p] of decided()) {
-          const out: Record<string, unknown> = { ...r, query: annotationQuery(r.query), label: p.label, probability: p.probability, model: classifier.modelId };
+          const out: Record<string, unknown> = {
+            ...r,
+            query: annotationQuery(r.query),
+            label: p.label,
+            probability: p.probability,
+            model: classifier.modelId,
+          };
           if (lex) {
             const a = analyseRecord(r, lex);
             out.features = a.features;
@@ -91,7 +104,9 @@ async function classifyJsonl(file: string | undefined, classifier: Classifier, f
   printLine(formatTable(table));
   const n = table.length - 1;
   const bilingual = table.filter((r) => r[0] === "bilingual").length;
-  printLine(`${n} records: ${bilingual} bilingual, ${n - bilingual} monolingual (model ${classifier.modelId}, P ≥ ${classifier.threshold})`);
+  printLine(
+    `${n} records: ${bilingual} bilingual, ${n - bilingual} monolingual (model ${classifier.modelId}, P ≥ ${classifier.threshold})`,
+  );
 }
 
 /** Label the records of the harvest store; by default only those this model has not labelled yet. */

@@ -32,7 +32,8 @@ export const commands: readonly CommandEntry[] = [
   },
   {
     name: "sim",
-    summary: "serve simulated search engines on 127.0.0.1 (consent walls, script-only and proxy-only engines, faults) to try harvests offline",
+    summary:
+      "serve simulated search engines on 127.0.0.1 (consent walls, script-only and proxy-only engines, faults) to try harvests offline",
     load: async () => (await import("./sim.js")).registerSimCommand,
   },
   {

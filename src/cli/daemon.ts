@@ -20,7 +20,10 @@ interface DaemonFlags extends BrowserFlags {
 export function registerDaemonCommand(program: Command): void {
   program
     .command("daemon")
-    .option("--config <file>", "schedule config (JSON: runs with cron, queries, engines, …; default: the config file's schedule, else bitext.schedule.json)")
+    .option(
+      "--config <file>",
+      "schedule config (JSON: runs with cron, queries, engines, …; default: the config file's schedule, else bitext.schedule.json)",
+    )
     .option("--once", "run every configured run once, now, and exit (1 if a run failed, 75 if pages were left for the next run)")
     .option("--dry-run", "check the config and print each run's next times, then exit")
     .addOption(new Option("--chromium <path>", "Chromium executable").env("BITEXT_CHROMIUM"))
@@ -30,7 +33,12 @@ export function registerDaemonCommand(program: Command): void {
     .option("--trace <dir>", "write a Playwright trace of every failed page into DIR")
     .option("--proxy <url>", "proxy (http, https or socks5); repeat for several", (v: string, p: string[]) => [...p, v], [])
     .option("--proxies <file>", "proxy list file, one URL a line")
-    .addOption(new Option("--queue <url>", "enqueue each run's pages on this Redis (redis://host:port) for bitext workers; the schedules live in Redis, so one enqueue per tick however many daemons run").env("BITEXT_QUEUE"))
+    .addOption(
+      new Option(
+        "--queue <url>",
+        "enqueue each run's pages on this Redis (redis://host:port) for bitext workers; the schedules live in Redis, so one enqueue per tick however many daemons run",
+      ).env("BITEXT_QUEUE"),
+    )
     .option("--json", "log events as JSON lines")
     .addHelpText(
       "after",
@@ -79,7 +87,10 @@ function printNextRuns(config: ScheduleConfig, json: boolean): void {
   for (const run of config.runs) {
     const next = new Cron(run.cron, { paused: true, ...(run.timezone ? { timezone: run.timezone } : {}) }).nextRuns(3);
     if (json) printJsonLine({ run: run.name, cron: run.cron, next });
-    else printLine(`${run.name}  ${run.cron}${run.timezone ? ` (${run.timezone})` : ""}  next: ${next.map((d) => d.toISOString()).join(", ")}`);
+    else
+      printLine(
+        `${run.name}  ${run.cron}${run.timezone ? ` (${run.timezone})` : ""}  next: ${next.map((d) => d.toISOString()).join(", ")}`,
+      );
   }
 }
 
@@ -122,7 +133,11 @@ async function runLocally(
   let interrupt: Interrupt | undefined;
   const finished = new Promise<void>((resolve) => {
     interrupt = stopOnInterrupt((sig) => {
-      outcome.log({ kind: "waiting", run: scheduler.running ?? "-", reason: `${sig}: stopping (the run in progress ends at its next page)` });
+      outcome.log({
+        kind: "waiting",
+        run: scheduler.running ?? "-",
+        reason: `${sig}: stopping (the run in progress ends at its next page)`,
+      });
       void scheduler.stop().then(resolve);
     });
     if (flags.once) void scheduler.runAllOnce().then(resolve);
@@ -161,7 +176,16 @@ function harvestScheduledRun(
     onEvent: (e) => (flags.json ? printJsonLine({ at: new Date().toISOString(), run: run.name, ...e }) : logEvent(e)),
   }).then((r) => {
     if (r.left > 0) d.outcome.incomplete = true;
-    return { runId: r.runId, status: r.status, fetched: r.fetched, skipped: r.skipped, newRecords: r.newRecords, blocked: r.blocked, errors: r.errors, left: r.left };
+    return {
+      runId: r.runId,
+      status: r.status,
+      fetched: r.fetched,
+      skipped: r.skipped,
+      newRecords: r.newRecords,
+      blocked: r.blocked,
+      errors: r.errors,
+      left: r.left,
+    };
   });
 }
 

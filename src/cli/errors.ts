@@ -1,5 +1,14 @@
 import { currentHome } from "../config/index.js";
-import { LayoutMismatch, NetworkError, ReadOnlyInstallation, type Setting, SettingError, StoreError, UserError, type UserErrorKind } from "../errors.js";
+import {
+  LayoutMismatch,
+  NetworkError,
+  ReadOnlyInstallation,
+  type Setting,
+  SettingError,
+  StoreError,
+  UserError,
+  type UserErrorKind,
+} from "../errors.js";
 import { PageSkipped } from "../html/index.js";
 
 /**
@@ -32,7 +41,11 @@ export async function describeFailure(caught: unknown): Promise<Failure> {
   const { environmentError } = await import("../store/index.js");
   const err = environmentError(caught) ?? caught;
   if (err instanceof ReadOnlyInstallation) {
-    return { message: `${err.message}; write to your home instead (${homeOrHint()}; bitext where shows it)`, exitCode: err.exitCode, internal: false };
+    return {
+      message: `${err.message}; write to your home instead (${homeOrHint()}; bitext where shows it)`,
+      exitCode: err.exitCode,
+      internal: false,
+    };
   }
   if (err instanceof LayoutMismatch) return { message: err.message, exitCode: EXIT.mismatch, internal: false };
   if (err instanceof PageSkipped) return { message: err.message, exitCode: EXIT.data, internal: false };

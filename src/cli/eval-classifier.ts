@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { basename, resolve } from "node:path";
-import type { Command, } from "commander";
+import type { Command } from "commander";
 import { readRealBilingualPages, readSerpRecords } from "../classify/index.js";
 import { type ClassifierReport, evaluateClassifier, evaluateOnRealData } from "../classify/index.js";
 import { DEFAULT_GRID, defaultModelPath, loadClassifier, readAnnotations, readModelFile } from "../classify/index.js";
@@ -42,7 +42,6 @@ export function formatClassifierReport(r: ClassifierReport): string {
   }
   return lines.join("\n");
 }
-
 
 interface EvalClassifierFlags {
   annotations?: string;
@@ -90,14 +89,23 @@ function realData(flags: EvalClassifierFlags): void {
 
 export function registerEvalClassifier(evalCommand: Command): void {
   crossValidationOptions(
-  evalCommand
-    .command("classifier")
-    .description("cross-validated precision/recall/F1, confusion matrix and W / W+L / W+L+F ablation of the classifier")
-    .option("--annotations <file>", "annotated records (JSONL): cross-validation and ablation")
-    .option("--model <file>", "also apply this model to the records, as a held-out test set (with --pages/--serps: the model to test; default the shipped one)")
-    .option("--pages <dir>", "real bilingual pages (<source>/<page>.html + .pairs.tsv): recall per source on engine-like snippets of them")
-    .option("--serps <dirs>", "folders of real result pages (*.expected.json), comma-separated: false-positive rate per folder on their records")
-    .option("--exclude <file>", "a list of held-out pages (e.g. test/holdout.md): pages named in it are left out"),
+    evalCommand
+      .command("classifier")
+      .description("cross-validated precision/recall/F1, confusion matrix and W / W+L / W+L+F ablation of the classifier")
+      .option("--annotations <file>", "annotated records (JSONL): cross-validation and ablation")
+      .option(
+        "--model <file>",
+        "also apply this model to the records, as a held-out test set (with --pages/--serps: the model to test; default the shipped one)",
+      )
+      .option(
+        "--pages <dir>",
+        "real bilingual pages (<source>/<page>.html + .pairs.tsv): recall per source on engine-like snippets of them",
+      )
+      .option(
+        "--serps <dirs>",
+        "folders of real result pages (*.expected.json), comma-separated: false-positive rate per folder on their records",
+      )
+      .option("--exclude <file>", "a list of held-out pages (e.g. test/holdout.md): pages named in it are left out"),
     { c: "as bitext train", gamma: "as bitext train" },
   )
     .option("--json", "print the report as JSON")

@@ -105,12 +105,27 @@ function evalSources(dir: string, flags: EvalExtractFlags): void {
   for (const r of results) {
     const row: Array<string | number> = [r.source, r.pages, r.predicted, r.gold, r.tp, fmt(r.precision), fmt(r.recall), fmt(r.f1)];
     const l = loso?.find((x) => x.source === r.source);
-    if (l) row.push(fmt(l.result.f1), Object.entries(l.chosen).map(([k, v]) => `${k}=${v}`).join(" "));
+    if (l)
+      row.push(
+        fmt(l.result.f1),
+        Object.entries(l.chosen)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(" "),
+      );
     rows.push(row);
   }
   const mean = (xs: readonly SourceResult[]) => xs.reduce((s, r) => s + r.f1, 0) / (xs.length || 1);
   const worst = (xs: readonly SourceResult[]) => Math.min(...xs.map((r) => r.f1));
-  const summary: Array<string | number> = ["mean / worst F over sources", "", "", "", "", "", "", `${fmt(mean(results))} / ${fmt(worst(results))}`];
+  const summary: Array<string | number> = [
+    "mean / worst F over sources",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    `${fmt(mean(results))} / ${fmt(worst(results))}`,
+  ];
   if (loso) summary.push(`${fmt(mean(loso.map((l) => l.result)))} / ${fmt(worst(loso.map((l) => l.result)))}`, "");
   rows.push(summary);
   printLine(formatTable(rows));

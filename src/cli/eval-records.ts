@@ -1,7 +1,18 @@
 import { basename } from "node:path";
 import type { Command } from "commander";
 import { UserError } from "../errors.js";
-import { type CrossFigures, DEFAULT_PERIOD_DAYS, evaluateRecords, type Figures, fmt, findGoldFiles, isExcluded, loadGoldPages, type RecordsReport, type Scores } from "../eval/index.js";
+import {
+  type CrossFigures,
+  DEFAULT_PERIOD_DAYS,
+  evaluateRecords,
+  type Figures,
+  fmt,
+  findGoldFiles,
+  isExcluded,
+  loadGoldPages,
+  type RecordsReport,
+  type Scores,
+} from "../eval/index.js";
 import { readExcludeList } from "../extract/index.js";
 import { formatTable, printJson, printLine } from "./output.js";
 import { createProgress } from "./progress.js";
@@ -47,11 +58,15 @@ export function formatRecordsReport(report: RecordsReport, options: { exact?: bo
     if (imperfect.length > 0) lines.push("", "cross-page pairs not all right (learned on → applied to):");
     for (const p of imperfect) {
       const c = p.counts;
-      lines.push(`${p.engine}\t${p.status}\ttp ${c.tp} fp ${c.fp} fn ${c.fn}\t${basename(p.learnedOn)} → ${basename(p.appliedTo)}${p.status === "mismatch" ? `\t${p.detail}` : ""}`);
+      lines.push(
+        `${p.engine}\t${p.status}\ttp ${c.tp} fp ${c.fp} fn ${c.fn}\t${basename(p.learnedOn)} → ${basename(p.appliedTo)}${p.status === "mismatch" ? `\t${p.detail}` : ""}`,
+      );
     }
   }
   if (report.engines.some((e) => e.foreign)) {
-    const folds: Array<Array<string | number>> = [["held-out engine", "foreign wrappers × pages", "mismatch", "empty", "records taken", "of them right"]];
+    const folds: Array<Array<string | number>> = [
+      ["held-out engine", "foreign wrappers × pages", "mismatch", "empty", "records taken", "of them right"],
+    ];
     for (const e of report.engines) {
       const f = e.foreign;
       if (!f) continue;
@@ -77,19 +92,27 @@ export function registerEvalRecords(evalCommand: Command): void {
     .option("--exclude <file>", "leave out the pages listed in this file (one path per line, matched as a suffix)")
     .option("--exact", "also report figures where only equal titles match")
     .option("--pages", "list the pages whose self-learned records, and the cross-page pairs whose records, are not all right")
-    .option("--folds <by>", 'leave-one-out folds: "engine" also reads each engine\'s pages with every other engine\'s wrappers')
+    .option("--folds <by>", "leave-one-out folds: \"engine\" also reads each engine's pages with every other engine's wrappers")
     .option("--json", "print the report as JSON")
-    .action((dir: string, flags: { periodDays: string; exclude?: string; exact?: boolean; pages?: boolean; folds?: string; json?: boolean }) => {
-      if (flags.folds !== undefined && flags.folds !== "engine") throw new UserError(`--folds: "${flags.folds}" is not a fold kind (engine)`);
-      const periodDays = Number(flags.periodDays);
-      if (!Number.isFinite(periodDays) || periodDays < 0) throw new UserError(`--period-days: "${flags.periodDays}" is not a number of days`);
-      const exclude = flags.exclude ? readExcludeList(flags.exclude) : [];
-      const total = findGoldFiles(dir).filter((f) => !isExcluded(f.html, exclude)).length;
-      const progress = createProgress({ label: "eval records", total: total * 2, quiet: flags.json });
-      const pages = loadGoldPages(dir, () => progress.tick(), exclude);
-      const report = evaluateRecords(pages, { periodDays, onPage: () => progress.tick(), ...(flags.folds ? { folds: "engine" as const } : {}) });
-      progress.done();
-      if (flags.json) printJson(report);
-      else printLine(formatRecordsReport(report, { exact: flags.exact, pages: flags.pages }));
-    });
+    .action(
+      (dir: string, flags: { periodDays: string; exclude?: string; exact?: boolean; pages?: boolean; folds?: string; json?: boolean }) => {
+        if (flags.folds !== undefined && flags.folds !== "engine")
+          throw new UserError(`--folds: "${flags.folds}" is not a fold kind (engine)`);
+        const periodDays = Number(flags.periodDays);
+        if (!Number.isFinite(periodDays) || periodDays < 0)
+          throw new UserError(`--period-days: "${flags.periodDays}" is not a number of days`);
+        const exclude = flags.exclude ? readExcludeList(flags.exclude) : [];
+        const total = findGoldFiles(dir).filter((f) => !isExcluded(f.html, exclude)).length;
+        const progress = createProgress({ label: "eval records", total: total * 2, quiet: flags.json });
+        const pages = loadGoldPages(dir, () => progress.tick(), exclude);
+        const report = evaluateRecords(pages, {
+          periodDays,
+          onPage: () => progress.tick(),
+          ...(flags.folds ? { folds: "engine" as const } : {}),
+        });
+        progress.done();
+        if (flags.json) printJson(report);
+        else printLine(formatRecordsReport(report, { exact: flags.exact, pages: flags.pages }));
+      },
+    );
 }

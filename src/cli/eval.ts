@@ -8,7 +8,12 @@ import { registerEvalSite } from "./eval-site.js";
  * `bitext eval <what>`: each evaluation is a sub-command in its own module (`eval-<what>.ts`)
  * exporting a function that adds itself to the `eval` command. Add new ones to this list.
  */
-const evaluations: ReadonlyArray<(evalCommand: Command) => void> = [registerEvalRecords, registerEvalExtract, registerEvalSite, registerEvalClassifier];
+const evaluations: ReadonlyArray<(evalCommand: Command) => void> = [
+  registerEvalRecords,
+  registerEvalExtract,
+  registerEvalSite,
+  registerEvalClassifier,
+];
 
 export function registerEvalCommands(program: Command): void {
   const evalCommand = new Command("eval");

@@ -26,7 +26,10 @@ export function registerExportCorpus(exportCommand: Command): void {
     .option("--min-score <x>", "leave out pairs scored below this (0–1)")
     .option("--sentences", "split paragraph pairs into aligned sentence pairs (Gale-Church)")
     .option("--json", "print a summary as JSON (with --out)")
-    .addHelpText("after", "\nExamples:\n  bitext export corpus --format moses --out corpus\n  bitext export corpus --format tmx > corpus.tmx")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  bitext export corpus --format moses --out corpus\n  bitext export corpus --format tmx > corpus.tmx",
+    )
     .action(async (flags: ExportCorpusFlags) => {
       const format = parseFormat(flags.format);
       if (format === "moses" && !flags.out) throw new UserError("--format moses writes two files: give --out PREFIX");

@@ -83,7 +83,8 @@ export function recordFilter(flags: Omit<ExportRecordsFlags, "format" | "db" | "
   }
   if (flags.minProbability !== undefined) {
     const p = Number(flags.minProbability);
-    if (!Number.isFinite(p) || p < 0 || p > 1) throw new UserError(`--min-probability: expected a number in [0, 1], got "${flags.minProbability}"`);
+    if (!Number.isFinite(p) || p < 0 || p > 1)
+      throw new UserError(`--min-probability: expected a number in [0, 1], got "${flags.minProbability}"`);
     filter.minProbability = p;
   }
   if (flags.run !== undefined) {

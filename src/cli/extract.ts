@@ -81,12 +81,17 @@ export function registerExtractCommand(program: Command): void {
       const outputPairs = all.map((p) => ({ a: p.a, b: p.b, score: p.score, method: p.method, sourceUrls: [p.sourceUrl] }));
       if (flags.json) {
         // The one corpus JSONL schema (`export corpus --format jsonl` writes the same objects).
-        await writeLinesTo(undefined, outputPairs.map((p) => `${JSON.stringify(toJsonRecord(p, pair))}\n`));
+        await writeLinesTo(
+          undefined,
+          outputPairs.map((p) => `${JSON.stringify(toJsonRecord(p, pair))}\n`),
+        );
       } else {
         const files = formatPairs(outputPairs, pair, format);
         if (flags.out) {
           for (const f of files) writeFileAtomic(`${flags.out}${f.suffix}`, f.content);
-          process.stderr.write(`${all.length} pairs from ${pages.length - failures} pages → ${files.map((f) => `${flags.out}${f.suffix}`).join(", ")}\n`);
+          process.stderr.write(
+            `${all.length} pairs from ${pages.length - failures} pages → ${files.map((f) => `${flags.out}${f.suffix}`).join(", ")}\n`,
+          );
         } else {
           await writeLinesTo(undefined, [files.map((f) => f.content).join("")]);
         }

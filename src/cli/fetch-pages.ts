@@ -33,8 +33,7 @@ export function registerFetchPagesCommand(program: Command): void {
     .option("--json", "print the summary as JSON")
     .addHelpText("after", "\nThen: bitext export corpus --format tmx --out corpus")
     .action(async (flags: FetchPagesFlags) => {
-      const minProbability =
-        flags.minProbability === undefined ? undefined : parseUnit("--min-probability", flags.minProbability);
+      const minProbability = flags.minProbability === undefined ? undefined : parseUnit("--min-probability", flags.minProbability);
       const limit = flags.limit === undefined ? undefined : wholeNumber("--limit", flags.limit, 1);
       const store = openStore(existingStore(flags.db));
       const progress = createProgress({ label: "fetch-pages", quiet: flags.json === true });
@@ -71,7 +70,9 @@ export function registerFetchPagesCommand(program: Command): void {
             pages: summary.pages,
           });
         } else {
-          for (const p of summary.pages) if (p.status === "failed" || p.status === "skipped") process.stderr.write(`bitext: ${p.status === "skipped" ? `${p.url}: skipped: ` : ""}${p.error}\n`);
+          for (const p of summary.pages)
+            if (p.status === "failed" || p.status === "skipped")
+              process.stderr.write(`bitext: ${p.status === "skipped" ? `${p.url}: skipped: ` : ""}${p.error}\n`);
           if (summary.records === 0) process.stderr.write("bitext: no record is classified bilingual yet (run bitext classify --db …)\n");
           process.stdout.write(
             `${summary.urls} pages of ${summary.records} bilingual records: ${summary.fetched} fetched, ` +

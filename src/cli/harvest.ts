@@ -66,7 +66,11 @@ function harvestOptions(command: Command, settings: Settings): Command {
   return command
     .option("--engines <list>", "comma-separated engines (wrappers/<engine>.json)", defaultEngines(settings).join(","))
     .option("--pages <n>", "result pages per query (later pages only while pages come back full)", String(DEFAULTS.pages))
-    .option("--concurrency <n>", "page loads in flight at once, over all engines", String(settings.config.concurrency ?? DEFAULTS.concurrency))
+    .option(
+      "--concurrency <n>",
+      "page loads in flight at once, over all engines",
+      String(settings.config.concurrency ?? DEFAULTS.concurrency),
+    )
     .option("--max-age <duration>", "skip pages fetched successfully this recently (0: fetch all again)", DEFAULTS.maxAge)
     .option("--db <file>", "the store", storePath(undefined, settings))
     .option("--wrappers <dir>", "folder of engine wrapper files (default: the shipped wrappers/)")
@@ -78,15 +82,28 @@ function harvestOptions(command: Command, settings: Settings): Command {
     .option("--no-learn", "never learn or re-learn wrappers from harvested pages")
     .option("--reextract", "ask no engine: re-extract records from the pages kept with --keep-html, with the current wrappers")
     .addOption(new Option("--chromium <path>", "Chromium executable").env("BITEXT_CHROMIUM"))
-    .option("--profile <dir>", "per-engine browser profiles, cookies kept between runs (default: $BITEXT_HOME/profiles or ~/.local/share/bitext/profiles)")
+    .option(
+      "--profile <dir>",
+      "per-engine browser profiles, cookies kept between runs (default: $BITEXT_HOME/profiles or ~/.local/share/bitext/profiles)",
+    )
     .option("--no-profile", "keep no cookies between runs")
     .option("--accept-consent", "accept cookie-consent interstitials through the page's own button (remembered in the profile)")
     .option("--headed", "show the browser window (needs a display)")
     .option("--trace <dir>", "write a Playwright trace (zip; npx playwright show-trace FILE) of every failed page into DIR")
     .option("--proxy <url>", "proxy (http, https or socks5; http://user:pass@host:port); repeat for several", collect, [])
     .option("--proxies <file>", "proxy list file, one URL a line; proxies are rotated per engine and rested when they fail")
-    .addOption(new Option("--fetch <mode>", "fetch result pages with the browser, a plain HTTP client, or HTTP first (default: each engine's definition)").choices(["browser", "http", "auto"]))
-    .addOption(new Option("--queue <url>", "do not fetch here: enqueue the pages as jobs on this Redis (redis://host:port) for bitext worker processes").env("BITEXT_QUEUE"))
+    .addOption(
+      new Option(
+        "--fetch <mode>",
+        "fetch result pages with the browser, a plain HTTP client, or HTTP first (default: each engine's definition)",
+      ).choices(["browser", "http", "auto"]),
+    )
+    .addOption(
+      new Option(
+        "--queue <url>",
+        "do not fetch here: enqueue the pages as jobs on this Redis (redis://host:port) for bitext worker processes",
+      ).env("BITEXT_QUEUE"),
+    )
     .option("--run <name>", "with --queue: the run's name (default: the query lists' names and today's date)")
     .option("--json", "print the run summary as JSON");
 }
@@ -219,7 +236,19 @@ export function formatHarvestSummary(r: HarvestRunResult): string {
     ["engine", "pages", "ok", "empty", "blocked", "errors", "skipped", "new records", "seen again", "re-learned", "left"],
   ];
   for (const [name, e] of Object.entries(r.engines)) {
-    rows.push([name + (e.givenUp ? " (given up)" : ""), e.fetched, e.ok, e.empty, e.blocked, e.errors, e.skipped, e.newRecords, e.seenAgain, e.relearned, e.left]);
+    rows.push([
+      name + (e.givenUp ? " (given up)" : ""),
+      e.fetched,
+      e.ok,
+      e.empty,
+      e.blocked,
+      e.errors,
+      e.skipped,
+      e.newRecords,
+      e.seenAgain,
+      e.relearned,
+      e.left,
+    ]);
   }
   const lines = [
     `harvest run ${r.runId} ${r.status} in ${formatSeconds(r.durationMs / 1000)}: ${r.queries} queries × ${r.engineNames.length} engines → ${r.fetched} pages fetched, ${r.skipped} skipped (fetched within --max-age)`,
@@ -279,4 +308,3 @@ export function browserFlags(
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
-

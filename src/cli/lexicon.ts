@@ -144,8 +144,7 @@ function lookup(word: string, flags: { from?: string; pair: LanguagePair; json?:
 }
 
 export function registerLexiconCommands(program: Command): void {
-  const lexicon = program
-    .command("lexicon");
+  const lexicon = program.command("lexicon");
   lexicon
     .command("learn")
     .description("learn translation equivalents from a parallel corpus (A<TAB>B[<TAB>attribution] lines)")

@@ -20,7 +20,12 @@ export function formatTable(rows: ReadonlyArray<ReadonlyArray<string | number>>)
     for (const [i, c] of r.entries()) widths[i] = Math.max(widths[i] ?? 0, displayWidth(c));
   }
   return cells
-    .map((r) => r.map((c, i) => c + " ".repeat((widths[i] ?? 0) - displayWidth(c))).join("  ").trimEnd())
+    .map((r) =>
+      r
+        .map((c, i) => c + " ".repeat((widths[i] ?? 0) - displayWidth(c)))
+        .join("  ")
+        .trimEnd(),
+    )
     .join("\n");
 }
 

@@ -15,7 +15,10 @@ export async function runBitext(args: readonly string[], stderr: { write(s: stri
     .description("Find bilingual (English–Chinese and other) content on the web and turn it into parallel text.")
     .version(process.env.npm_package_version ?? "0.1.0")
     .showHelpAfterError("(run with --help for usage)")
-    .option("--home <dir>", "your bitext folder: wrappers, models, store and annotations you make (default: $BITEXT_HOME, the nearest folder upward with bitext.config.json, or the user data folder; bitext where shows it)")
+    .option(
+      "--home <dir>",
+      "your bitext folder: wrappers, models, store and annotations you make (default: $BITEXT_HOME, the nearest folder upward with bitext.config.json, or the user data folder; bitext where shows it)",
+    )
     // A command's options belong to it, not to a parent of the same option name (`annotate bootstrap --out F`).
     .enablePositionalOptions()
     // Commander's own exits (help, version, usage errors) come back as CommanderError, not process.exit.

@@ -62,7 +62,13 @@ export async function enqueueFromHarvest(files: readonly string[], f: EnqueueFla
   const redis = parseRedisUrl(f.queue);
   const queries = readQueryFiles(files.map(resolveQueryFile));
   if (queries.length === 0) throw new UserError(`${files.join(", ")}: no queries (only comments or blank lines)`);
-  const engines = loadConfiguredEngines(f.engines.split(",").map((e) => e.trim()).filter(Boolean), f.wrappers);
+  const engines = loadConfiguredEngines(
+    f.engines
+      .split(",")
+      .map((e) => e.trim())
+      .filter(Boolean),
+    f.wrappers,
+  );
   if (engines.length === 0) throw new UserError("--engines: give at least one engine");
   const settings: RunSettings = {
     run: f.run ?? defaultRunName(files),
@@ -76,7 +82,12 @@ export async function enqueueFromHarvest(files: readonly string[], f: EnqueueFla
 }
 
 /** One tick of a daemon's scheduled run, enqueued as the queue run `runName` (see `runQueueSchedules`). */
-export async function enqueueScheduledRun(queue: string, run: ScheduledRun, runName: string, wrappersDir: string | null): Promise<EnqueueResult> {
+export async function enqueueScheduledRun(
+  queue: string,
+  run: ScheduledRun,
+  runName: string,
+  wrappersDir: string | null,
+): Promise<EnqueueResult> {
   const settings: RunSettings = {
     run: runName,
     pages: run.pages,
@@ -85,7 +96,12 @@ export async function enqueueScheduledRun(queue: string, run: ScheduledRun, runN
     retries: run.retries,
     ...QUEUE_RETRY_POLICY,
   };
-  return enqueueHarvest(parseRedisUrl(queue), settings, loadConfiguredEngines(run.engines, wrappersDir ?? undefined), readQueryFiles(run.queries));
+  return enqueueHarvest(
+    parseRedisUrl(queue),
+    settings,
+    loadConfiguredEngines(run.engines, wrappersDir ?? undefined),
+    readQueryFiles(run.queries),
+  );
 }
 
 export function defaultRunName(files: readonly string[], now = new Date()): string {

@@ -73,13 +73,17 @@ export function registerRecordsCommand(program: Command): void {
     .action((file: string, flags: RecordsFlags) => {
       const result = recordsOfPage(file, flags);
       if (result.healed) {
-        process.stderr.write(`bitext: records: the wrapper did not fit (${result.healed.status}: ${result.healed.detail}); records from a wrapper learned on this page\n`);
+        process.stderr.write(
+          `bitext: records: the wrapper did not fit (${result.healed.status}: ${result.healed.detail}); records from a wrapper learned on this page\n`,
+        );
       }
       if (result.status !== "ok") process.stderr.write(`bitext: records: ${result.status}: ${result.detail}\n`);
       if (flags.json) printJson(result.records);
       else {
         for (const r of result.records) {
-          printLine(`${r.rank}. ${r.title}\n   ${r.url}${r.snippet ? `\n   ${r.snippet.length > 240 ? `${r.snippet.slice(0, 240)}…` : r.snippet}` : ""}`);
+          printLine(
+            `${r.rank}. ${r.title}\n   ${r.url}${r.snippet ? `\n   ${r.snippet.length > 240 ? `${r.snippet.slice(0, 240)}…` : r.snippet}` : ""}`,
+          );
         }
       }
       if (result.status === "mismatch") process.exitCode = EXIT_MISMATCH;

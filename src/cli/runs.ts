@@ -1,5 +1,14 @@
 import type { Command } from "commander";
-import { DEFAULT_STORE_PATH, listRuns, markCrashedRuns, openStore, type Run, STALE_AFTER_MS, staleRuns, withStore } from "../store/index.js";
+import {
+  DEFAULT_STORE_PATH,
+  listRuns,
+  markCrashedRuns,
+  openStore,
+  type Run,
+  STALE_AFTER_MS,
+  staleRuns,
+  withStore,
+} from "../store/index.js";
 import { formatTable, printJson, printLine } from "./output.js";
 import { wholeNumber } from "./flags.js";
 
@@ -16,7 +25,10 @@ export function registerRunsCommand(program: Command): void {
     .command("runs")
     .option("--db <file>", "the store", DEFAULT_STORE_PATH)
     .option("--limit <n>", "at most this many runs, newest first", "20")
-    .option("--stale", `only runs still marked running whose process is gone (no heartbeat for ${STALE_AFTER_MS / 1000} s, or a dead pid on this host)`)
+    .option(
+      "--stale",
+      `only runs still marked running whose process is gone (no heartbeat for ${STALE_AFTER_MS / 1000} s, or a dead pid on this host)`,
+    )
     .option("--clear-stale", "mark those stale runs crashed (their fetches are kept; a rerun resumes)")
     .option("--json", "print the runs as JSON")
     .action(async (flags: RunsFlags) => {
@@ -28,7 +40,12 @@ export function registerRunsCommand(program: Command): void {
           return stale;
         });
         if (flags.json) printJson({ cleared: cleared.map(toJson) });
-        else printLine(cleared.length === 0 ? "no stale runs" : `marked crashed: ${cleared.map((r) => `run ${r.id} (host ${r.hostname ?? "?"}, pid ${r.pid ?? "?"})`).join(", ")}`);
+        else
+          printLine(
+            cleared.length === 0
+              ? "no stale runs"
+              : `marked crashed: ${cleared.map((r) => `run ${r.id} (host ${r.hostname ?? "?"}, pid ${r.pid ?? "?"})`).join(", ")}`,
+          );
         return;
       }
       // Listing only reads: it works beside a harvest and on a store on read-only media.
@@ -57,7 +74,8 @@ export function registerRunsCommand(program: Command): void {
             ]),
           ]),
         );
-        if (stale.size > 0 && !flags.stale) printLine(`\n${stale.size} stale run(s): clear them with bitext runs --clear-stale --db ${flags.db}`);
+        if (stale.size > 0 && !flags.stale)
+          printLine(`\n${stale.size} stale run(s): clear them with bitext runs --clear-stale --db ${flags.db}`);
       } finally {
         store.close();
       }
@@ -65,5 +83,13 @@ export function registerRunsCommand(program: Command): void {
 }
 
 function toJson(r: Run) {
-  return { id: r.id, status: r.status, host: r.hostname, pid: r.pid, startedAt: r.startedAt, finishedAt: r.finishedAt, heartbeatAt: r.heartbeatAt };
+  return {
+    id: r.id,
+    status: r.status,
+    host: r.hostname,
+    pid: r.pid,
+    startedAt: r.startedAt,
+    finishedAt: r.finishedAt,
+    heartbeatAt: r.heartbeatAt,
+  };
 }

@@ -10,14 +10,19 @@ import { intAtLeast, positiveNumberList } from "./flags.js";
 
 /** `--db FILE`: the store; its default comes from the config file or the home (see `bitext where`). */
 export function storeOption(): [string, string] {
-  return ["--db <file>", "the store: a SQLite file or a postgres:// URL (default: the config file's store, else data/bitext.db in your home; bitext where shows it)"];
+  return [
+    "--db <file>",
+    "the store: a SQLite file or a postgres:// URL (default: the config file's store, else data/bitext.db in your home; bitext where shows it)",
+  ];
 }
 
 /** The store a command reads: `--db`, the config file's, or the home's; it must exist. */
 export function existingStore(flag: string | undefined): string {
   const path = storePath(flag);
   if (!storeExists(path)) {
-    throw new UserError(`${path}: no store here yet (run bitext harvest or bitext demo first, or pass --db FILE; bitext where shows the paths in use)`);
+    throw new UserError(
+      `${path}: no store here yet (run bitext harvest or bitext demo first, or pass --db FILE; bitext where shows the paths in use)`,
+    );
   }
   return path;
 }

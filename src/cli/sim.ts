@@ -57,7 +57,8 @@ The engines' definitions (their URLs carry the port) are written as wrapper file
         sim = await startSimulator({ port, faults, latencyMs });
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
-        if (code === "EADDRINUSE") throw new UserError(`--port ${port}: in use on 127.0.0.1 (choose another, or --port 0 for any free port)`);
+        if (code === "EADDRINUSE")
+          throw new UserError(`--port ${port}: in use on 127.0.0.1 (choose another, or --port 0 for any free port)`);
         throw err;
       }
       const dir = resolve(flags.wrappers);
@@ -81,7 +82,9 @@ The engines' definitions (their URLs carry the port) are written as wrapper file
 }
 
 function printSimBanner(sim: Simulator, engines: Simulator["engines"], dir: string): void {
-  printLine(`bitext engine simulator on ${sim.origin} (loopback only) · ${sim.collection.pages.length} pages (Tatoeba sentences, CC-BY 2.0 FR)`);
+  printLine(
+    `bitext engine simulator on ${sim.origin} (loopback only) · ${sim.collection.pages.length} pages (Tatoeba sentences, CC-BY 2.0 FR)`,
+  );
   printLine(`engine definitions written to ${dir}/:`);
   for (const e of engines) {
     printLine(`  ${e.spec.name.padEnd(12)} ${String(e.definition.searchUrl)}`);

@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { readAnnotations, trainClassifier, writeModelFile } from "../classify/index.js";
 import type { ModelFile } from "../classify/index.js";
 import { assertWritable, userDataPath } from "../config/index.js";
-import { inputError, NotEnoughData, } from "../errors.js";
+import { inputError, NotEnoughData } from "../errors.js";
 import { formatTable, printJson, printLine } from "./output.js";
 import { crossValidationOptions } from "./shared-options.js";
 import { probability } from "./flags.js";
@@ -83,9 +83,9 @@ function train(flags: TrainFlags): void {
 export function registerTrainCommand(program: Command): void {
   crossValidationOptions(
     program
-    .command("train")
-    .requiredOption("--annotations <file>", "annotated records, JSONL (bitext annotate writes data/annotations.jsonl)")
-    .option("--out <file>", "model file to write (default: models/default.json in your home, which classify and harvest then use)"),
+      .command("train")
+      .requiredOption("--annotations <file>", "annotated records, JSONL (bitext annotate writes data/annotations.jsonl)")
+      .option("--out <file>", "model file to write (default: models/default.json in your home, which classify and harvest then use)"),
     { c: "0.5,2,8,32,128,512", gamma: "0.125,0.5,2,8,32" },
   )
     .option("--threshold <p>", "P(bilingual) at or above which a record is bilingual", probability, 0.5)

@@ -41,7 +41,14 @@ export function whereReport() {
     >,
     store: { path: storePath(undefined, settings), exists: storeExists(storePath(undefined, settings)) },
     annotations: annotationsPath(settings),
-    model: model === null ? null : { path: model, origin: model === describeResource("models", "default.json").path ? describeResource("models", "default.json").origin : "config" },
+    model:
+      model === null
+        ? null
+        : {
+            path: model,
+            origin:
+              model === describeResource("models", "default.json").path ? describeResource("models", "default.json").origin : "config",
+          },
     lexicons: lexiconFiles(),
     engines: engines.map((e) => describeResource("wrappers", `${e}.json`)),
     wrappers: listResources("wrappers", (n) => n.endsWith(".json")),
@@ -64,16 +71,29 @@ function printWhere(): void {
   printLine();
   printLine("What each command reads (a file of yours shadows the shipped one of the same name):");
   const rows: string[][] = [["command", "reads", "file", "from"]];
-  rows.push(["harvest, daemon, export, fetch-pages, classify --db, annotate --db", "store", r.store.path, r.store.exists ? "" : "not created yet"]);
+  rows.push([
+    "harvest, daemon, export, fetch-pages, classify --db, annotate --db",
+    "store",
+    r.store.path,
+    r.store.exists ? "" : "not created yet",
+  ]);
   rows.push(["classify, harvest, annotate", "model", r.model?.path ?? "none (config: model null)", r.model ? tag(r.model.origin) : ""]);
-  for (const l of r.lexicons) rows.push(["classify, extract, site, lexicon lookup", "lexicon", l, l.startsWith(r.installation) ? "shipped" : "yours"]);
+  for (const l of r.lexicons)
+    rows.push(["classify, extract, site, lexicon lookup", "lexicon", l, l.startsWith(r.installation) ? "shipped" : "yours"]);
   for (const w of r.wrappers) {
-    rows.push([`harvest${r.engines.some((e) => e.name === w.name) ? " (default engine)" : ""}, wrapper learn`, `wrapper ${w.name.slice(0, -5)}`, w.path, tag(w.origin)]);
+    rows.push([
+      `harvest${r.engines.some((e) => e.name === w.name) ? " (default engine)" : ""}, wrapper learn`,
+      `wrapper ${w.name.slice(0, -5)}`,
+      w.path,
+      tag(w.origin),
+    ]);
   }
   for (const q of r.queries) rows.push(["harvest queries/…", "query list", q.path, tag(q.origin)]);
   printLine(formatTable(rows));
   printLine();
-  printLine(`Written by commands: wrappers → ${r.folders.wrappers.yours}, models and lexicons → ${r.folders.models.yours}, data → ${r.folders.data.yours}`);
+  printLine(
+    `Written by commands: wrappers → ${r.folders.wrappers.yours}, models and lexicons → ${r.folders.models.yours}, data → ${r.folders.data.yours}`,
+  );
 }
 
 /** `bitext init [DIR]`: make DIR (default: the working directory) a workspace. */

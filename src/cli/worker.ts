@@ -52,12 +52,28 @@ function addWorkerOptions(command: Command, settings: Settings): Command {
   return command
     .addOption(new Option("--queue <url>", "the Redis of the queue (redis://host:port)").env("BITEXT_QUEUE").makeOptionMandatory())
     .option("--engines <list>", "engines whose queues this worker serves (wrappers/<engine>.json)", defaultEngines(settings).join(","))
-    .addOption(new Option("--db <store>", "the store the pages are written to: a SQLite file, or postgres://user@host:5432/db for workers on many machines").default(storePath(undefined, settings)).env("BITEXT_DB"))
+    .addOption(
+      new Option(
+        "--db <store>",
+        "the store the pages are written to: a SQLite file, or postgres://user@host:5432/db for workers on many machines",
+      )
+        .default(storePath(undefined, settings))
+        .env("BITEXT_DB"),
+    )
     .option("--wrappers <dir>", "folder of engine wrapper files (default: the shipped wrappers/)")
-    .option("--concurrency <n>", "pages in flight at once in this worker, per engine (each engine's limit over all workers still holds)", "2")
+    .option(
+      "--concurrency <n>",
+      "pages in flight at once in this worker, per engine (each engine's limit over all workers still holds)",
+      "2",
+    )
     .option("--timeout <duration>", "page load timeout (30s, 1m; a bare number is seconds)", "30s")
     .option("--stall <duration>", "a job held by a worker that stopped answering goes to another after this long", "30s")
-    .addOption(new Option("--fetch <mode>", "fetch result pages with the browser, a plain HTTP client, or HTTP first (default: each engine's definition)").choices(["browser", "http", "auto"]))
+    .addOption(
+      new Option(
+        "--fetch <mode>",
+        "fetch result pages with the browser, a plain HTTP client, or HTTP first (default: each engine's definition)",
+      ).choices(["browser", "http", "auto"]),
+    )
     .option("--model <file>", "classifier model for classifying records as they are stored (default: models/default.json if present)")
     .option("--no-classify", "store records unclassified even if a model is present")
     .option("--no-learn", "never learn or re-learn wrappers from harvested pages")
@@ -84,10 +100,15 @@ async function runWorker(flags: WorkerFlags, settings: Settings): Promise<void> 
   const classifier = await loadRecordClassifier(flags.classify ? (flags.model ?? settings.config.model ?? undefined) : null);
   const { loader, http } = await pageLoaders(flags, browser, engines, fetchMode, timeoutMs);
   const store = openStore(flags.db);
-  const interrupt = stopOnInterrupt(() => process.stderr.write("\nbitext worker: stopping: letting the pages in flight finish (again to quit now)\n"));
+  const interrupt = stopOnInterrupt(() =>
+    process.stderr.write("\nbitext worker: stopping: letting the pages in flight finish (again to quit now)\n"),
+  );
   const json = flags.json ?? false;
   let lastTrouble = "";
-  if (!json) printLine(`bitext worker ${process.pid}: serving ${engines.map((e) => e.name).join(", ")} from ${describeRedis(redis)} into ${flags.db}`);
+  if (!json)
+    printLine(
+      `bitext worker ${process.pid}: serving ${engines.map((e) => e.name).join(", ")} from ${describeRedis(redis)} into ${flags.db}`,
+    );
   try {
     const summary = await runQueueWorker({
       redis,
@@ -103,7 +124,8 @@ async function runWorker(flags: WorkerFlags, settings: Settings): Promise<void> 
       exitWhenDrained: flags.exitWhenDrained ?? false,
       signal: interrupt.signal,
       onEvent: (e) => (json ? printJsonLine({ at: new Date().toISOString(), ...e }) : logEvent(e)),
-      onJobError: (message, willRetry) => process.stderr.write(`bitext worker: ${message}${willRetry ? " (retried by the queue)" : " (job failed)"}\n`),
+      onJobError: (message, willRetry) =>
+        process.stderr.write(`bitext worker: ${message}${willRetry ? " (retried by the queue)" : " (job failed)"}\n`),
       onConnectionError: (message) => {
         // Redis away: BullMQ reconnects by itself; say so once per kind of trouble, not per retry.
         if (message === lastTrouble) return;
@@ -152,6 +174,10 @@ function printWorkerSummary(summary: QueueWorkerSummary): void {
         `${s.seenAgain} seen again, ${s.blocked} blocked, ${s.errors} errors, ${s.left} left`,
     );
   }
-  printLine(`wrappers used (store versions): ${Object.entries(summary.wrappers).map(([e, v]) => `${e} v${v}`).join(", ")}`);
+  printLine(
+    `wrappers used (store versions): ${Object.entries(summary.wrappers)
+      .map(([e, v]) => `${e} v${v}`)
+      .join(", ")}`,
+  );
   printLine(`bitext worker ${process.pid}: stopped after ${formatSeconds(summary.durationMs / 1000)}`);
 }

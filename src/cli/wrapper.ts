@@ -108,7 +108,14 @@ export function registerWrapperCommands(program: Command): void {
           ...(flags.chromium ? { chromium: flags.chromium } : {}),
         });
         if (flags.json) {
-          printJson({ file: live.file, sample: live.sampleFile, url: live.url, records: live.records.length, preview: live.preview, wrapper: live.wrapper });
+          printJson({
+            file: live.file,
+            sample: live.sampleFile,
+            url: live.url,
+            records: live.records.length,
+            preview: live.preview,
+            wrapper: live.wrapper,
+          });
         } else {
           printLine(describeWrapper(live.wrapper));
           printLine(

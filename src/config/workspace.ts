@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
-import { dirname, join, resolve, } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import envPaths from "env-paths";
 import { UserError } from "../errors.js";
 import { PACKAGE_ROOT, resourcePath } from "../paths.js";

@@ -165,7 +165,10 @@ interface ScoringContext {
 
 type PairTally = Tally & { status: string; detail: string };
 
-function learnEach(pages: readonly GoldPage[], options: EvaluateOptions): { wrappers: Map<GoldPage, Wrapper | null>; failures: RecordsReport["failures"] } {
+function learnEach(
+  pages: readonly GoldPage[],
+  options: EvaluateOptions,
+): { wrappers: Map<GoldPage, Wrapper | null>; failures: RecordsReport["failures"] } {
   const wrappers = new Map<GoldPage, Wrapper | null>();
   const failures: RecordsReport["failures"] = [];
   for (const page of pages) {
@@ -236,7 +239,10 @@ function foreignFigures(ctx: ScoringContext, others: readonly GoldPage[], group:
       if (result.status === "mismatch") f.mismatch++;
       if (result.status === "empty") f.empty++;
       f.records += result.records.length;
-      f.matched += matchTitles(result.records.map((r) => normaliseTitle(r.title)), ctx.gold.get(page)!).tp;
+      f.matched += matchTitles(
+        result.records.map((r) => normaliseTitle(r.title)),
+        ctx.gold.get(page)!,
+      ).tp;
     }
   }
   return f;
@@ -260,7 +266,12 @@ export function evaluateRecords(pages: readonly GoldPage[], options: EvaluateOpt
     totalPairs += pairs;
     totalRefused += refused;
     const report: EngineReport = { engine, pages: group.length, self: figures(self), cross: { ...figures(cross), pairs, refused } };
-    if (options.folds === "engine") report.foreign = foreignFigures(ctx, pages.filter((p) => p.engine !== engine), group);
+    if (options.folds === "engine")
+      report.foreign = foreignFigures(
+        ctx,
+        pages.filter((p) => p.engine !== engine),
+        group,
+      );
     return report;
   });
   return {

@@ -14,15 +14,69 @@ import type { Segmentation, Snippet } from "./types.js";
 
 /** Tags that only change how text looks: unwrapped, their children joined to the parent. */
 export const INLINE_TAGS: ReadonlySet<string> = new Set([
-  "a", "abbr", "acronym", "b", "bdi", "bdo", "big", "blink", "cite", "code", "data", "dfn", "em", "font",
-  "i", "ins", "kbd", "label", "mark", "nobr", "q", "rb", "ruby", "samp", "small", "span", "strong", "sub",
-  "sup", "time", "tt", "u", "var", "wbr",
+  "a",
+  "abbr",
+  "acronym",
+  "b",
+  "bdi",
+  "bdo",
+  "big",
+  "blink",
+  "cite",
+  "code",
+  "data",
+  "dfn",
+  "em",
+  "font",
+  "i",
+  "ins",
+  "kbd",
+  "label",
+  "mark",
+  "nobr",
+  "q",
+  "rb",
+  "ruby",
+  "samp",
+  "small",
+  "span",
+  "strong",
+  "sub",
+  "sup",
+  "time",
+  "tt",
+  "u",
+  "var",
+  "wbr",
 ]);
 
 /** Elements whose content is never page text (or is ruby annotation, which would double the reading). */
 export const SKIPPED_TAGS: ReadonlySet<string> = new Set([
-  "head", "script", "style", "noscript", "template", "title", "iframe", "object", "embed", "svg", "math",
-  "select", "option", "optgroup", "textarea", "button", "rt", "rp", "canvas", "audio", "video", "map", "del", "s", "strike",
+  "head",
+  "script",
+  "style",
+  "noscript",
+  "template",
+  "title",
+  "iframe",
+  "object",
+  "embed",
+  "svg",
+  "math",
+  "select",
+  "option",
+  "optgroup",
+  "textarea",
+  "button",
+  "rt",
+  "rp",
+  "canvas",
+  "audio",
+  "video",
+  "map",
+  "del",
+  "s",
+  "strike",
 ]);
 
 export interface AnalyseOptions {
@@ -227,11 +281,13 @@ export function mergeSandwichedAbbreviations(runs: readonly Run[], text: string)
 
 /** At most three Latin tokens, each all capitals, with a digit, or with an inner capital (`iPhone`). */
 export function isAbbreviation(text: string): boolean {
-  const tokens = text.replace(/[^\p{L}\p{N}.&\-\s]/gu, " ").trim().split(/\s+/u).filter(Boolean);
+  const tokens = text
+    .replace(/[^\p{L}\p{N}.&\-\s]/gu, " ")
+    .trim()
+    .split(/\s+/u)
+    .filter(Boolean);
   if (tokens.length === 0 || tokens.length > 3) return false;
-  return tokens.every(
-    (t) => /^[\p{Lu}\p{N}.&-]{2,}$/u.test(t) || (/\p{N}/u.test(t) && /\p{L}/u.test(t)) || /^\p{Ll}+\p{Lu}/u.test(t),
-  );
+  return tokens.every((t) => /^[\p{Lu}\p{N}.&-]{2,}$/u.test(t) || (/\p{N}/u.test(t) && /\p{L}/u.test(t)) || /^\p{Ll}+\p{Lu}/u.test(t));
 }
 
 /**

@@ -234,7 +234,10 @@ export function readExcludeList(file: string): string[] {
   }
   const out: string[] = [];
   for (const raw of text.split(/\r?\n/u)) {
-    const line = raw.replace(/^\s*[-*]\s+/u, "").replace(/`/gu, "").trim();
+    const line = raw
+      .replace(/^\s*[-*]\s+/u, "")
+      .replace(/`/gu, "")
+      .trim();
     if (!line || line.startsWith("#") || !/\.html?$/u.test(line)) continue;
     out.push(line);
   }

@@ -72,11 +72,7 @@ export function extractFromHtml(html: string, sourceUrl: string, options: Partia
   return extractFromDocument(parseTree(html), sourceUrl, options);
 }
 
-export function extractFromDocument(
-  doc: TreeDocument,
-  sourceUrl: string,
-  options: Partial<ExtractOptions> = {},
-): PageExtraction {
+export function extractFromDocument(doc: TreeDocument, sourceUrl: string, options: Partial<ExtractOptions> = {}): PageExtraction {
   const opts: ExtractOptions = { ...DEFAULT_EXTRACT_OPTIONS, ...options };
   if (opts.system === "full") return extractFull(doc, sourceUrl, opts);
   const useHtml = opts.system !== "ranker";
@@ -84,7 +80,15 @@ export function extractFromDocument(
     pair: opts.pair,
     segmentation: useHtml ? "html" : "language",
   });
-  const page: SnippetPage = { snippets, trailingGap, pairs: adjacentPairs(snippets), scorer: new PairScorer(opts.pair), useHtml, sourceUrl, opts };
+  const page: SnippetPage = {
+    snippets,
+    trailingGap,
+    pairs: adjacentPairs(snippets),
+    scorer: new PairScorer(opts.pair),
+    useHtml,
+    sourceUrl,
+    opts,
+  };
   const stats: PageStats = {
     snippets: snippets.length,
     adjacentPairs: page.pairs.length,
@@ -118,8 +122,18 @@ interface SnippetPage {
  */
 function extractFull(doc: TreeDocument, sourceUrl: string, opts: ExtractOptions): PageExtraction {
   const found = structuralPairs(doc, opts.pair, opts.structure);
-  const templ = found.pairs.map((p): SentencePair => ({ langs: opts.pair, a: p.a, b: p.b, score: round3(p.score), method: "template", sourceUrl }));
-  const stats: PageStats = { snippets: 0, adjacentPairs: 0, seeds: 0, wrappers: 0, candidates: 0, templatePairs: templ.length, pairs: templ.length };
+  const templ = found.pairs.map(
+    (p): SentencePair => ({ langs: opts.pair, a: p.a, b: p.b, score: round3(p.score), method: "template", sourceUrl }),
+  );
+  const stats: PageStats = {
+    snippets: 0,
+    adjacentPairs: 0,
+    seeds: 0,
+    wrappers: 0,
+    candidates: 0,
+    templatePairs: templ.length,
+    pairs: templ.length,
+  };
   if (found.regular) return { pairs: templ, stats };
   const rest = extractFromDocument(doc, sourceUrl, { ...opts, system: "feng2011" });
   const used = templ.flatMap((p) => [p.a, p.b]).join("\u0000");
@@ -165,7 +179,11 @@ function seedsAndWrappers(page: SnippetPage): SeedsAndWrappers {
   for (const p of pairs) evidence.set(p, page.scorer.evidence(p));
   const after = (p: SnippetPair): readonly string[] => snippets[p.second.index + 1]?.gapBefore ?? page.trailingGap;
   const wrapperKeys = new Map<SnippetPair, string[]>();
-  for (const p of pairs) wrapperKeys.set(p, wrappersOf(p, after(p), page.useHtml).map((w) => w.key));
+  for (const p of pairs)
+    wrapperKeys.set(
+      p,
+      wrappersOf(p, after(p), page.useHtml).map((w) => w.key),
+    );
   // A snippet translates one neighbour at most: of two eligible seeds sharing a snippet, the one with more
   // word overlap is kept (in a table whose rows all say "… error / …错误", row pairs beat cross-row pairs).
   const eligible = pairs.filter((p) => isSeed(evidence.get(p)!, opts.seeds)).map((pair) => ({ pair }));
@@ -211,7 +229,12 @@ function candidateRelevance(found: SeedsAndWrappers, opts: ExtractOptions): numb
       if (w !== undefined) link(wrapperNode(w), candidateNode(i), weight);
     }
   }
-  const relevance = randomWalkWithRestart(nodeCount, edges, seeds.map((_, i) => seedNode(i)), { restart: opts.restart });
+  const relevance = randomWalkWithRestart(
+    nodeCount,
+    edges,
+    seeds.map((_, i) => seedNode(i)),
+    { restart: opts.restart },
+  );
   return candidates.map((_, i) => relevance[candidateNode(i)]!);
 }
 
@@ -229,9 +252,7 @@ function chooseCandidates(page: SnippetPage, found: SeedsAndWrappers, raw: numbe
   // Seeds stay whatever their rank: they carry their own evidence (length and dictionary), and on a page
   // where their wrapper also matches look-alike junk (a three-column "code | English | 中文" error table
   // among "name | String | 描述" parameter tables) their relevance is diluted with the junk's.
-  const kept = scored.filter(
-    (s) => s.score >= opts.minRelevance || (seedSet.has(s.pair) && s.score >= opts.minSeedRelevance),
-  );
+  const kept = scored.filter((s) => s.score >= opts.minRelevance || (seedSet.has(s.pair) && s.score >= opts.minSeedRelevance));
   // Where two candidates compete for a snippet, dictionary evidence counts too: up to 3× for twice the seed overlap.
   const chosen = bestMatching(kept, (s) => s.score * (1 + Math.min(2, evidence.get(s.pair)!.overlap / opts.seeds.minOverlap)));
   chosen.sort((x, y) => x.pair.first.index - y.pair.first.index);

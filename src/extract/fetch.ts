@@ -6,7 +6,16 @@
  * is (re-)extracted, which is cheap and offline: a run interrupted between download and extraction
  * completes on the next run, and an improved extractor refreshes old pages.
  */
-import { createFetcher, type Fetcher, FetchError, type FetcherOptions, isHtmlContentType, type Lane, schedule, type Timed } from "../net/index.js";
+import {
+  createFetcher,
+  type Fetcher,
+  FetchError,
+  type FetcherOptions,
+  isHtmlContentType,
+  type Lane,
+  schedule,
+  type Timed,
+} from "../net/index.js";
 import { unprocessableReason } from "../html/index.js";
 import { getPage, listRecords, pageReachedAt, markPageUnprocessable, replacePairs, type Store, upsertPage } from "../store/index.js";
 import { EN_ZH } from "../text/index.js";
@@ -102,7 +111,13 @@ export async function fetchBilingualPages(store: Store, options: FetchPagesOptio
 }
 
 /** One page: downloaded unless stored (or `refetch`), then its pairs extracted and stored. */
-async function onePage(store: Store, fetcher: Fetcher, url: string, refetch: boolean, extractOptions: Partial<ExtractOptions>): Promise<PageOutcome> {
+async function onePage(
+  store: Store,
+  fetcher: Fetcher,
+  url: string,
+  refetch: boolean,
+  extractOptions: Partial<ExtractOptions>,
+): Promise<PageOutcome> {
   const stored = pageReachedAt(store, url);
   let pageId: number;
   let status: PageOutcome["status"];

@@ -39,7 +39,10 @@ export function parseGoldPairs(file: string, text: string): GoldPage {
     }
     const cols = line.split("\t");
     if (cols.length !== 2) {
-      throw inputError({ file, line: i + 1, field: "pair" }, `expected 2 tab-separated columns (${pair.b}, ${pair.a}), found ${cols.length}`);
+      throw inputError(
+        { file, line: i + 1, field: "pair" },
+        `expected 2 tab-separated columns (${pair.b}, ${pair.a}), found ${cols.length}`,
+      );
     }
     const first = cols[0]!.trim();
     const second = cols[1]!.trim();

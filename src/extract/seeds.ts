@@ -64,9 +64,7 @@ export class PairScorer {
 
   /** Eq. 2 summed over the CJK tokens `bt` against the other side's tokens `at`. */
   private overlap(bt: readonly string[], at: readonly string[]): number {
-    return this.langs.b === "ja"
-      ? kanjiOverlapScore(bt, at, this.langs.a)
-      : overlapScore(bt, this.langs.b, at, this.langs.a, this.lex);
+    return this.langs.b === "ja" ? kanjiOverlapScore(bt, at, this.langs.a) : overlapScore(bt, this.langs.b, at, this.langs.a, this.lex);
   }
 
   private tokensOf(s: Snippet): string[] {

@@ -653,7 +653,13 @@ const FIELD_SEPARATORS: ReadonlyArray<{ name: string; split: RegExp }> = [
  * An inline pair inside one element: two lines (`中文<br>English`, or an item written on two lines), or
  * fields separated by " / ", " | " or a full-width comma, the first two fields in the two languages.
  */
-function inlinePair(info: Info, textLines: string, text: string, pair: LanguagePair, scorer: LengthFit): Omit<InlineCandidate, "run"> | null {
+function inlinePair(
+  info: Info,
+  textLines: string,
+  text: string,
+  pair: LanguagePair,
+  scorer: LengthFit,
+): Omit<InlineCandidate, "run"> | null {
   if (info.letters[0] === 0 || info.letters[1] === 0) return null;
   const lines = textLines.split("\n");
   if (lines.length === 2) {
@@ -672,7 +678,12 @@ function inlinePair(info: Info, textLines: string, text: string, pair: LanguageP
   return null;
 }
 
-function halves(x: string, y: string, pair: LanguagePair, scorer: LengthFit): { a: string; b: string; score: number; delta: number } | null {
+function halves(
+  x: string,
+  y: string,
+  pair: LanguagePair,
+  scorer: LengthFit,
+): { a: string; b: string; score: number; delta: number } | null {
   const [xa, xb] = countLetters(x, pair);
   const [ya, yb] = countLetters(y, pair);
   let a: string;

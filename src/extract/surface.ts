@@ -13,7 +13,8 @@ export interface CleanSnippet {
 }
 
 /** Speaker labels of dialogues (`A:`, `B：`, `Q:`, `男：`, `甲：`) are decoration too. */
-const LIST_MARKER = /^(?:[A-Z]\s?[:：]\s*|[甲乙丙男女问答][:：]\s*|[-–—•·*▪►]\s*|\(?\d{1,3}[.)、．]\s*|\(?[a-zA-Z][.)]\s+|[①-⑳⑴-⒇]\s*|[（(][一二三四五六七八九十\d]{1,3}[）)]\s*)/u;
+const LIST_MARKER =
+  /^(?:[A-Z]\s?[:：]\s*|[甲乙丙男女问答][:：]\s*|[-–—•·*▪►]\s*|\(?\d{1,3}[.)、．]\s*|\(?[a-zA-Z][.)]\s+|[①-⑳⑴-⒇]\s*|[（(][一二三四五六七八九十\d]{1,3}[）)]\s*)/u;
 const WRAPPING = new Map<string, string>([
   ["(", ")"],
   ["（", "）"],

@@ -21,10 +21,7 @@ export interface DecodedPage {
 /** How far into the document a `<meta>` charset declaration is looked for. */
 const META_SCAN_BYTES = 64 * 1024;
 
-export function decodeHtml(
-  bytes: Uint8Array,
-  options: { contentType?: string | null; override?: string } = {},
-): DecodedPage {
+export function decodeHtml(bytes: Uint8Array, options: { contentType?: string | null; override?: string } = {}): DecodedPage {
   if (options.override) {
     const enc = normaliseLabel(options.override);
     if (!enc) throw new Error(`unknown charset "${options.override}"`);

@@ -20,7 +20,7 @@ export function readSavedPage(file: string, options: { charset?: string } = {}):
     bytes = readFileSync(file);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new UserError(`${file}: cannot read page (${code === "ENOENT" ? "no such file" : code ?? String(err)})`);
+    throw new UserError(`${file}: cannot read page (${code === "ENOENT" ? "no such file" : (code ?? String(err))})`);
   }
   checkPageBytes(bytes, file);
   try {

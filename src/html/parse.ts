@@ -36,8 +36,7 @@ export function parseHtml(html: string): ParsedHtml {
     }
   };
   // A template's content has no parent node: its template stands in.
-  const parentOf = (n: ParentNode): ParentNode | null =>
-    ("parentNode" in n ? n.parentNode : null) ?? templateOf.get(n) ?? null;
+  const parentOf = (n: ParentNode): ParentNode | null => ("parentNode" in n ? n.parentNode : null) ?? templateOf.get(n) ?? null;
   let elements = 0;
   let reparented = 0;
   // Where a child of `parent` really goes: `parent` itself, or (at the cap) the nearest ancestor with room.

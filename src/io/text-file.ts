@@ -35,7 +35,9 @@ export function readUserTextFile(path: string, options: TextFileOptions): string
 export function checkedText(bytes: Uint8Array, path: string, options: TextFileOptions): string {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   if (bytes.length > maxBytes) {
-    throw new UserError(`${path}: ${options.what} of ${bytes.length.toLocaleString("en")} bytes is larger than the ${maxBytes.toLocaleString("en")} accepted`);
+    throw new UserError(
+      `${path}: ${options.what} of ${bytes.length.toLocaleString("en")} bytes is larger than the ${maxBytes.toLocaleString("en")} accepted`,
+    );
   }
   const nul = bytes.indexOf(0);
   if (nul >= 0) throw inputError({ file: path, line: lineAt(bytes, nul) }, `contains a NUL byte: binary, not a text ${options.what}`);
@@ -51,7 +53,10 @@ export function checkedText(bytes: Uint8Array, path: string, options: TextFileOp
     for (let i = 0; i <= text.length; i++) {
       if (i === text.length || text.charCodeAt(i) === 10) {
         if (i - start > options.maxLineLength) {
-          throw inputError({ file: path, line }, `line of ${(i - start).toLocaleString("en")} characters is longer than the ${options.maxLineLength.toLocaleString("en")} accepted`);
+          throw inputError(
+            { file: path, line },
+            `line of ${(i - start).toLocaleString("en")} characters is longer than the ${options.maxLineLength.toLocaleString("en")} accepted`,
+          );
         }
         line++;
         start = i + 1;

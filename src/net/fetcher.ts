@@ -94,7 +94,8 @@ class PoliteFetcher implements Fetcher {
       if (res.status >= 300 && res.status < 400 && res.status !== 304) {
         await discard(res);
         const next = redirectTarget(res, current);
-        if (hop >= this.options.maxRedirects) throw new FetchError("redirects", start.href, `more than ${this.options.maxRedirects} redirects`);
+        if (hop >= this.options.maxRedirects)
+          throw new FetchError("redirects", start.href, `more than ${this.options.maxRedirects} redirects`);
         redirects.push(current.href);
         current = next;
         continue;

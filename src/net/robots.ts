@@ -20,11 +20,7 @@ export interface RobotsRules {
  * (4xx, including 401/403) means no restriction; "unreachable" (5xx or a network failure) means the
  * whole site is disallowed until the file can be read.
  */
-export function robotsRules(
-  robotsUrl: string,
-  userAgent: string,
-  result: { status: number; body: string } | "unreachable",
-): RobotsRules {
+export function robotsRules(robotsUrl: string, userAgent: string, result: { status: number; body: string } | "unreachable"): RobotsRules {
   if (result === "unreachable" || result.status >= 500) {
     return { allowed: () => false, crawlDelayMs: undefined, sitemaps: [], source: "unreachable" };
   }

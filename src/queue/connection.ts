@@ -26,10 +26,12 @@ export function parseRedisUrl(url: string): RedisAddress {
   } catch {
     throw new SettingError("queue", `expected redis://host:port, got "${url}"`);
   }
-  if (u.protocol !== "redis:" && u.protocol !== "rediss:") throw new SettingError("queue", `expected a redis:// or rediss:// URL, got "${url}"`);
+  if (u.protocol !== "redis:" && u.protocol !== "rediss:")
+    throw new SettingError("queue", `expected a redis:// or rediss:// URL, got "${url}"`);
   const port = u.port === "" ? 6379 : Number(u.port);
   const db = u.pathname.length > 1 ? Number(u.pathname.slice(1)) : 0;
-  if (!Number.isInteger(db) || db < 0) throw new SettingError("queue", `the database number after the slash must be a whole number, got "${u.pathname.slice(1)}"`);
+  if (!Number.isInteger(db) || db < 0)
+    throw new SettingError("queue", `the database number after the slash must be a whole number, got "${u.pathname.slice(1)}"`);
   return {
     host: u.hostname || "127.0.0.1",
     port,
@@ -48,7 +50,9 @@ export function loadBullmq(): Promise<Bullmq> {
   loaded ??= import("bullmq").catch((err: unknown) => {
     loaded = null;
     const why = (err as Error).message.split("\n")[0];
-    throw new SettingError("queue", `needs the optional packages bullmq and ioredis (npm install bullmq ioredis): ${why}`, { kind: "queue-packages" });
+    throw new SettingError("queue", `needs the optional packages bullmq and ioredis (npm install bullmq ioredis): ${why}`, {
+      kind: "queue-packages",
+    });
   });
   return loaded;
 }

@@ -20,18 +20,32 @@ export interface EnqueueResult {
   added: number;
 }
 
-export async function enqueueHarvest(redis: RedisAddress, settings: RunSettings, engines: readonly EngineSetup[], queries: readonly QueryPair[]): Promise<EnqueueResult> {
+export async function enqueueHarvest(
+  redis: RedisAddress,
+  settings: RunSettings,
+  engines: readonly EngineSetup[],
+  queries: readonly QueryPair[],
+): Promise<EnqueueResult> {
   const bull = await loadBullmq();
   let offered = 0;
   let added = 0;
   for (const e of engines) {
     const queue = await openQueue<PageJob>(bull, queueName(e.name), redis, { waitMs: 5000 });
     try {
-      if (offered === 0) await registerEngines(queue, engines.map((x) => x.name));
+      if (offered === 0)
+        await registerEngines(
+          queue,
+          engines.map((x) => x.name),
+        );
       await applyLimits(queue, e.definition.politeness);
       for (let i = 0; i < queries.length; i += 500) {
         const chunk = queries.slice(i, i + 500).map((q) => pageJob(settings, e.name, q, 1));
-        added += chunk.length - (await countExistingJobs(queue, chunk.map((j) => j.jobId)));
+        added +=
+          chunk.length -
+          (await countExistingJobs(
+            queue,
+            chunk.map((j) => j.jobId),
+          ));
         await queue.addBulk(chunk.map((j) => ({ name: j.name, data: j.data, opts: pageJobOptions(settings, j.jobId) })));
         offered += chunk.length;
       }

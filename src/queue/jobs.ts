@@ -52,7 +52,12 @@ export function pageJobId(run: string, engine: string, query: QueryPair, page: n
   return `r${r}-${engine}-q${q}-p${page}`;
 }
 
-export function pageJob(settings: RunSettings, engine: string, query: QueryPair, page: number): { name: string; data: PageJob; jobId: string } {
+export function pageJob(
+  settings: RunSettings,
+  engine: string,
+  query: QueryPair,
+  page: number,
+): { name: string; data: PageJob; jobId: string } {
   return {
     name: settings.run,
     data: { ...settings, engine, query: { source: { ...query.source }, target: { ...query.target } }, page, errors: 0, blocks: 0 },

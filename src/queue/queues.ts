@@ -27,7 +27,8 @@ export async function openQueue<T>(bull: Bullmq, name: string, redis: RedisAddre
   } catch (err) {
     await queue.close().catch(() => {});
     const why = (lastError as Error | null)?.message ?? (err as Error).message;
-    if (/could not load the optional 'ioredis'/.test(why)) throw new SettingError("queue", "needs the optional package ioredis beside bullmq (npm install ioredis)", { kind: "queue-packages" });
+    if (/could not load the optional 'ioredis'/.test(why))
+      throw new SettingError("queue", "needs the optional package ioredis beside bullmq (npm install ioredis)", { kind: "queue-packages" });
     throw new UserError(`${describeRedis(redis)}: cannot reach Redis (${why.split("\n")[0]})`);
   } finally {
     clearTimeout(timer);

@@ -35,5 +35,10 @@ export async function registeredEngines(queue: Queue<unknown>): Promise<string[]
 /** How many of these job ids the queue already holds (in any state). */
 export async function countExistingJobs(queue: Queue<unknown>, jobIds: readonly string[]): Promise<number> {
   if (jobIds.length === 0) return 0;
-  return Number(await (await client(queue)).runCommand("bitextCountExisting", jobIds.map((id) => queue.toKey(id))));
+  return Number(
+    await (await client(queue)).runCommand(
+      "bitextCountExisting",
+      jobIds.map((id) => queue.toKey(id)),
+    ),
+  );
 }

@@ -43,7 +43,11 @@ export async function runQueueSchedules(o: QueueScheduleOptions): Promise<void> 
   const wanted = new Set(o.runs.map((r) => r.name));
   for (const s of await queue.getJobSchedulers(0, -1)) if (s.key && !wanted.has(s.key)) await queue.removeJobScheduler(s.key);
   for (const run of o.runs) {
-    const s = await queue.upsertJobScheduler(run.name, { pattern: run.cron, ...(run.timezone ? { tz: run.timezone } : {}) }, { name: run.name, data: { run: run.name } });
+    const s = await queue.upsertJobScheduler(
+      run.name,
+      { pattern: run.cron, ...(run.timezone ? { tz: run.timezone } : {}) },
+      { name: run.name, data: { run: run.name } },
+    );
     o.onEvent({ kind: "scheduled", run: run.name, next: s?.opts.delay !== undefined ? new Date(Date.now() + s.opts.delay) : null });
   }
   const worker = new bull.Worker<TickData>(

@@ -111,7 +111,9 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<QueueWorker
 
 async function openWorkerContext(o: QueueWorkerOptions): Promise<WorkerContext> {
   const bull = await loadBullmq();
-  const wrappers = new Map<string, EngineWrappers>(o.engines.map((s) => [s.name, { setup: s, wrapper: s.wrapper, earlier: [...s.previous] }]));
+  const wrappers = new Map<string, EngineWrappers>(
+    o.engines.map((s) => [s.name, { setup: s, wrapper: s.wrapper, earlier: [...s.previous] }]),
+  );
   const queues = new Map<string, Queue<PageJob>>();
   for (const s of o.engines) {
     const q = await openQueue<PageJob>(bull, queueName(s.name), o.redis);
@@ -300,7 +302,9 @@ async function failPage(cx: WorkerContext, job: Job<PageJob>, r: PageResult, ver
     cx.pageFailures.add(err);
     throw err;
   }
-  throw new cx.bull.UnrecoverableError(`${detail} (page left for the next run${verdict.givenUp ? `; ${d.engine} given up: ${verdict.givenUp}` : ""})`);
+  throw new cx.bull.UnrecoverableError(
+    `${detail} (page left for the next run${verdict.givenUp ? `; ${d.engine} given up: ${verdict.givenUp}` : ""})`,
+  );
 }
 
 /** The BullMQ worker of one engine's queue, reporting connection trouble and job exceptions. */
@@ -354,7 +358,9 @@ async function until(o: QueueWorkerOptions, _bull: Bullmq, queues: Queue<PageJob
   while (!stop && emptyPolls < 2) {
     await Promise.race([aborted, new Promise((r) => setTimeout(r, 300))]);
     try {
-      const counts = await Promise.all(queues.map((q) => q.getJobCounts("waiting", "active", "delayed", "prioritized", "waiting-children")));
+      const counts = await Promise.all(
+        queues.map((q) => q.getJobCounts("waiting", "active", "delayed", "prioritized", "waiting-children")),
+      );
       const pending = counts.reduce((n, c) => n + Object.values(c).reduce((a, b) => a + b, 0), 0);
       emptyPolls = pending === 0 ? emptyPolls + 1 : 0;
     } catch {

@@ -29,7 +29,16 @@ export interface PageObservation {
 
 /** What is known of a page before anything came back: its URL, nothing seen yet. */
 export function emptyObservation(url: string): PageObservation {
-  return { requestUrl: url, finalUrl: url, httpStatus: null, title: "", text: "", blockSelectors: [], noResultsSelectors: [], consentSelectors: [] };
+  return {
+    requestUrl: url,
+    finalUrl: url,
+    httpStatus: null,
+    title: "",
+    text: "",
+    blockSelectors: [],
+    noResultsSelectors: [],
+    consentSelectors: [],
+  };
 }
 
 /**

@@ -126,5 +126,17 @@ export class RunCounters {
 }
 
 function emptyCounts(): PageCounts {
-  return { fetched: 0, ok: 0, empty: 0, blocked: 0, errors: 0, skipped: 0, newRecords: 0, seenAgain: 0, relearned: 0, left: 0, causes: emptyFailureCounts() };
+  return {
+    fetched: 0,
+    ok: 0,
+    empty: 0,
+    blocked: 0,
+    errors: 0,
+    skipped: 0,
+    newRecords: 0,
+    seenAgain: 0,
+    relearned: 0,
+    left: 0,
+    causes: emptyFailureCounts(),
+  };
 }

@@ -276,7 +276,13 @@ export class SerpDriver {
   }
 
   /** The page's observation, collected in the page in one evaluation (within the page's deadline). */
-  private async observe(page: Page, slot: EngineSlot, observation: PageObservation, response: Response | null, deadline: number): Promise<Seen> {
+  private async observe(
+    page: Page,
+    slot: EngineSlot,
+    observation: PageObservation,
+    response: Response | null,
+    deadline: number,
+  ): Promise<Seen> {
     observation.finalUrl = page.url();
     observation.httpStatus = response?.status() ?? null;
     const seen = (await beforeDeadline(page.evaluate(slot.script), deadline, "reading the page")) as Seen;
@@ -345,12 +351,24 @@ export class SerpDriver {
         };
         let context: BrowserContext;
         try {
-          context = await this.browser.newContext({ ...settings, ...(stateFile && existsSync(stateFile) ? { storageState: stateFile } : {}) });
+          context = await this.browser.newContext({
+            ...settings,
+            ...(stateFile && existsSync(stateFile) ? { storageState: stateFile } : {}),
+          });
         } catch {
           context = await this.browser.newContext(settings); // an unreadable saved state: start afresh (it is rewritten at close)
         }
         if (this.o.traceDir) await context.tracing.start({ screenshots: true, snapshots: true });
-        return { context, idle: [], script: observerScript(def), stateFile, proxy, traceQueue: Promise.resolve(), inFlight: 0, retired: false };
+        return {
+          context,
+          idle: [],
+          script: observerScript(def),
+          stateFile,
+          proxy,
+          traceQueue: Promise.resolve(),
+          inFlight: 0,
+          retired: false,
+        };
       })();
       this.slots.set(def.engine, slot);
     }
@@ -362,7 +380,11 @@ export class SerpDriver {
  * Click the consent interstitial's accepting button (the first of the engine's accept texts found on
  * the page, as a person would) and wait for the page it leads to. Null when no such button is found.
  */
-async function acceptConsent(page: Page, def: EngineDefinition, deadline: number): Promise<{ text: string; response: Response | null } | null> {
+async function acceptConsent(
+  page: Page,
+  def: EngineDefinition,
+  deadline: number,
+): Promise<{ text: string; response: Response | null } | null> {
   const timeout = Math.max(1, deadline - performance.now());
   const navigation = page.waitForNavigation({ waitUntil: "domcontentloaded", timeout });
   navigation.catch(() => {});

@@ -44,7 +44,10 @@ export function loadEngine(dir: string, engine: string): EngineSetup {
   // The shipped folder stands for the user's wrappers shadowing the shipped ones (src/config/workspace.ts).
   const file = dir === defaultWrappersDir() ? describeResource("wrappers", `${engine}.json`).path : wrapperFilePath(dir, engine);
   if (!existsSync(file)) {
-    const known = dir === defaultWrappersDir() ? listResources("wrappers", (n) => n.endsWith(".json")).map((r) => r.name.slice(0, -5)) : listEngineNames(dir);
+    const known =
+      dir === defaultWrappersDir()
+        ? listResources("wrappers", (n) => n.endsWith(".json")).map((r) => r.name.slice(0, -5))
+        : listEngineNames(dir);
     throw new UserError(
       `unknown engine "${engine}": no ${file}` +
         (known.length > 0 ? ` (known: ${known.join(", ")})` : "") +

@@ -129,10 +129,8 @@ export function parseEngineDefinition(raw: unknown, engine: string, file: string
     politeness: {
       minDelayMs: optionalInt(politenessRaw.minDelayMs, where("politeness.minDelayMs"), 0) ?? DEFAULT_POLITENESS.minDelayMs,
       requestsPerMinute:
-        optionalInt(politenessRaw.requestsPerMinute, where("politeness.requestsPerMinute"), 0) ??
-        DEFAULT_POLITENESS.requestsPerMinute,
-      maxConcurrent:
-        optionalInt(politenessRaw.maxConcurrent, where("politeness.maxConcurrent"), 1) ?? DEFAULT_POLITENESS.maxConcurrent,
+        optionalInt(politenessRaw.requestsPerMinute, where("politeness.requestsPerMinute"), 0) ?? DEFAULT_POLITENESS.requestsPerMinute,
+      maxConcurrent: optionalInt(politenessRaw.maxConcurrent, where("politeness.maxConcurrent"), 1) ?? DEFAULT_POLITENESS.maxConcurrent,
     },
     blocks: {
       httpStatus: union(defaultMarkers.httpStatus, optionalIntList(blocksRaw.httpStatus, where("blocks.httpStatus"))),

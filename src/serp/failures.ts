@@ -24,7 +24,17 @@ export type FailureKind =
   /** A page neither the wrapper nor any record structure fits. */
   | "layout";
 
-export const FAILURE_KINDS: readonly FailureKind[] = ["dns", "refused", "timeout", "tls", "network", "http", "blocked", "consent", "layout"];
+export const FAILURE_KINDS: readonly FailureKind[] = [
+  "dns",
+  "refused",
+  "timeout",
+  "tls",
+  "network",
+  "http",
+  "blocked",
+  "consent",
+  "layout",
+];
 
 /** Failures that say the engine cannot be reached at all (as opposed to an answer we did not want). */
 export function isNetworkLevel(kind: FailureKind): boolean {

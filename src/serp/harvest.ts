@@ -94,7 +94,8 @@ export async function harvest(store: Store, o: HarvestOptions): Promise<HarvestS
         e.gate.start(now);
         return runPage(ctx, e, task, o.signal)
           .then((r) => {
-            if (r === null) e.queue.unshift(task); // interrupted: not stored, the next run fetches it
+            if (r === null)
+              e.queue.unshift(task); // interrupted: not stored, the next run fetches it
             else run.afterPage(e, task, r);
           })
           .finally(() => e.gate.finish());

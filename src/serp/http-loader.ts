@@ -7,7 +7,16 @@ import { failedLoad, type LoadedPage, pageText } from "./driver.js";
 import type { EngineDefinition } from "./engines.js";
 import { describeTimeout, type FailureKind } from "./failures.js";
 import { observeHtml } from "./http-page.js";
-import { applyCookieChanges, type CookieChanges, cookieHeader, engineStateFile, type ProfileCookie, parseSetCookie, readProfileCookies, saveProfileCookies } from "./profile.js";
+import {
+  applyCookieChanges,
+  type CookieChanges,
+  cookieHeader,
+  engineStateFile,
+  type ProfileCookie,
+  parseSetCookie,
+  readProfileCookies,
+  saveProfileCookies,
+} from "./profile.js";
 import type { ProxyChoice, ProxyPool } from "./proxies.js";
 
 /**
@@ -53,7 +62,8 @@ export class HttpLoader {
 
   constructor(private readonly o: HttpLoaderOptions) {
     for (const p of o.proxies?.specs ?? []) {
-      if (p.label.startsWith("socks5:")) throw new Error(`fetch mode http: socks5 proxy ${p.label} is for the browser only (use http(s) proxies, or fetch "browser")`);
+      if (p.label.startsWith("socks5:"))
+        throw new Error(`fetch mode http: socks5 proxy ${p.label} is for the browser only (use http(s) proxies, or fetch "browser")`);
     }
   }
 
@@ -99,7 +109,8 @@ export class HttpLoader {
       observation.consentSelectors = seen.consent;
       observation.text = pageText(seen.seq);
       state.proxy?.succeeded();
-      if (performance.now() - t0 > this.o.timeoutMs) throw describeTimeout(current, this.o.timeoutMs, "page not processed (reading the page)");
+      if (performance.now() - t0 > this.o.timeoutMs)
+        throw describeTimeout(current, this.o.timeoutMs, "page not processed (reading the page)");
       return {
         observation,
         seq: seen.seq,
@@ -166,7 +177,11 @@ export class HttpLoader {
     }
     if (!e) {
       const file = this.o.profileDir ? engineStateFile(this.o.profileDir, def.engine) : null;
-      e = { cookies: file ? readProfileCookies(file) : [], stateFile: file, ...(pool ? proxied(pool.next(def.engine)) : { proxy: null, dispatcher: undefined }) };
+      e = {
+        cookies: file ? readProfileCookies(file) : [],
+        stateFile: file,
+        ...(pool ? proxied(pool.next(def.engine)) : { proxy: null, dispatcher: undefined }),
+      };
       this.engines.set(def.engine, e);
     }
     return e;
@@ -175,9 +190,15 @@ export class HttpLoader {
 
 function proxied(choice: ProxyChoice): { proxy: ProxyChoice; dispatcher: Dispatcher } {
   const u = new URL(choice.spec.url);
-  const token = choice.spec.username !== null ? `Basic ${Buffer.from(`${choice.spec.username}:${choice.spec.password ?? ""}`).toString("base64")}` : undefined;
+  const token =
+    choice.spec.username !== null
+      ? `Basic ${Buffer.from(`${choice.spec.username}:${choice.spec.password ?? ""}`).toString("base64")}`
+      : undefined;
   // Plain-HTTP targets are asked in absolute form (as browsers do); https ones through a CONNECT tunnel.
-  return { proxy: choice, dispatcher: new ProxyAgent({ uri: `${u.protocol}//${u.host}`, ...(token ? { token } : {}), proxyTunnel: false }) };
+  return {
+    proxy: choice,
+    dispatcher: new ProxyAgent({ uri: `${u.protocol}//${u.host}`, ...(token ? { token } : {}), proxyTunnel: false }),
+  };
 }
 
 type Named = { kind: FailureKind; message: string };
@@ -190,7 +211,11 @@ const CODES: ReadonlyArray<[RegExp, FailureKind, string]> = [
   [/^(ENOTFOUND|EAI_AGAIN|EAI_NONAME)$/, "dns", "host name not found (DNS)"],
   [/^ECONNREFUSED$/, "refused", "connection refused"],
   [/^(UND_ERR_CONNECT_TIMEOUT|UND_ERR_HEADERS_TIMEOUT|UND_ERR_BODY_TIMEOUT|ETIMEDOUT)$/, "timeout", "connection timed out"],
-  [/^(EPROTO|ERR_SSL_|ERR_TLS_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE)/, "tls", "TLS handshake or certificate failed"],
+  [
+    /^(EPROTO|ERR_SSL_|ERR_TLS_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE)/,
+    "tls",
+    "TLS handshake or certificate failed",
+  ],
   [/^(ECONNRESET|UND_ERR_SOCKET|EPIPE)$/, "network", "connection reset"],
 ];
 

@@ -78,7 +78,10 @@ export function interpretPage(
     if (!options.learn) return failed("layout", `no wrapper for ${def.engine}: run bitext wrapper learn --engine ${def.engine}`);
     const fresh = learnOnPage(seq, { engine: def.engine, pageUrl });
     if (fresh && fresh.result.records.length >= options.minLearnedRecords) {
-      return { ...ok(fresh.result.records, `wrapper learned from this page (${fresh.result.records.length} records)`), learned: fresh.wrapper };
+      return {
+        ...ok(fresh.result.records, `wrapper learned from this page (${fresh.result.records.length} records)`),
+        learned: fresh.wrapper,
+      };
     }
     return noRecords(obs, def, seq, "no wrapper yet, and no record structure to learn one from");
   }
@@ -93,7 +96,7 @@ export function interpretPage(
   if (current.status === "empty") {
     // The engine's layout without records. Trust it when the engine says "no results" or answered
     // another query; otherwise the layout may have changed under the same outer structure: try to re-learn.
-    if (saysNoResults(obs, def.noResults) === true) return verdict("empty", "the engine's \"no results\" page");
+    if (saysNoResults(obs, def.noResults) === true) return verdict("empty", 'the engine\'s "no results" page');
     if (findQueryRewriteNotice(seq) !== null) return verdict("empty", current.detail);
   }
 
@@ -128,7 +131,7 @@ export function interpretPage(
 function noRecords(obs: PageObservation, def: EngineDefinition, seq: TagPathSequence, why: string): Verdict {
   const soft = softFailure(obs, def);
   if (soft) return soft;
-  if (saysNoResults(obs, def.noResults) === true) return verdict("empty", "the engine's \"no results\" page");
+  if (saysNoResults(obs, def.noResults) === true) return verdict("empty", 'the engine\'s "no results" page');
   const notice = findQueryRewriteNotice(seq);
   if (notice !== null) return verdict("empty", `the engine answered another query ("${notice}")`);
   return failed("layout", `unrecognised page: ${why}`);

@@ -113,7 +113,8 @@ export class PagePolicy {
       this.emit({ kind: "blocked", engine: name, url: p.url, detail: p.detail, cause });
       // A consent wall is not a rate limit: pausing does not lift it, so it does not trip the breaker.
       const b = cause === "consent" ? null : e.breaker.recordBlock(now);
-      if (b?.kind === "paused") this.emit({ kind: "engine-paused", engine: name, seconds: Math.round((b.untilMs - now) / 1000), trip: b.trip });
+      if (b?.kind === "paused")
+        this.emit({ kind: "engine-paused", engine: name, seconds: Math.round((b.untilMs - now) / 1000), trip: b.trip });
       const walled = cause === "consent" && e.downStreak >= this.o.downAfter;
       if (task.blocks < this.o.blockRetries && !walled) {
         this.retryLater(e, { ...task, blocks: task.blocks + 1, notBefore: now + backoffMs(task.blocks + 1, baseMs, maxMs) });

@@ -84,22 +84,27 @@ export async function runPage(
   const trace = (await loaded.finishTrace?.(v.status !== "ok" && v.status !== "empty")) ?? null;
   const learnedAt = adoptWrapper(w, v);
   const records = classified(ctx.classifier, task.query, resultRecords(v, task.page, def.resultsPerPage));
-  const outcome = storePage(ctx, {
-    runId: ctx.runId,
-    engine: def.engine,
-    query: task.query,
-    page: task.page,
-    url,
-    finalUrl: loaded.observation.finalUrl,
-    status: v.status,
-    httpStatus: loaded.observation.httpStatus,
-    detail: trace ? `${v.detail} (trace: ${trace})` : v.detail,
-    startedAt,
-    durationMs: performance.now() - started,
-    contentSha256: loaded.contentSha256,
-    html: ctx.keepHtml ? loaded.body : null,
-    wrapperLearnedAt: learnedAt,
-  }, records, loaded);
+  const outcome = storePage(
+    ctx,
+    {
+      runId: ctx.runId,
+      engine: def.engine,
+      query: task.query,
+      page: task.page,
+      url,
+      finalUrl: loaded.observation.finalUrl,
+      status: v.status,
+      httpStatus: loaded.observation.httpStatus,
+      detail: trace ? `${v.detail} (trace: ${trace})` : v.detail,
+      startedAt,
+      durationMs: performance.now() - started,
+      contentSha256: loaded.contentSha256,
+      html: ctx.keepHtml ? loaded.body : null,
+      wrapperLearnedAt: learnedAt,
+    },
+    records,
+    loaded,
+  );
   return {
     url,
     finalUrl: loaded.observation.finalUrl,
@@ -108,7 +113,12 @@ export async function runPage(
     seenAgain: outcome.seenAgain,
     classified: ctx.classifier ? records.length : 0,
     learned: v.learned !== null,
-    timings: { navigateMs: loaded.timings.navigateMs, evaluateMs: loaded.timings.evaluateMs, bodyMs: loaded.timings.bodyMs, oursMs: performance.now() - interpretStart },
+    timings: {
+      navigateMs: loaded.timings.navigateMs,
+      evaluateMs: loaded.timings.evaluateMs,
+      bodyMs: loaded.timings.bodyMs,
+      oursMs: performance.now() - interpretStart,
+    },
   };
 }
 
@@ -136,7 +146,14 @@ export async function fetchAndInterpret(
   if (signal?.aborted) return abandon(loaded);
   const interpretStart = performance.now();
   // In auto mode the HTTP page only reads records; pages that teach wrappers are the browser's.
-  let v = interpretPage(loaded, def, w.wrapper, mode === "auto" ? { ...ctx.interpret, learn: false } : ctx.interpret, w.earlier, deadlineOf(first));
+  let v = interpretPage(
+    loaded,
+    def,
+    w.wrapper,
+    mode === "auto" ? { ...ctx.interpret, learn: false } : ctx.interpret,
+    w.earlier,
+    deadlineOf(first),
+  );
   if (mode === "auto" && v.status !== "ok" && loaded.error === null) {
     const why = v.detail;
     const again = performance.now();

@@ -78,7 +78,14 @@ export class CircuitBreaker {
     private readonly o: BreakerOptions,
     state?: BreakerState,
   ) {
-    if (state) ({ consecutive: this.consecutive, trips: this.trips, openUntil: this.openUntil, halfOpen: this.halfOpen, gaveUp: this.gaveUp } = state);
+    if (state)
+      ({
+        consecutive: this.consecutive,
+        trips: this.trips,
+        openUntil: this.openUntil,
+        halfOpen: this.halfOpen,
+        gaveUp: this.gaveUp,
+      } = state);
   }
 
   get state(): BreakerState {

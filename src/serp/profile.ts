@@ -88,7 +88,9 @@ export function cookieHeader(jar: readonly ProfileCookie[], url: string, nowSeco
     .filter((c) => {
       const domain = c.domain.replace(/^\./, "");
       const hostOk = c.domain.startsWith(".") ? u.hostname === domain || u.hostname.endsWith(`.${domain}`) : u.hostname === domain;
-      return hostOk && u.pathname.startsWith(c.path) && (!c.secure || u.protocol === "https:") && (c.expires === -1 || c.expires > nowSeconds);
+      return (
+        hostOk && u.pathname.startsWith(c.path) && (!c.secure || u.protocol === "https:") && (c.expires === -1 || c.expires > nowSeconds)
+      );
     })
     .map((c) => `${c.name}=${c.value}`)
     .join("; ");

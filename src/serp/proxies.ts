@@ -34,7 +34,10 @@ export function parseProxy(raw: string, where: { file: string; line?: number; fi
   const username = u.username ? decodeURIComponent(u.username) : null;
   const password = u.password ? decodeURIComponent(u.password) : null;
   if (u.protocol === "socks5:" && username !== null) {
-    throw inputError(where, "socks5 proxy with credentials: Chromium cannot authenticate to SOCKS proxies (use an http(s) proxy, or one without a password)");
+    throw inputError(
+      where,
+      "socks5 proxy with credentials: Chromium cannot authenticate to SOCKS proxies (use an http(s) proxy, or one without a password)",
+    );
   }
   return { url: raw.trim(), label: `${u.protocol}//${u.host}`, username, password };
 }

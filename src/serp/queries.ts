@@ -22,7 +22,7 @@ export function readQueryFile(file: string, pair: LanguagePair = EN_ZH): QueryEn
     bytes = readFileSync(file);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new UserError(`${file}: cannot read query list (${code === "ENOENT" ? "no such file" : code ?? String(err)})`);
+    throw new UserError(`${file}: cannot read query list (${code === "ENOENT" ? "no such file" : (code ?? String(err))})`);
   }
   return parseQueryList(decodeQueryList(bytes, file), file, pair);
 }

@@ -159,6 +159,8 @@ export async function loadRecordClassifier(model: string | null | undefined): Pr
   if (model === undefined && !existsSync(classify.defaultModelPath())) return null;
   const classifier = classify.loadClassifier(model);
   // The first call loads the lexicon and segmenter (seconds): pay it now, not in the middle of the page loop.
-  classifier.classify([{ query: parallelText("I see.", "我明白了。"), title: "I see. 我明白了。", url: "http://example.org/", snippet: "I see. 我明白了。" }]);
+  classifier.classify([
+    { query: parallelText("I see.", "我明白了。"), title: "I see. 我明白了。", url: "http://example.org/", snippet: "I see. 我明白了。" },
+  ]);
   return classifier;
 }

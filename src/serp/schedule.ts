@@ -184,7 +184,12 @@ export class Scheduler {
       .then(
         (outcome) => this.o.onEvent?.({ kind: "finished", run: run.name, ms: Date.now() - started, outcome }),
         (err: unknown) =>
-          this.o.onEvent?.({ kind: "failed", run: run.name, ms: Date.now() - started, error: err instanceof Error ? err.message : String(err) }),
+          this.o.onEvent?.({
+            kind: "failed",
+            run: run.name,
+            ms: Date.now() - started,
+            error: err instanceof Error ? err.message : String(err),
+          }),
       )
       .finally(() => {
         this.current = null;
@@ -193,7 +198,6 @@ export class Scheduler {
     this.current = { run, done };
   }
 }
-
 
 /** `queries/NAME.tsv` as the user's or the shipped list of that name, if there is one. */
 function knownQueryList(path: string): string | null {

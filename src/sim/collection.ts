@@ -77,7 +77,8 @@ export class SimCollection {
       const style = pick(site.styles, random);
       const n = (perSite.get(site.id) ?? 0) + 1;
       perSite.set(site.id, n);
-      const slug = kind === "bilingual" ? `${style}-${n}` : kind === "english" ? `post-${n}` : `${style === "forum" ? "thread" : "wen"}-${n}`;
+      const slug =
+        kind === "bilingual" ? `${style}-${n}` : kind === "english" ? `post-${n}` : `${style === "forum" ? "thread" : "wen"}-${n}`;
       pages.push({
         id: pages.length,
         kind,
@@ -163,17 +164,29 @@ function renderPage(page: SimPage, pairs: readonly SimPair[]): string {
       break;
     case "dialogue":
       body = items
-        .map((p, k) => `<p class="line"><b>${k % 2 === 0 ? "A" : "B"}:</b> ${e(p.en)}<br><b>${k % 2 === 0 ? "甲" : "乙"}：</b>${e(p.zh)}</p>`)
+        .map(
+          (p, k) => `<p class="line"><b>${k % 2 === 0 ? "A" : "B"}:</b> ${e(p.en)}<br><b>${k % 2 === 0 ? "甲" : "乙"}：</b>${e(p.zh)}</p>`,
+        )
         .join("\n");
       break;
     case "paragraphs":
       body = items.map((p) => `<p>${e(p.en)}</p>\n<p>${e(p.zh)}</p>`).join("\n");
       break;
     case "english":
-      body = paragraphs(items.map((p) => p.en), " ").map((t) => `<p>${e(t)}</p>`).join("\n");
+      body = paragraphs(
+        items.map((p) => p.en),
+        " ",
+      )
+        .map((t) => `<p>${e(t)}</p>`)
+        .join("\n");
       break;
     default:
-      body = paragraphs(items.map((p) => p.zh), "").map((t) => `<p>${e(t)}</p>`).join("\n");
+      body = paragraphs(
+        items.map((p) => p.zh),
+        "",
+      )
+        .map((t) => `<p>${e(t)}</p>`)
+        .join("\n");
   }
   const lang = page.site.lang === "zh" ? "zh-CN" : page.site.lang === "en" ? "en" : "zh-CN";
   const attributions = items.map((p) => p.attribution).filter((a): a is string => !!a);

@@ -108,9 +108,15 @@ const harvestQueries: DemoStep = {
         `${r.relearned} wrapper(s) re-learned; ${r.newRecords} records stored in ${ctx.db}`,
     );
     for (const [engine, e] of Object.entries(r.engines)) {
-      ctx.say(`  ${engine}: ${e.newRecords} records from ${e.ok} pages (blocked ${e.blocked}, errors ${e.errors}, re-learned ${e.relearned})`);
+      ctx.say(
+        `  ${engine}: ${e.newRecords} records from ${e.ok} pages (blocked ${e.blocked}, errors ${e.errors}, re-learned ${e.relearned})`,
+      );
     }
-    ctx.say(r.model ? `  records classified as they were stored, with ${r.model}` : "  no classifier model yet (models/default.json): records stored unclassified");
+    ctx.say(
+      r.model
+        ? `  records classified as they were stored, with ${r.model}`
+        : "  no classifier model yet (models/default.json): records stored unclassified",
+    );
   },
 };
 
@@ -142,12 +148,19 @@ const showCandidates: DemoStep = {
         if ((r.probability ?? 0) > (seen.record.probability ?? 0)) seen.record = r;
       }
     }
-    const top = [...byUrl.values()].sort((a, b) => (b.record.probability ?? 0) - (a.record.probability ?? 0) || b.sightings - a.sightings).slice(0, 10);
-    ctx.say(`  ${counts.bilingual} records labelled bilingual (${byUrl.size} distinct links), ${counts.monolingual} monolingual, ${counts.unclassified} unclassified`);
+    const top = [...byUrl.values()]
+      .sort((a, b) => (b.record.probability ?? 0) - (a.record.probability ?? 0) || b.sightings - a.sightings)
+      .slice(0, 10);
+    ctx.say(
+      `  ${counts.bilingual} records labelled bilingual (${byUrl.size} distinct links), ${counts.monolingual} monolingual, ${counts.unclassified} unclassified`,
+    );
     for (const { record: r, sightings } of top) {
       ctx.say(`  ${(r.probability ?? 0).toFixed(2)}  ×${sightings}  ${r.title.slice(0, 50)}  ${r.url}`);
     }
-    ctx.results[this.id] = { counts, top: top.map(({ record: r, sightings }) => ({ url: r.url, title: r.title, probability: r.probability, sightings })) };
+    ctx.results[this.id] = {
+      counts,
+      top: top.map(({ record: r, sightings }) => ({ url: r.url, title: r.title, probability: r.probability, sightings })),
+    };
   },
 };
 
@@ -164,7 +177,9 @@ const fetchPages: DemoStep = {
       }),
     );
     ctx.results[this.id] = { urls: r.urls, fetched: r.fetched, failed: r.failed, pairs: r.pairs };
-    ctx.say(`  ${r.urls} linked pages of ${r.records} bilingual records: ${r.fetched} fetched, ${r.failed} failed; ${r.pairs} sentence pairs extracted`);
+    ctx.say(
+      `  ${r.urls} linked pages of ${r.records} bilingual records: ${r.fetched} fetched, ${r.failed} failed; ${r.pairs} sentence pairs extracted`,
+    );
     const best = [...r.pages].sort((a, b) => b.pairs - a.pairs).slice(0, 3);
     for (const page of best) ctx.say(`  ${page.pairs} pairs  ${page.url}`);
   },
@@ -236,7 +251,9 @@ export async function runDemo(
       ...(hooks.onPageDone ? { onPageDone: hooks.onPageDone } : {}),
       results: {},
     };
-    hooks.say(`Local engine simulator on ${sim.origin}: ${plain.map((e) => e.spec.name).join(", ")} · ${sim.collection.pages.length} pages (Tatoeba sentences, CC-BY 2.0 FR)`);
+    hooks.say(
+      `Local engine simulator on ${sim.origin}: ${plain.map((e) => e.spec.name).join(", ")} · ${sim.collection.pages.length} pages (Tatoeba sentences, CC-BY 2.0 FR)`,
+    );
     for (const [i, step] of DEMO_STEPS.entries()) {
       hooks.step?.(i + 1, DEMO_STEPS.length, step);
       await step.run(ctx);

@@ -71,7 +71,11 @@ export interface Simulator {
 const LAYOUTS: Record<LayoutName, Layout> = { list: renderList, div: renderDiv, "div-2023": renderDiv2023, table: renderTable };
 
 export function defaultSimPairs(): SimPair[] {
-  return readQueryFile(resourcePath("queries", "tatoeba-cmn-eng.tsv")).map((q) => ({ en: q.source.text, zh: q.target.text, attribution: q.note }));
+  return readQueryFile(resourcePath("queries", "tatoeba-cmn-eng.tsv")).map((q) => ({
+    en: q.source.text,
+    zh: q.target.text,
+    attribution: q.note,
+  }));
 }
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
@@ -187,7 +191,16 @@ class SimState {
     const offset = Math.max(0, Number(url.searchParams.get(spec.offsetParam) ?? spec.firstOffset) - spec.firstOffset);
     const page = Math.floor(offset / spec.perPage) + 1;
     const active = faultsFor(this.faults, spec.name, n);
-    const entry: SimRequestLog = { engine: spec.name, n, query, page, faults: active.map((f) => f.kind), layout: null, results: 0, at: Date.now() };
+    const entry: SimRequestLog = {
+      engine: spec.name,
+      n,
+      query,
+      page,
+      faults: active.map((f) => f.kind),
+      layout: null,
+      results: 0,
+      at: Date.now(),
+    };
     this.log.push(entry);
     const slow = active.find((f) => f.kind === "slow");
     const wait = (slow ? (slow.delayMs ?? 10_000) : 0) + (this.options.latencyMs ?? 0);
@@ -250,7 +263,9 @@ class SimState {
 
   /** A consent fault, or a consent engine asked without its cookie. */
   private wantsConsent(spec: SimEngineSpec, active: readonly FaultRule[], req: IncomingMessage): boolean {
-    return active.some((f) => f.kind === "consent") || (spec.trait === "consent" && !/(?:^|;\s*)SIMCONSENT=/.test(req.headers.cookie ?? ""));
+    return (
+      active.some((f) => f.kind === "consent") || (spec.trait === "consent" && !/(?:^|;\s*)SIMCONSENT=/.test(req.headers.cookie ?? ""))
+    );
   }
 
   /** The consent form's answer: a year-long cookie (either button), then back to the search. */
@@ -299,8 +314,18 @@ function buildView(
   const ads: SerpAd[] =
     page === 1 && hits.length > 0
       ? [
-          { title: "Learn English Online - 在线英语课程", href: `${origin}/ads/click?ad=1`, displayUrl: "www.english-course.example", text: "Native teachers, 1-on-1 lessons. 外教一对一，免费试听。" },
-          { title: "英汉词典 - Free Dictionary App", href: `${origin}/ads/click?ad=2`, displayUrl: "dict-app.example", text: "Translate words and sentences instantly. 离线词典，随查随用。" },
+          {
+            title: "Learn English Online - 在线英语课程",
+            href: `${origin}/ads/click?ad=1`,
+            displayUrl: "www.english-course.example",
+            text: "Native teachers, 1-on-1 lessons. 外教一对一，免费试听。",
+          },
+          {
+            title: "英汉词典 - Free Dictionary App",
+            href: `${origin}/ads/click?ad=2`,
+            displayUrl: "dict-app.example",
+            text: "Translate words and sentences instantly. 离线词典，随查随用。",
+          },
         ]
       : [];
   return {
@@ -316,12 +341,18 @@ function buildView(
         href: spec.redirectLinks ? `${origin}/${spec.name.replace(/^sim-/, "")}/link?url=${encodeLink(h.page.path)}` : pageUrl,
         displayUrl: spec.layout === "list" ? `${origin} › p › ${h.page.site.id}` : `${host}${h.page.path}`,
         snippetHtml: h.snippetHtml,
-        date: spec.locale === "zh-CN" ? `${2012 + (d % 8)}年${1 + (d % 12)}月${1 + (d % 28)}日` : `${["Jan", "Mar", "May", "Aug", "Nov"][d % 5]} ${1 + (d % 28)}, ${2012 + (d % 8)}`,
+        date:
+          spec.locale === "zh-CN"
+            ? `${2012 + (d % 8)}年${1 + (d % 12)}月${1 + (d % 28)}日`
+            : `${["Jan", "Mar", "May", "Aug", "Nov"][d % 5]} ${1 + (d % 28)}, ${2012 + (d % 8)}`,
       };
     }),
     ads,
     related,
-    pageHref: (n) => escapeHtml(`${spec.searchPath}?${spec.queryParam}=${encodeURIComponent(query)}&${spec.offsetParam}=${spec.firstOffset + (n - 1) * spec.perPage}`),
+    pageHref: (n) =>
+      escapeHtml(
+        `${spec.searchPath}?${spec.queryParam}=${encodeURIComponent(query)}&${spec.offsetParam}=${spec.firstOffset + (n - 1) * spec.perPage}`,
+      ),
     searchHref: (q) => escapeHtml(`${base.slice(origin.length)}${encodeURIComponent(q)}`),
   };
 }
@@ -364,7 +395,7 @@ function send(res: ServerResponse, status: number, body: string, type: string, h
 function indexPage(origin: string): string {
   return `<!DOCTYPE html><html><head><meta charset="utf-8"><title>bitext engine simulator</title></head><body>
 <h1>bitext engine simulator</h1><ul>${SIM_ENGINES.map(
-    (e) => `<li>${escapeHtml(e.label)}: <a href="${e.searchPath}?${e.queryParam}=${encodeURIComponent("I see. 我明白了。")}">${escapeHtml(origin + e.searchPath)}</a></li>`,
+    (e) =>
+      `<li>${escapeHtml(e.label)}: <a href="${e.searchPath}?${e.queryParam}=${encodeURIComponent("I see. 我明白了。")}">${escapeHtml(origin + e.searchPath)}</a></li>`,
   ).join("")}</ul></body></html>`;
 }
-

@@ -36,12 +36,7 @@ export interface BuildSiteOptions {
 
 export const DEFAULT_MIN_CONTENT_BYTES = 100;
 
-export function buildSite(
-  source: Site["source"],
-  root: string,
-  raws: Iterable<RawPage>,
-  options: BuildSiteOptions = {},
-): Site {
+export function buildSite(source: Site["source"], root: string, raws: Iterable<RawPage>, options: BuildSiteOptions = {}): Site {
   const pair = options.pair ?? EN_ZH;
   const minBytes = options.minContentBytes ?? DEFAULT_MIN_CONTENT_BYTES;
   const tags = new Interner();
@@ -142,7 +137,12 @@ function termsOf(text: string, lang: Lang, vocabulary: Interner): { termIds: Int
 }
 
 /** Links to pages of the site (aliased hosts rewritten to the site's origin), deduplicated, self excluded. */
-function resolveLinks(pages: SitePage[], rawLinks: readonly string[][], byUrl: ReadonlyMap<string, number>, rewrite: (link: string) => string): void {
+function resolveLinks(
+  pages: SitePage[],
+  rawLinks: readonly string[][],
+  byUrl: ReadonlyMap<string, number>,
+  rewrite: (link: string) => string,
+): void {
   for (let i = 0; i < pages.length; i++) {
     const out = new Set<number>();
     for (const link of rawLinks[i]!) {

@@ -170,7 +170,14 @@ function signatureIndex(site: Site, content: ContentIndex, A: number[], maxDocSh
 }
 
 /** A `pair.a` page's signature: idf-weighted term shares (terms `ts`, weights `ws` summing to 1). */
-function signatureWeights(site: Site, content: ContentIndex, a: number, df: Int32Array, maxDf: number, nA: number): { ts: number[]; ws: number[] } {
+function signatureWeights(
+  site: Site,
+  content: ContentIndex,
+  a: number,
+  df: Int32Array,
+  maxDf: number,
+  nA: number,
+): { ts: number[]; ws: number[] } {
   const page = site.pages[a]!;
   const ts: number[] = [];
   const ws: number[] = [];
@@ -187,7 +194,14 @@ function signatureWeights(site: Site, content: ContentIndex, a: number, df: Int3
 }
 
 /** Each `pair.b` page retrieves its best `pair.a` pages by signature; both sides' top k are kept. */
-function retrieveTopK(content: ContentIndex, index: SignatureIndex, A: number[], B: number[], size: SizeFilter, opts: CandidateOptions): { bestOfA: TopK[]; bestOfB: TopK[] } {
+function retrieveTopK(
+  content: ContentIndex,
+  index: SignatureIndex,
+  A: number[],
+  B: number[],
+  size: SizeFilter,
+  opts: CandidateOptions,
+): { bestOfA: TopK[]; bestOfB: TopK[] } {
   const { df, maxDf, off, postA, postW } = index;
   const k = opts.topK;
   const bestOfA = A.map(() => new TopK(k));
@@ -224,7 +238,14 @@ function retrieveTopK(content: ContentIndex, index: SignatureIndex, A: number[],
 }
 
 /** The last rarity class a page reads: the postings of its classes up to it stay within `budget`. */
-function rarestClassesWithinBudget(reach: Int32Array, df: Int32Array, maxDf: number, rarity: Uint8Array, classPostings: Float64Array, budget: number): number {
+function rarestClassesWithinBudget(
+  reach: Int32Array,
+  df: Int32Array,
+  maxDf: number,
+  rarity: Uint8Array,
+  classPostings: Float64Array,
+  budget: number,
+): number {
   classPostings.fill(0);
   for (const t of reach) if (df[t]! <= maxDf) classPostings[rarity[t]!]! += df[t]!;
   let maxClass = 0;
@@ -320,4 +341,3 @@ function upperBound(xs: Float64Array, x: number): number {
   }
   return lo;
 }
-

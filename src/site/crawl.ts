@@ -16,7 +16,16 @@ import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { decodeHtml, unprocessableReason } from "../html/index.js";
 import { writeFileAtomic, writeJsonAtomic } from "../io/index.js";
-import { createFetcher, type FetchedPage, type Fetcher, FetchError, type FetcherOptions, isHtmlContentType, type Lane, schedule } from "../net/index.js";
+import {
+  createFetcher,
+  type FetchedPage,
+  type Fetcher,
+  FetchError,
+  type FetcherOptions,
+  isHtmlContentType,
+  type Lane,
+  schedule,
+} from "../net/index.js";
 import { UserError } from "../errors.js";
 import { hashString } from "../random.js";
 import { DEFAULT_MIN_CONTENT_BYTES, normaliseUrl } from "./build.js";
@@ -89,12 +98,17 @@ const SAVE_EVERY_MS = 15_000;
 const MAX_SITEMAPS = 100;
 
 /** Extensions that are never HTML pages: not even requested. */
-const NOT_HTML = /\.(jpe?g|png|gif|webp|svg|ico|bmp|tiff?|css|js|mjs|json|xml|rss|atom|pdf|docx?|xlsx?|pptx?|zip|gz|tgz|rar|7z|tar|mp[34]|m4a|wav|avi|mov|wmv|flv|swf|exe|dmg|iso|apk|woff2?|ttf|eot|txt|csv)$/i;
+const NOT_HTML =
+  /\.(jpe?g|png|gif|webp|svg|ico|bmp|tiff?|css|js|mjs|json|xml|rss|atom|pdf|docx?|xlsx?|pptx?|zip|gz|tgz|rar|7z|tar|mp[34]|m4a|wav|avi|mov|wmv|flv|swf|exe|dmg|iso|apk|woff2?|ttf|eot|txt|csv)$/i;
 
 export async function crawlSite(starts: readonly string[], options: Partial<CrawlOptions> & { out: string }): Promise<CrawlSummary> {
   const opts: CrawlOptions = { ...DEFAULT_CRAWL_OPTIONS, hostAliases: [], force: false, sitemaps: true, fetch: {}, ...options };
   const startUrls = parseStarts(starts);
-  const earlier = prepareFolder(opts.out, opts.force, startUrls.map((u) => u.href));
+  const earlier = prepareFolder(
+    opts.out,
+    opts.force,
+    startUrls.map((u) => u.href),
+  );
   const crawl = new Crawl(opts, startUrls, opts.fetcher ?? createFetcher(opts.fetch), earlier);
   const t0 = performance.now();
   crawl.resume(earlier);
@@ -152,7 +166,8 @@ class Scope {
     } catch {
       return null;
     }
-    if (this.aliases.has(u.host.toLowerCase()) || this.aliases.has(u.hostname.toLowerCase())) u = new URL(u.pathname + u.search, this.origin);
+    if (this.aliases.has(u.host.toLowerCase()) || this.aliases.has(u.hostname.toLowerCase()))
+      u = new URL(u.pathname + u.search, this.origin);
     if ((u.protocol !== "http:" && u.protocol !== "https:") || !this.hosts.has(u.host)) return null;
     u.hash = "";
     return u.href;
@@ -215,7 +230,12 @@ class Crawl {
         this.running++;
         return this.visit(item).finally(() => {
           this.running--;
-          this.opts.onProgress?.({ fetched: this.fetched, kept: this.pages.length, queued: this.lane.queue.length, skipped: this.skipped.length });
+          this.opts.onProgress?.({
+            fetched: this.fetched,
+            kept: this.pages.length,
+            queued: this.lane.queue.length,
+            skipped: this.skipped.length,
+          });
         });
       },
     });
@@ -267,7 +287,8 @@ class Crawl {
       return await this.fetcher.fetch(url, { accept: isHtmlContentType, ...(this.opts.signal ? { signal: this.opts.signal } : {}) });
     } catch (err) {
       if (!(err instanceof FetchError)) throw err;
-      if (err.kind !== "aborted") this.skipped.push({ url, reason: `${err.kind}: ${err.reason}${err.url === url ? "" : ` (at ${err.url})`}` });
+      if (err.kind !== "aborted")
+        this.skipped.push({ url, reason: `${err.kind}: ${err.reason}${err.url === url ? "" : ` (at ${err.url})`}` });
       return null;
     } finally {
       this.fetched++;
@@ -287,7 +308,10 @@ class Crawl {
     const lineage = judge(features, from, this.templates, this.opts.minContentBytes);
     if (lineage.barrenChain >= MAX_BARREN_CHAIN) {
       this.barren++;
-      this.skipped.push({ url: finalUrl, reason: `links not followed: ${lineage.barrenChain} pages in a row added no new text or template` });
+      this.skipped.push({
+        url: finalUrl,
+        reason: `links not followed: ${lineage.barrenChain} pages in a row added no new text or template`,
+      });
       return;
     }
     for (const link of features.links) this.enqueue(link, depth + 1, lineage);
@@ -437,7 +461,9 @@ function prepareFolder(out: string, force: boolean, start: readonly string[]): C
       if (!force && earlier !== null) {
         // Replacing it is the caller's choice (`force`): the CLI says how.
         throw earlier.finishedAt === null
-          ? new UserError(`${out}: holds an unfinished crawl of ${earlier.start.join(" ")}; crawl that again to resume it`, { kind: "crawl-unfinished" })
+          ? new UserError(`${out}: holds an unfinished crawl of ${earlier.start.join(" ")}; crawl that again to resume it`, {
+              kind: "crawl-unfinished",
+            })
           : new UserError(`${out}: holds an earlier crawl`, { kind: "crawl-folder-taken" });
       }
       rmSync(join(out, "pages"), { recursive: true, force: true });

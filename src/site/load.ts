@@ -16,9 +16,7 @@ export const MIRROR_ORIGIN = "http://mirror.invalid";
 
 export function loadSite(dir: string, options: BuildSiteOptions = {}): Site {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UserError(`${dir}: no such folder`);
-  const site = isCrawlFolder(dir)
-    ? buildSite("crawl", dir, crawlPages(dir), options)
-    : buildSite("mirror", dir, mirrorPages(dir), options);
+  const site = isCrawlFolder(dir) ? buildSite("crawl", dir, crawlPages(dir), options) : buildSite("mirror", dir, mirrorPages(dir), options);
   if (site.pages.length === 0 && site.dropped.length === 0) {
     throw new UserError(`${dir}: no HTML pages found (a mirror folder of .html files, or a crawl with site.json)`);
   }

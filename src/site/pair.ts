@@ -151,9 +151,7 @@ function linkScores(run: PairRun, urlPairs: readonly PagePair[]): LinkScores {
   stats.candidates = cands.a.length;
   const scored = cands;
   const internal = timed("internal", () =>
-    internalSimilarity(site, scored, content, options.ets?.beta, (done) =>
-      options.progress?.("internal", done, scored.a.length),
-    ),
+    internalSimilarity(site, scored, content, options.ets?.beta, (done) => options.progress?.("internal", done, scored.a.length)),
   );
   const { ets, anchorsOwn } = timed("ets", () =>
     enhancedSimilarityWithAnchors(site, scored, internal.sin, options.ets, anchors.size > 0 ? anchors : undefined),
@@ -168,8 +166,7 @@ function linkScores(run: PairRun, urlPairs: readonly PagePair[]): LinkScores {
 function bothPairs(run: PairRun, urlPairs: PagePair[], { cands, ets, anchorsOwn }: LinkScores): PagePair[] {
   const { options, stats } = run;
   const linkThreshold =
-    options.minSim ??
-    (urlPairs.length > 0 ? calibratedThreshold(cands, ets, anchorsOwn, options.calibration ?? DEFAULT_CALIBRATION) : 0);
+    options.minSim ?? (urlPairs.length > 0 ? calibratedThreshold(cands, ets, anchorsOwn, options.calibration ?? DEFAULT_CALIBRATION) : 0);
   if (urlPairs.length > 0 && options.minSim === undefined) stats.linkThreshold = linkThreshold;
   const maxPairs = options.maxPairs ?? (urlPairs.length === 0 ? run.smaller : undefined);
   const taken = new Set<number>();

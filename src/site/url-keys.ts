@@ -215,7 +215,11 @@ function rawKeyPowers(usable: readonly UsableBucket[]): Map<string, number> {
  * (06e:06c, 07e:07c and a weak e:c itself → e:c). A pool reaching τ becomes a key; a pool whose form is
  * a strong key's joins that key. Returns the keys by effective key string and each raw key's effective key.
  */
-function effectiveKeys(power: Map<string, number>, threshold: number, generalize: boolean): { effective: Map<string, UrlKey>; effectiveOf: Map<string, string> } {
+function effectiveKeys(
+  power: Map<string, number>,
+  threshold: number,
+  generalize: boolean,
+): { effective: Map<string, UrlKey>; effectiveOf: Map<string, string> } {
   const effective = new Map<string, UrlKey>();
   const effectiveOf = new Map<string, string>();
   const pools = new Map<string, { field: UrlField; a: string | null; b: string | null; power: number; members: string[] }>();

@@ -49,7 +49,10 @@ export function openStore(path: string = DEFAULT_STORE_PATH, options: { readonly
     try {
       mkdirSync(dirname(path), { recursive: true });
     } catch (err) {
-      throw environmentError(err, dirname(path)) ?? new UserError(`${path}: cannot create the store's folder (${(err as NodeJS.ErrnoException).code})`);
+      throw (
+        environmentError(err, dirname(path)) ??
+        new UserError(`${path}: cannot create the store's folder (${(err as NodeJS.ErrnoException).code})`)
+      );
     }
   }
   if (readonly && path !== ":memory:" && !existsSync(path)) {
@@ -107,7 +110,8 @@ function openDatabase(file: string, readonly: boolean, path: string = file): Dat
   const db = new Database(file, { readonly, fileMustExist: readonly });
   try {
     // SQLite quietly opens a file it cannot write read-only: say so now, not at the first write.
-    if (!readonly && db.readonly) throw Object.assign(new Error("store opened read-only"), { name: "SqliteError", code: "SQLITE_READONLY" });
+    if (!readonly && db.readonly)
+      throw Object.assign(new Error("store opened read-only"), { name: "SqliteError", code: "SQLITE_READONLY" });
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     if (!readonly) {
       db.pragma("journal_mode = WAL");

@@ -34,22 +34,44 @@ function sqliteError(code: string, path: string): UserError | null {
   const kind = code.split("_").slice(0, 2).join("_");
   switch (kind) {
     case "SQLITE_FULL":
-      return new StoreError(path, `the disk is full (${code}): free space where the store is; nothing was lost`, { exitCode: EXIT_IO, kind: "store-disk-full", code });
+      return new StoreError(path, `the disk is full (${code}): free space where the store is; nothing was lost`, {
+        exitCode: EXIT_IO,
+        kind: "store-disk-full",
+        code,
+      });
     case "SQLITE_READONLY":
-      return new StoreError(path, `the store is read-only (${code}): make it and its folder writable`, { exitCode: EXIT_IO, kind: "store-read-only", code });
+      return new StoreError(path, `the store is read-only (${code}): make it and its folder writable`, {
+        exitCode: EXIT_IO,
+        kind: "store-read-only",
+        code,
+      });
     case "SQLITE_BUSY":
     case "SQLITE_LOCKED":
-      return new UserError(`${path}: the store stayed locked by another process (${code}): retry when it is idle (bitext runs lists runs in progress)`, { exitCode: EXIT_TEMPFAIL });
+      return new UserError(
+        `${path}: the store stayed locked by another process (${code}): retry when it is idle (bitext runs lists runs in progress)`,
+        { exitCode: EXIT_TEMPFAIL },
+      );
     case "SQLITE_PERM":
     case "SQLITE_AUTH":
-      return new UserError(`${path}: no permission to use the store (${code}): check the file's and folder's permissions`, { exitCode: EXIT_NOPERM });
+      return new UserError(`${path}: no permission to use the store (${code}): check the file's and folder's permissions`, {
+        exitCode: EXIT_NOPERM,
+      });
     case "SQLITE_CANTOPEN":
-      return new UserError(`${path}: cannot open the store (${code}): check that it and its folder exist and are readable, and writable for commands that write (on read-only media only export and runs work)`, { exitCode: EXIT_IO });
+      return new UserError(
+        `${path}: cannot open the store (${code}): check that it and its folder exist and are readable, and writable for commands that write (on read-only media only export and runs work)`,
+        { exitCode: EXIT_IO },
+      );
     case "SQLITE_IOERR":
-      return new UserError(`${path}: the disk failed to read or write the store (${code}): check the disk, then rerun`, { exitCode: EXIT_IO });
+      return new UserError(`${path}: the disk failed to read or write the store (${code}): check the disk, then rerun`, {
+        exitCode: EXIT_IO,
+      });
     case "SQLITE_CORRUPT":
     case "SQLITE_NOTADB":
-      return new StoreError(path, `not a readable bitext store (${code}): restore it from a backup`, { exitCode: 65, kind: "store-unreadable", code });
+      return new StoreError(path, `not a readable bitext store (${code}): restore it from a backup`, {
+        exitCode: 65,
+        kind: "store-unreadable",
+        code,
+      });
     default:
       return null;
   }
@@ -58,11 +80,24 @@ function sqliteError(code: string, path: string): UserError | null {
 /** PostgreSQL's SQLSTATE classes that are the environment's doing (https://www.postgresql.org/docs/current/errcodes-appendix.html). */
 function postgresError(code: string, message: string, url: string): UserError | null {
   if (code.startsWith("08") || code === "57P01" || code === "57P02" || code === "57P03") {
-    return new UserError(`${url}: lost the connection to the PostgreSQL store (${message}): rerun when the server is back; a rerun resumes`, { exitCode: EXIT_TEMPFAIL });
+    return new UserError(
+      `${url}: lost the connection to the PostgreSQL store (${message}): rerun when the server is back; a rerun resumes`,
+      { exitCode: EXIT_TEMPFAIL },
+    );
   }
-  if (code === "53300") return new UserError(`${url}: the PostgreSQL server has too many connections (${message}): retry later or raise max_connections`, { exitCode: EXIT_TEMPFAIL });
-  if (code.startsWith("53")) return new UserError(`${url}: the PostgreSQL server is out of resources (${code}: ${message}): free disk or memory there, then rerun; nothing was lost`, { exitCode: EXIT_IO });
-  if (code === "42501" || code.startsWith("28")) return new UserError(`${url}: no permission to use the PostgreSQL store (${message}): grant the user rights on the database`, { exitCode: EXIT_NOPERM });
+  if (code === "53300")
+    return new UserError(`${url}: the PostgreSQL server has too many connections (${message}): retry later or raise max_connections`, {
+      exitCode: EXIT_TEMPFAIL,
+    });
+  if (code.startsWith("53"))
+    return new UserError(
+      `${url}: the PostgreSQL server is out of resources (${code}: ${message}): free disk or memory there, then rerun; nothing was lost`,
+      { exitCode: EXIT_IO },
+    );
+  if (code === "42501" || code.startsWith("28"))
+    return new UserError(`${url}: no permission to use the PostgreSQL store (${message}): grant the user rights on the database`, {
+      exitCode: EXIT_NOPERM,
+    });
   if (code === "25006") return new UserError(`${url}: the PostgreSQL store is read-only (${message})`, { exitCode: EXIT_IO });
   return null;
 }

@@ -132,7 +132,15 @@ export function recordFetch(store: Store, fetch: NewFetch, records: readonly New
         id = existing.id;
         // The same URL twice on one page (sitelinks, duplicates): keep the first, best-ranked sighting.
         if (existing.last_fetch_id === fetchId) continue;
-        s.updateRecord.run({ id, title: r.title, snippet: r.snippet, rank: r.rank, page: fetch.page, seen: fetch.startedAt, fetch_id: fetchId });
+        s.updateRecord.run({
+          id,
+          title: r.title,
+          snippet: r.snippet,
+          rank: r.rank,
+          page: fetch.page,
+          seen: fetch.startedAt,
+          fetch_id: fetchId,
+        });
         seenAgain++;
       }
       s.insertSighting.run(id, fetchId, r.rank);
@@ -331,9 +339,7 @@ function prepare(store: Store) {
          @started_at, @duration_ms, @content_sha256, @html, @record_count, @wrapper_learned_at)
        RETURNING id`,
     ),
-    findRecord: db.prepare(
-      "SELECT id, last_fetch_id FROM records WHERE engine = ? AND query_en = ? AND query_zh = ? AND url = ?",
-    ),
+    findRecord: db.prepare("SELECT id, last_fetch_id FROM records WHERE engine = ? AND query_en = ? AND query_zh = ? AND url = ?"),
     insertRecord: db.prepare(
       `INSERT INTO records (engine, query_en, query_zh, url, title, snippet, rank, page, first_seen, last_seen,
          first_fetch_id, last_fetch_id, seen_count)

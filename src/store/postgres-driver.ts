@@ -327,7 +327,10 @@ function pgError(client: PgClient, err: unknown): Error {
 
 function firstLine(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
-  return message.replace(/^(ERROR|FATAL):\s+/, "").split("\n")[0]!.trim();
+  return message
+    .replace(/^(ERROR|FATAL):\s+/, "")
+    .split("\n")[0]!
+    .trim();
 }
 
 function quietly(fn: () => unknown): void {

@@ -116,9 +116,7 @@ export function setClassification(store: Store, id: number, c: Classification): 
 
 /** Store many decisions in one transaction (much faster than one call per record). */
 export function setClassifications(store: Store, decisions: ReadonlyArray<{ id: number } & Classification>): void {
-  const stmt = store.sql.prepare(
-    "UPDATE records SET label = ?, probability = ?, model = ?, classified_at = ? WHERE id = ?",
-  );
+  const stmt = store.sql.prepare("UPDATE records SET label = ?, probability = ?, model = ?, classified_at = ? WHERE id = ?");
   const at = nowIso();
   store.sql.transaction(() => {
     for (const d of decisions) stmt.run(d.label, d.probability, d.model, at, d.id);

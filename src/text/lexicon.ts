@@ -91,7 +91,8 @@ export function* cedictGlossTexts(): Generator<string> {
 }
 
 /** Glosses that are cross-references or metadata, not translations. */
-const NOT_A_TRANSLATION = /^(?:(?:old |archaic |ancient )?variant of|see |see also |CL:|surname |used in |abbr\. |also written|erhua variant|Japanese variant|\(?Taiwan pr\.)/i;
+const NOT_A_TRANSLATION =
+  /^(?:(?:old |archaic |ancient )?variant of|see |see also |CL:|surname |used in |abbr\. |also written|erhua variant|Japanese variant|\(?Taiwan pr\.)/i;
 /** Words that only mark a gloss's part of speech ("to understand", "sth", "sb"). */
 const GLOSS_FILLER = new Set(["to", "sth", "sb", "one", "a", "an", "the", "of"]);
 const PARENTHESES = /\([^()]*\)|\[[^\]]*\]|\S*\|\S*/g;
@@ -187,7 +188,8 @@ export function parseLexiconFile(path: string, text: string): LexiconFile {
     const cols = line.split("\t");
     if (cols.length !== 3) throw inputError({ file: path, line: i + 1 }, `expected 3 tab-separated columns, found ${cols.length}`);
     const weight = Number(cols[2]);
-    if (!(weight > 0 && weight <= 1)) throw inputError({ file: path, line: i + 1, field: "weight" }, `"${cols[2]}" is not a number in (0, 1]`);
+    if (!(weight > 0 && weight <= 1))
+      throw inputError({ file: path, line: i + 1, field: "weight" }, `"${cols[2]}" is not a number in (0, 1]`);
     if (!cols[0] || !cols[1]) throw inputError({ file: path, line: i + 1 }, "empty word");
     entries.push({ a: cols[0], b: cols[1], weight });
   }

@@ -90,13 +90,7 @@ function bestMatch(a: string, aLang: Lang, bTokens: readonly string[], bLang: La
  * (the paper sums over the Chinese words; pass the Chinese side as `a`), p = |a|, q = |b|.
  * ∈ [0, p/(p+q)]; 0 when either side is empty.
  */
-export function overlapScore(
-  aTokens: readonly string[],
-  aLang: Lang,
-  bTokens: readonly string[],
-  bLang: Lang,
-  lex: Lexicon,
-): number {
+export function overlapScore(aTokens: readonly string[], aLang: Lang, bTokens: readonly string[], bLang: Lang, lex: Lexicon): number {
   const p = aTokens.length;
   const q = bTokens.length;
   if (p === 0 || q === 0) return 0;

@@ -320,7 +320,8 @@ function mostCentral(graph: SimilarityGraph, s: Float64Array): number {
   const { n, rowStart, cols } = graph;
   const sums = new Float64Array(n);
   // Column sums in ascending row order, as the dense reference adds them.
-  for (let i = 0; i < n; i++) for (let e = rowStart[i]!; e < rowStart[i + 1]!; e++) if (cols[e] !== i) sums[cols[e]!] = sums[cols[e]!]! + s[e]!;
+  for (let i = 0; i < n; i++)
+    for (let e = rowStart[i]!; e < rowStart[i + 1]!; e++) if (cols[e] !== i) sums[cols[e]!] = sums[cols[e]!]! + s[e]!;
   let best = 0;
   let bestSum = Number.NEGATIVE_INFINITY;
   for (let k = 0; k < n; k++) {

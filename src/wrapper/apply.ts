@@ -4,7 +4,16 @@ import { URL_LIKE } from "./evidence.js";
 import { sameLayout } from "./layout.js";
 import { answersSubmittedQuery, findQueryNotices, pageQuery, queryTerms } from "./query-rewrite.js";
 import { type TextContext, textContext } from "./record-text.js";
-import { buildRecord, controlTitleFlags, countLinks, findTitleLink, type RecordRegion, recordRegions, relativePath, repeatedRecordFlags } from "./records.js";
+import {
+  buildRecord,
+  controlTitleFlags,
+  countLinks,
+  findTitleLink,
+  type RecordRegion,
+  recordRegions,
+  relativePath,
+  repeatedRecordFlags,
+} from "./records.js";
 import { searchLinkFlags } from "./search-links.js";
 import { candidateRoots, classSimilarity, recordTemplate, templateSimilarity, titleAtTemplate } from "./template.js";
 import type { ExtractResult, LayoutMatch, RecordCluster, ResultRecord, Wrapper } from "./types.js";
@@ -14,7 +23,9 @@ const NONSENSE_MIN_RECORDS = 3;
 const RESULT_LIKE_SHARE = 0.25;
 
 function resultLikeShare(records: readonly ResultRecord[]): number {
-  return records.filter((r) => r.snippet.length >= 20 && r.snippet.length <= 1500 && !URL_LIKE.test(r.title.trim())).length / records.length;
+  return (
+    records.filter((r) => r.snippet.length >= 20 && r.snippet.length <= 1500 && !URL_LIKE.test(r.title.trim())).length / records.length
+  );
 }
 
 /**
@@ -30,7 +41,11 @@ export const MIN_TEMPLATE_MATCH = 0.2;
  * Either can be low on a page of the right layout (a record template with many optional parts; class names
  * renamed), rarely both.
  */
-export function templateMatch(index: TagPathIndex, regions: ReadonlyArray<RecordRegion & { template: readonly string[] }>, wrapper: Wrapper): number {
+export function templateMatch(
+  index: TagPathIndex,
+  regions: ReadonlyArray<RecordRegion & { template: readonly string[] }>,
+  wrapper: Wrapper,
+): number {
   let paths = 0;
   for (const r of regions) paths += templateSimilarity(index, [r], r.template);
   return Math.max(paths / regions.length, classSimilarity(index, regions, wrapper.layout) ?? 0);
@@ -91,7 +106,9 @@ export function anchorRecords(ctx: TextContext, pathIds: ReadonlyMap<string, num
   const eligible = read.filter(
     (r) =>
       r.exact ||
-      (r.atTemplate.length >= 2 && r.similarity >= MIN_ANCHOR_SIMILARITY && (!learned || (r.similarity >= NEAR_BEST * learned.similarity && r.atTemplate.length > learned.atTemplate.length))),
+      (r.atTemplate.length >= 2 &&
+        r.similarity >= MIN_ANCHOR_SIMILARITY &&
+        (!learned || (r.similarity >= NEAR_BEST * learned.similarity && r.atTemplate.length > learned.atTemplate.length))),
   );
   const best = Math.max(0, ...eligible.map((r) => r.score));
   // Records under the learned root are kept even when none of the template is recognised in them.
@@ -146,7 +163,8 @@ export function extractRecords(wrapper: Wrapper, page: TagPathSequence, options:
   for (const cluster of results) {
     const template = recordTemplate(cluster);
     const titleFromText = cluster.titleFromText === true;
-    for (const r of anchorRecords(ctx, pathIds, cluster).regions) regions.push({ ...r, titlePath: cluster.titlePath, titleFromText, template });
+    for (const r of anchorRecords(ctx, pathIds, cluster).regions)
+      regions.push({ ...r, titlePath: cluster.titlePath, titleFromText, template });
   }
   regions.sort((a, b) => a.root - b.root);
   const found = findQueryNotices(seq, notices);
@@ -157,10 +175,16 @@ export function extractRecords(wrapper: Wrapper, page: TagPathSequence, options:
   const vouching = atTemplate.length > 0 ? atTemplate : recordRegionsKept;
   const match = { layout: layout.similarity, template: records.length > 0 ? templateMatch(index, vouching, wrapper) : null };
   if (match.template !== null && match.template < MIN_TEMPLATE_MATCH) {
-    return mismatch(`; ${records.length} records, but their template matches the wrapper's ${match.template.toFixed(2)}, under ${MIN_TEMPLATE_MATCH}`, match);
+    return mismatch(
+      `; ${records.length} records, but their template matches the wrapper's ${match.template.toFixed(2)}, under ${MIN_TEMPLATE_MATCH}`,
+      match,
+    );
   }
   if (records.length >= NONSENSE_MIN_RECORDS && resultLikeShare(records) < RESULT_LIKE_SHARE) {
-    return mismatch(`; ${records.length} records, but fewer than ${RESULT_LIKE_SHARE * 100} % of them with a worded title and a snippet`, match);
+    return mismatch(
+      `; ${records.length} records, but fewer than ${RESULT_LIKE_SHARE * 100} % of them with a worded title and a snippet`,
+      match,
+    );
   }
   return verdict(records, found, pageQuery(seq), match);
 }
@@ -183,7 +207,10 @@ function readRecords(
   // (same parent element: not an ad list above them) and looks like them: no more links than they have
   // (a news, image or video block in the list holds many). A page with none at the learned depth keeps all.
   const titleLinks = regions.map((region) => findTitleLink(ctx, region, region.titlePath));
-  const exact = regions.map((region, i) => titleLinks[i]! >= 0 && (region.titlePath === null || relativePath(index, region.root, titleLinks[i]!) === region.titlePath));
+  const exact = regions.map(
+    (region, i) =>
+      titleLinks[i]! >= 0 && (region.titlePath === null || relativePath(index, region.root, titleLinks[i]!) === region.titlePath),
+  );
   let maxLinks = -1;
   const lists = new Set<number>();
   regions.forEach((region, i) => {
@@ -219,18 +246,36 @@ function readRecords(
 }
 
 /** The page's status from its records and the engine's notices (a rewritten query, no results). */
-function verdict(records: ResultRecord[], found: ReturnType<typeof findQueryNotices>, submitted: ReturnType<typeof pageQuery>, match: LayoutMatch): ExtractResult {
+function verdict(
+  records: ResultRecord[],
+  found: ReturnType<typeof findQueryNotices>,
+  submitted: ReturnType<typeof pageQuery>,
+  match: LayoutMatch,
+): ExtractResult {
   // Records under a rewrite notice answer the engine's corrected query: kept, and the rewrite flagged,
   // unless they cannot answer the submitted one (an exact phrase the engine relaxed, or no record
   // mentions a word of it). A "no results" notice alone: whatever repeats below it is not an answer.
   const texts = () => records.map((r) => `${r.title} ${r.snippet} ${r.url}`);
   if (found.rewrite && records.length > 0 && !answersSubmittedQuery(submitted, texts())) {
-    return { status: "empty", records: [], detail: `the engine answered another query ("${found.rewrite.text}")`, rewrittenQuery: found.rewrite.text, match };
+    return {
+      status: "empty",
+      records: [],
+      detail: `the engine answered another query ("${found.rewrite.text}")`,
+      rewrittenQuery: found.rewrite.text,
+      match,
+    };
   }
   if (found.rewrite && records.length > 0) {
-    return { status: "ok", records, detail: `${records.length} records, for a query the engine rewrote ("${found.rewrite.text}")`, rewrittenQuery: found.rewrite.text, match };
+    return {
+      status: "ok",
+      records,
+      detail: `${records.length} records, for a query the engine rewrote ("${found.rewrite.text}")`,
+      rewrittenQuery: found.rewrite.text,
+      match,
+    };
   }
-  if (found["no-results"]) return { status: "empty", records: [], detail: `the engine found nothing for the query ("${found["no-results"].text}")`, match };
+  if (found["no-results"])
+    return { status: "empty", records: [], detail: `the engine found nothing for the query ("${found["no-results"].text}")`, match };
   return records.length > 0
     ? { status: "ok", records, detail: `${records.length} records`, match }
     : { status: "empty", records, detail: "the page has the engine's layout but no result records", match };

@@ -53,7 +53,8 @@ export function recordEvidence(
 ): RecordEvidence {
   const { seq, parents } = ctx.index;
   let heading = false;
-  for (let p = parents[link]!; p >= region.root && !heading; p = parents[p]!) if (HEADING_TAGS.has(ctx.tags[seq.pathIds[p]!]!)) heading = true;
+  for (let p = parents[link]!; p >= region.root && !heading; p = parents[p]!)
+    if (HEADING_TAGS.has(ctx.tags[seq.pathIds[p]!]!)) heading = true;
   for (let p = link + 1; p < seq.ends[link]! && !heading; p++) if (HEADING_TAGS.has(ctx.tags[seq.pathIds[p]!]!)) heading = true;
   let highlight = false;
   for (let p = region.root; p < region.end && !highlight; p++) {
@@ -134,7 +135,14 @@ export function targetSite(url: string): string | null {
   if (embedded) return hostSite(embedded);
   // A redirect whose target is an opaque token (an encrypted link): its site cannot be read.
   const q = url.indexOf("?");
-  if (q >= 0 && url.slice(q + 1).split(/[&;]/).some((p) => OPAQUE_TOKEN.test(p.slice(p.indexOf("=") + 1)))) return null;
+  if (
+    q >= 0 &&
+    url
+      .slice(q + 1)
+      .split(/[&;]/)
+      .some((p) => OPAQUE_TOKEN.test(p.slice(p.indexOf("=") + 1)))
+  )
+    return null;
   return hostSite(url);
 }
 

@@ -41,7 +41,7 @@ export const wrapperSchema = z.object({
   clusters: z
     .array(clusterSchema)
     .min(1)
-    .refine((cs) => cs.some((c) => c.role === "results"), "no cluster has role \"results\""),
+    .refine((cs) => cs.some((c) => c.role === "results"), 'no cluster has role "results"'),
 }) satisfies z.ZodType<Wrapper>;
 
 const fileSchema = z.object({

@@ -36,7 +36,10 @@ export function betterReading(fresh: ExtractResult, current: ExtractResult, minR
 }
 
 /** A wrapper learned from the page and its reading of that page; null when the page has no record structure. */
-export function learnOnPage(seq: TagPathSequence, options: { engine: string; pageUrl?: string }): { wrapper: Wrapper; result: ExtractResult } | null {
+export function learnOnPage(
+  seq: TagPathSequence,
+  options: { engine: string; pageUrl?: string },
+): { wrapper: Wrapper; result: ExtractResult } | null {
   let wrapper: Wrapper;
   try {
     wrapper = learnWrapper(seq, { engine: options.engine, pageUrl: options.pageUrl });

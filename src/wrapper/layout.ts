@@ -87,7 +87,10 @@ function fingerprintSet(fingerprint: LayoutFingerprint): Set<string> | Set<numbe
   let set = fingerprintSets.get(fingerprint);
   if (!set) {
     const legacy = fingerprint.kind === "paths" && fingerprint.tokens[0]?.length === LEGACY_TOKEN_LENGTH;
-    set = fingerprint.kind === "classes" || legacy ? new Set(fingerprint.tokens) : new Set(fingerprint.tokens.map((t) => Number.parseInt(t, 16)));
+    set =
+      fingerprint.kind === "classes" || legacy
+        ? new Set(fingerprint.tokens)
+        : new Set(fingerprint.tokens.map((t) => Number.parseInt(t, 16)));
     fingerprintSets.set(fingerprint, set);
   }
   return set;

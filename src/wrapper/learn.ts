@@ -291,7 +291,9 @@ function assignRoles(
   const joinersOf = (primary: RecordCluster) => {
     const containers = new Set(parents.get(primary)!);
     for (const p of index.occurrences[pathId.get(primary.ancestorPath)!]!) containers.add(p);
-    return clusters.filter((c) => c !== primary && c.titlePath !== null && resultLike(c) && [...parents.get(c)!].every((p) => containers.has(p)));
+    return clusters.filter(
+      (c) => c !== primary && c.titlePath !== null && resultLike(c) && [...parents.get(c)!].every((p) => containers.has(p)),
+    );
   };
   const score = (primary: RecordCluster, joiners: readonly RecordCluster[]) => listScore(index, recordRoots, primary, joiners);
   let best = clusters[0]!;
@@ -366,7 +368,10 @@ function describeCluster(
   };
   let built = buildAll(false);
   // Most records' link reads the same ("Read more »"): the title is the text the records begin with.
-  const controls = controlTitleFlags(built.map((b) => b.record), evidence.terms).filter(Boolean).length;
+  const controls = controlTitleFlags(
+    built.map((b) => b.record),
+    evidence.terms,
+  ).filter(Boolean).length;
   const titleFromText = controls * 2 > built.length;
   if (titleFromText) built = buildAll(true);
   // A new search (pagination, a vertical's block, a related search) is no result, and neither is a second
@@ -375,7 +380,10 @@ function describeCluster(
     built.map((b) => ({ href: index.seq.hrefs[b.link]!, text: b.record.title, snippet: b.record.snippet })),
     evidence.query,
   );
-  const control = controlTitleFlags(built.map((b) => b.record), evidence.terms);
+  const control = controlTitleFlags(
+    built.map((b) => b.record),
+    evidence.terms,
+  );
   let score = 0;
   let withSnippet = 0;
   const urls = new Set<string>();

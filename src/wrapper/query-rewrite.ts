@@ -32,7 +32,10 @@ const NOTICES: ReadonlyArray<{ phrase: string; kind: NoticeKind }> = data.notice
 }));
 
 function fold(s: string): string {
-  return s.replace(/[\s\u00a0]+/g, " ").trim().toLowerCase();
+  return s
+    .replace(/[\s\u00a0]+/g, " ")
+    .trim()
+    .toLowerCase();
 }
 
 /** The first notice of each kind on the page. Extra phrases (an engine definition's) count as "no results". */

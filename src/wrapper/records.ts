@@ -164,7 +164,9 @@ export function buildRecord(
     const block = firstTextBlock(ctx, region);
     if (block < 0 || block >= link) return null;
     const title = rangeText(ctx, block, seq.ends[block]!);
-    const snippet = normaliseSpace(`${rangeText(ctx, region.root, block, cites)} ${rangeText(ctx, seq.ends[block]!, region.end, [...cites, link])}`);
+    const snippet = normaliseSpace(
+      `${rangeText(ctx, region.root, block, cites)} ${rangeText(ctx, seq.ends[block]!, region.end, [...cites, link])}`,
+    );
     return title ? { title, url, snippet } : null;
   }
   const { text: title } = linkTitle(ctx, link);

@@ -17,10 +17,7 @@ export function closeness(a: ArrayLike<number>, b: ArrayLike<number>): number {
  * maximal runs of a's positions (and symmetrically of b's). Positions of two distinct paths never
  * coincide; should equal positions be passed anyway, they count for `a` (so the walk always advances).
  */
-export function interleavingSegments(
-  a: ArrayLike<number>,
-  b: ArrayLike<number>,
-): { aByB: number[]; bByA: number[] } {
+export function interleavingSegments(a: ArrayLike<number>, b: ArrayLike<number>): { aByB: number[]; bByA: number[] } {
   const aByB: number[] = [];
   const bByA: number[] = [];
   let i = 0;

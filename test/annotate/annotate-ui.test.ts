@@ -60,12 +60,23 @@ describe("annotating records in the browser", () => {
       for (let i = 0; i < records.length; i++) {
         if ((await page.textContent("#url")) === records[bilingual]!.url) break;
         await page.keyboard.press("s");
-        await page.waitForFunction((n) => (document.getElementById("progress")?.textContent ?? "").includes(`· ${n} to go`), records.length - i - 1);
+        await page.waitForFunction(
+          (n) => (document.getElementById("progress")?.textContent ?? "").includes(`· ${n} to go`),
+          records.length - i - 1,
+        );
       }
       expect(await page.locator("#snippet span[data-lang=en]").count()).toBeGreaterThan(0);
       expect(await page.locator("#snippet span[data-lang=zh]").count()).toBeGreaterThan(0);
-      expect(await page.locator("#snippet span.seg-en").first().evaluate((e) => getComputedStyle(e).backgroundColor)).not.toBe(
-        await page.locator("#snippet span.seg-zh").first().evaluate((e) => getComputedStyle(e).backgroundColor),
+      expect(
+        await page
+          .locator("#snippet span.seg-en")
+          .first()
+          .evaluate((e) => getComputedStyle(e).backgroundColor),
+      ).not.toBe(
+        await page
+          .locator("#snippet span.seg-zh")
+          .first()
+          .evaluate((e) => getComputedStyle(e).backgroundColor),
       );
       // Skips write nothing.
       expect(() => readFileSync(out)).toThrow();
@@ -89,9 +100,15 @@ describe("annotating records in the browser", () => {
       await page.keyboard.press("m");
       await progress("2 labelled");
       await page.keyboard.press("s");
-      await page.waitForFunction((n) => (document.getElementById("progress")?.textContent ?? "").endsWith(`${n} to go`), records.length - 3);
+      await page.waitForFunction(
+        (n) => (document.getElementById("progress")?.textContent ?? "").endsWith(`${n} to go`),
+        records.length - 3,
+      );
       await page.keyboard.press("u"); // undoes the skip
-      await page.waitForFunction((n) => (document.getElementById("progress")?.textContent ?? "").endsWith(`${n} to go`), records.length - 2);
+      await page.waitForFunction(
+        (n) => (document.getElementById("progress")?.textContent ?? "").endsWith(`${n} to go`),
+        records.length - 2,
+      );
       await page.keyboard.press("u"); // undoes "monolingual"
       await progress("1 labelled");
       expect(await page.textContent("#url")).toBe(second);
@@ -224,7 +241,16 @@ describe("bitext annotate --db", () => {
     const store = openStore(db);
     recordFetch(
       store,
-      { runId: null, engine: "bing", query: parallelText("Wait!", "等等！"), page: 1, url: "https://bing.test/?q=2", status: "ok", startedAt: new Date().toISOString(), durationMs: 5 },
+      {
+        runId: null,
+        engine: "bing",
+        query: parallelText("Wait!", "等等！"),
+        page: 1,
+        url: "https://bing.test/?q=2",
+        status: "ok",
+        startedAt: new Date().toISOString(),
+        durationMs: 5,
+      },
       [
         { url: "https://c.test/", title: "Wait! 等等！", snippet: "Wait! 等等！ Stop! 住手！", rank: 1 },
         { url: "https://d.test/", title: "等一下", snippet: "请等一下，我马上就来。", rank: 2 },
@@ -233,10 +259,14 @@ describe("bitext annotate --db", () => {
     setAnnotation(store, listRecords(store)[1]!.id, "monolingual");
     store.close();
     // A process of its own: it serves until Ctrl-C (SIGINT).
-    const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "src", "cli", "main.ts"), "annotate", "--db", db, "--out", join(dir, "cli.jsonl"), "--json"], {
-      cwd: ROOT,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", join(ROOT, "src", "cli", "main.ts"), "annotate", "--db", db, "--out", join(dir, "cli.jsonl"), "--json"],
+      {
+        cwd: ROOT,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     const first = await new Promise<string>((resolve, reject) => {
       let buf = "";

@@ -54,13 +54,19 @@ describe("the dependency rule", () => {
   });
 
   it("catches a lower layer importing a higher one", () => {
-    const r = cruise("upward", { ...GOOD, "src/html/parse.ts": 'import { learn } from "../wrapper/index.js";\nexport const parse = () => learn;\n' });
+    const r = cruise("upward", {
+      ...GOOD,
+      "src/html/parse.ts": 'import { learn } from "../wrapper/index.js";\nexport const parse = () => learn;\n',
+    });
     expect(r.ok).toBe(false);
     expect(r.output).toContain("layer-order:html: src/html/parse.ts → src/wrapper/index.ts");
   });
 
   it("catches a module reaching into another layer's internals", () => {
-    const r = cruise("internals", { ...GOOD, "src/serp/harvest.ts": 'import { learn } from "../wrapper/learn.js";\nexport const harvest = () => learn();\n' });
+    const r = cruise("internals", {
+      ...GOOD,
+      "src/serp/harvest.ts": 'import { learn } from "../wrapper/learn.js";\nexport const harvest = () => learn();\n',
+    });
     expect(r.ok).toBe(false);
     expect(r.output).toContain("through-index: src/serp/harvest.ts → src/wrapper/learn.ts");
   });

@@ -88,7 +88,14 @@ const d = "a -- b, x--y, ---z";`;
 
   it("lists as still to move only files that still name those flags (a fixed one leaves the list)", () => {
     const stale = Object.entries(NOT_YET)
-      .filter(([file, flags]) => flags.join(" ") !== named.filter((n) => n.file === file).map((n) => n.flag).join(" "))
+      .filter(
+        ([file, flags]) =>
+          flags.join(" ") !==
+          named
+            .filter((n) => n.file === file)
+            .map((n) => n.flag)
+            .join(" "),
+      )
       .map(([file]) => file);
     expect(stale).toEqual([]);
   });

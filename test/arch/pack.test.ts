@@ -41,7 +41,11 @@ describe.skipIf(!existsSync(SAMPLE))("the packed library, imported from another 
     }
     execFileSync(process.execPath, [TSC, "-p", join(ROOT, "tsconfig.build.json"), "--outDir", join(staged, "dist")], { stdio: "pipe" });
     const packed = JSON.parse(
-      execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", work], { cwd: staged, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }),
+      execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", work], {
+        cwd: staged,
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+      }),
     ) as Array<{ filename: string; files: Array<{ path: string }> }>;
     const files = packed[0]!.files.map((f) => f.path);
     expect(files).toContain("dist/index.d.ts");
@@ -59,19 +63,30 @@ describe.skipIf(!existsSync(SAMPLE))("the packed library, imported from another 
     writeFileSync(join(consumer, "main.ts"), CONSUMER);
     writeFileSync(
       join(consumer, "tsconfig.json"),
-      JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", target: "ES2023", strict: true, types: ["node"], skipLibCheck: true } }),
+      JSON.stringify({
+        compilerOptions: {
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          target: "ES2023",
+          strict: true,
+          types: ["node"],
+          skipLibCheck: true,
+        },
+      }),
     );
     // Type-checks main.ts against the packed declarations (an error fails the test), and emits main.js.
     execFileSync(process.execPath, [TSC, "-p", consumer], { cwd: consumer, stdio: "pipe" });
-    const out = JSON.parse(execFileSync(process.execPath, [join(consumer, "main.js"), SAMPLE, OTHER], { cwd: consumer, encoding: "utf8" })) as {
+    const out = JSON.parse(
+      execFileSync(process.execPath, [join(consumer, "main.js"), SAMPLE, OTHER], { cwd: consumer, encoding: "utf8" }),
+    ) as {
       status: string;
       titles: string[];
       urls: string[];
     };
 
-    const expected = (JSON.parse(readFileSync(OTHER.replace(/\.html$/, ".expected.json"), "utf8")) as { results: Array<{ title: string }> }).results.map(
-      (r) => r.title.replace(/<[^>]+>/g, "").trim(),
-    );
+    const expected = (
+      JSON.parse(readFileSync(OTHER.replace(/\.html$/, ".expected.json"), "utf8")) as { results: Array<{ title: string }> }
+    ).results.map((r) => r.title.replace(/<[^>]+>/g, "").trim());
     expect(out.status).toBe("ok");
     const found = expected.filter((t) => out.titles.includes(t));
     expect(found.length).toBeGreaterThanOrEqual(Math.ceil(expected.length * 0.8));

@@ -68,7 +68,16 @@ describe("building the bootstrap annotation set from real data", () => {
     const real = negatives.filter((a) => a.source!.startsWith("serp "));
     expect(real).toHaveLength(inputs.serp.length);
     expect(real[0]!.snippet).toBe(inputs.serp[0]!.snippet);
-    expect(new Set(set.map((a) => a.source!.split(/[:(]/)[0]!.replace(/ \S+#rank\d+$/, "").trim()))).toEqual(
+    expect(
+      new Set(
+        set.map((a) =>
+          a
+            .source!.split(/[:(]/)[0]!
+            .replace(/ \S+#rank\d+$/, "")
+            .trim(),
+        ),
+      ),
+    ).toEqual(
       new Set([
         "serp",
         "composed mono-zh",

@@ -23,7 +23,10 @@ describe("bitext classify", () => {
     const r = await runCommand(["classify", "--json"], { input: records.map((x) => JSON.stringify(x)).join("\n") });
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
-    const out = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const out = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(out).toHaveLength(records.length);
     out.forEach((o, i) => {
       expect(o.snippet).toBe(records[i]!.snippet);
@@ -45,7 +48,9 @@ describe("bitext classify", () => {
   });
 
   it("rejects a bad input line with its line number, writing nothing", async () => {
-    const r = await runCommand(["classify", "--json"], { input: `${JSON.stringify(records[0])}\n{"query":{"en":"x","zh":"y"},"title":"t"}\n` });
+    const r = await runCommand(["classify", "--json"], {
+      input: `${JSON.stringify(records[0])}\n{"query":{"en":"x","zh":"y"},"title":"t"}\n`,
+    });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr.trim()).toBe("bitext: stdin:2: snippet: missing");
@@ -57,10 +62,24 @@ describe("bitext classify", () => {
     const query = parallelText("I quit!", "我不干了!");
     recordFetch(
       store,
-      { runId: null, engine: "bing", query, page: 1, url: "https://bing.test/?q=1", status: "ok", startedAt: new Date().toISOString(), durationMs: 5 },
+      {
+        runId: null,
+        engine: "bing",
+        query,
+        page: 1,
+        url: "https://bing.test/?q=1",
+        status: "ok",
+        startedAt: new Date().toISOString(),
+        durationMs: 5,
+      },
       [
         { url: "https://a.test/", title: "I quit! 我不干了!", snippet: "I see. 我明白了。 I quit! 我不干了!", rank: 1 },
-        { url: "https://b.test/", title: "气枪", snippet: "记者从旺苍县公安局获悉，旺苍县公安局通过一起网购高压气枪案件，成功破获了一桩案件。", rank: 2 },
+        {
+          url: "https://b.test/",
+          title: "气枪",
+          snippet: "记者从旺苍县公安局获悉，旺苍县公安局通过一起网购高压气枪案件，成功破获了一桩案件。",
+          rank: 2,
+        },
       ],
     );
     // In-process: a rerun only labels what this model has not labelled; --all relabels everything.

@@ -13,7 +13,10 @@ interface SerpPage {
   results: Array<{ rank: number; title: string; snippet: string; url: string }>;
 }
 const sogou = JSON.parse(
-  readFileSync(new URL("../fixtures/classify/serps/sogou/sogou-ti-gong-jin-kou-qi-qiang-1647324224.expected.json", import.meta.url), "utf8"),
+  readFileSync(
+    new URL("../fixtures/classify/serps/sogou/sogou-ti-gong-jin-kou-qi-qiang-1647324224.expected.json", import.meta.url),
+    "utf8",
+  ),
 ) as SerpPage;
 const bing = JSON.parse(
   readFileSync(new URL("../fixtures/classify/serps/bing/bing-sweden-riots-1618569435.expected.json", import.meta.url), "utf8"),
@@ -21,7 +24,9 @@ const bing = JSON.parse(
 
 describe("snippet preprocessing", () => {
   it("strips highlights, dates, ellipses and URLs, folds widths, simplifies and expands contractions", () => {
-    expect(cleanText("2018年4月25日 - <em>阿里</em>通讯注册即送100分钟话费...国内长途低至6分")).toBe("阿里通讯注册即送100分钟话费 国内长途低至6分");
+    expect(cleanText("2018年4月25日 - <em>阿里</em>通讯注册即送100分钟话费...国内长途低至6分")).toBe(
+      "阿里通讯注册即送100分钟话费 国内长途低至6分",
+    );
     expect(cleanText("Mar 3, 2020 · I&#39;m here… see https://example.com/x or en.wikipedia.org 我們在這裡")).toBe(
       "I am here see or 我们在这里",
     );
@@ -55,7 +60,12 @@ describe("the six features on hand-checked snippets", () => {
     const a = analyseRecord(record("I see. 我明白了。 I quit! 我不干了!", parallelText("I quit!", "我不干了!")), lex);
     expect(a.languageString).toBe("ECEC");
     expect(a.segments.map((s) => s.text)).toEqual(["I see.", "我明白了。", "I quit!", "我不干了!"]);
-    expect(a.segments.map((s) => s.tokens)).toEqual([["i", "see"], ["我", "明白", "了"], ["i", "quit"], ["我", "不", "干", "了"]]);
+    expect(a.segments.map((s) => s.tokens)).toEqual([
+      ["i", "see"],
+      ["我", "明白", "了"],
+      ["i", "quit"],
+      ["我", "不", "干", "了"],
+    ]);
     // Eq. 3 for C1 = 我明白了 with E1 = I see: 我↔i = 1 (CC-CEDICT "I; me; my"), 明白, 了 unmatched → 1 / (3 + 2).
     // C2 = 我不干了 with E2 = I quit: 我↔i = 1 → 1 / (4 + 2); the right neighbour of C2 is null (0).
     expect(a.pairs).toEqual([
@@ -93,10 +103,7 @@ describe("the six features on hand-checked snippets", () => {
     // Rank 2: "Sweden: Riots in Malmo" is not the query as a phrase.
     expect(features(2).features.queryFrequency).toBe(0);
     // Both sides of a parallel query, the English one twice.
-    const both = analyseRecord(
-      record("I quit! 我不干了! ... i QUIT!", parallelText("I quit!", "我不干了!"), "我不干了 - I quit"),
-      lex,
-    );
+    const both = analyseRecord(record("I quit! 我不干了! ... i QUIT!", parallelText("I quit!", "我不干了!"), "我不干了 - I quit"), lex);
     expect(both.features.queryFrequency).toBe(5); // title: 我不干了, i quit; snippet: i quit ×2, 我不干了
   });
 

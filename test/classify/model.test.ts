@@ -72,7 +72,9 @@ describe("training, saving and loading a classifier", () => {
 
   it("refuses to train without both labels", () => {
     const onlyPositive = annotations.filter((a) => a.label === "bilingual");
-    expect(() => trainClassifier(onlyPositive, { file: "x", sha256: "x" }, { grid })).toThrow(/need at least 5 bilingual and 5 monolingual/);
+    expect(() => trainClassifier(onlyPositive, { file: "x", sha256: "x" }, { grid })).toThrow(
+      /need at least 5 bilingual and 5 monolingual/,
+    );
   });
 });
 
@@ -86,7 +88,8 @@ describe("the shipped model", () => {
         query: parallelText("", "提供进口气枪"),
         title: "枪贩网售高压<em>气枪</em> 贩枪网络涉及20个省区市-中新网",
         url: "http://example.com/",
-        snippet: "2013年8月2日-昨日，记者从旺苍县公安局获悉，旺苍县公安局通过一起网购高压气枪案件，成功破获了一桩涉及全国 20 个省市的制造、销售枪械的团伙犯罪案件。",
+        snippet:
+          "2013年8月2日-昨日，记者从旺苍县公安局获悉，旺苍县公安局通过一起网购高压气枪案件，成功破获了一桩涉及全国 20 个省市的制造、销售枪械的团伙犯罪案件。",
       },
     ]);
     expect(bilingual!.label).toBe("bilingual");

@@ -51,7 +51,9 @@ describe("the shipped model on real data", () => {
     readRealBilingualPages(pagesDir, exclude).filter((p) => LITERARY.includes(p.source.split("/")[0]!)),
     ["aql-more", "modern"].map((d) => ({
       name: d,
-      records: readSerpRecords(join(SHARED, "data", "serps", d)).filter((r) => !exclude.includes(r.source.split("#")[0]!.replace(/\.expected\.json$/, ".html"))),
+      records: readSerpRecords(join(SHARED, "data", "serps", d)).filter(
+        (r) => !exclude.includes(r.source.split("#")[0]!.replace(/\.expected\.json$/, ".html")),
+      ),
     })),
   );
 

@@ -7,7 +7,10 @@ describe("the command manifest", () => {
     for (const entry of commands) {
       const program = new Command();
       await registerCommands(program, [entry.name, "--help"]);
-      expect(program.commands.map((c) => c.name()), entry.name).toEqual([entry.name]);
+      expect(
+        program.commands.map((c) => c.name()),
+        entry.name,
+      ).toEqual([entry.name]);
       expect(program.commands[0]!.description()).toBe(entry.summary);
     }
   });

@@ -20,7 +20,10 @@ describe("a workspace and its config file", { timeout: 180_000 }, () => {
   });
 
   it("gives the commands their defaults, which flags override", async () => {
-    writeFileSync(join(user.cwd, "bitext.config.json"), JSON.stringify({ store: "stores/main.db", engines: { so: {}, bing: { enabled: false } }, concurrency: 5 }));
+    writeFileSync(
+      join(user.cwd, "bitext.config.json"),
+      JSON.stringify({ store: "stores/main.db", engines: { so: {}, bing: { enabled: false } }, concurrency: 5 }),
+    );
     const help = (await user.run(["harvest", "--help"])).stdout.replace(/\s+/g, " ");
     expect(help).toMatch(/--engines <list> .*?\(default: "so"\)/);
     expect(help).toMatch(/--concurrency <n> .*?\(default: "5"\)/);
@@ -38,7 +41,9 @@ describe("a workspace and its config file", { timeout: 180_000 }, () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('bitext: bitext.config.json: engines.bing: Unrecognized key: "fetch"\n');
     writeFileSync(join(user.cwd, "bitext.config.json"), JSON.stringify({ politeness: { minDelay: "3 seconds" } }));
-    expect((await user.run(["where"])).stderr).toMatch(/^bitext: bitext\.config\.json: politeness\.minDelay: expected a duration such as 500ms, 30s/);
+    expect((await user.run(["where"])).stderr).toMatch(
+      /^bitext: bitext\.config\.json: politeness\.minDelay: expected a duration such as 500ms, 30s/,
+    );
   });
 
   it("--home wins over the workspace", async () => {
@@ -51,7 +56,20 @@ describe("a workspace and its config file", { timeout: 180_000 }, () => {
   it("runs the daemon's example schedule (shipped query lists by name) outside the checkout", async () => {
     writeFileSync(
       join(user.cwd, "bitext.schedule.json"),
-      JSON.stringify({ db: "data/bitext.db", runs: [{ name: "tatoeba-nightly", cron: "0 3 * * *", timezone: "Asia/Shanghai", queries: ["queries/tatoeba-cmn-eng.tsv"], engines: ["bing", "baidu"], pages: 2, maxAge: "20h" }] }),
+      JSON.stringify({
+        db: "data/bitext.db",
+        runs: [
+          {
+            name: "tatoeba-nightly",
+            cron: "0 3 * * *",
+            timezone: "Asia/Shanghai",
+            queries: ["queries/tatoeba-cmn-eng.tsv"],
+            engines: ["bing", "baidu"],
+            pages: 2,
+            maxAge: "20h",
+          },
+        ],
+      }),
     );
     const r = await user.run(["daemon", "--dry-run"]);
     expect(r.code, r.stderr).toBe(0);
@@ -67,6 +85,8 @@ describe("a workspace and its config file", { timeout: 180_000 }, () => {
     writeFileSync(join(user.cwd, "bitext.config.json"), JSON.stringify({ schedule: { runs: [{ ...run, cron: "every night" }] } }));
     expect((await user.run(["daemon", "--dry-run"])).stderr).toMatch(/^bitext: bitext\.config\.json: schedule: runs\.0\.cron: /);
     writeFileSync(join(user.cwd, "bitext.config.json"), JSON.stringify({ schedule: { runs: [{ ...run, timeout: 30 }] } }));
-    expect((await user.run(["daemon", "--dry-run"])).stderr).toBe('bitext: bitext.config.json: schedule.runs.0: Unrecognized key: "timeout"\n');
+    expect((await user.run(["daemon", "--dry-run"])).stderr).toBe(
+      'bitext: bitext.config.json: schedule.runs.0: Unrecognized key: "timeout"\n',
+    );
   });
 });

@@ -104,7 +104,15 @@ describe("the CLI's advice for the library's errors", () => {
       `${foreign}: folder is not empty and holds no crawl; choose another --out`,
     );
     const manifest = (finishedAt: string | null) =>
-      JSON.stringify({ format: "bitext-site-crawl 1", start: ["http://other.test/"], startedAt: "2026-01-01T00:00:00Z", finishedAt, options: {}, pages: [], skipped: [] });
+      JSON.stringify({
+        format: "bitext-site-crawl 1",
+        start: ["http://other.test/"],
+        startedAt: "2026-01-01T00:00:00Z",
+        finishedAt,
+        options: {},
+        pages: [],
+        skipped: [],
+      });
     const done = tempDir();
     writeFileSync(join(done, "site.json"), manifest("2026-01-01T00:01:00Z"));
     await expectFailure(

@@ -57,6 +57,8 @@ describe("bitext export records in a pipeline", { timeout: 180_000 }, () => {
     expect(csv.split("\n")[0]).toMatch(/^id,engine,query_en,/);
     // Every record's snippet holds a quote and a comma: one line per record, quoted (RFC 4180).
     expect(csv.trimEnd().split("\n")).toHaveLength(RECORDS + 1);
-    expect(csv).toContain('"I see, 19999. 我明白了。 He was accused of murder, ""a test"" with a comma, and a quote. 他被指控谋杀。 19999"');
+    expect(csv).toContain(
+      '"I see, 19999. 我明白了。 He was accused of murder, ""a test"" with a comma, and a quote. 他被指控谋杀。 19999"',
+    );
   });
 });

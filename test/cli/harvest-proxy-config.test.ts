@@ -26,7 +26,9 @@ describe("proxies from the config file", () => {
 
   it("give way to --proxy", () => {
     const settings = settingsFrom({ proxies: { urls: ["http://127.0.0.1:3128"] } });
-    expect(browserFlags({ proxy: ["socks5://127.0.0.1:1080"] }, settings).proxies?.map((p) => p.label)).toEqual(["socks5://127.0.0.1:1080"]);
+    expect(browserFlags({ proxy: ["socks5://127.0.0.1:1080"] }, settings).proxies?.map((p) => p.label)).toEqual([
+      "socks5://127.0.0.1:1080",
+    ]);
   });
 
   it("name the config key of a bad proxy URL", () => {

@@ -14,7 +14,10 @@ describe("the progress line", () => {
 
   it("drops whole parts on a narrow terminal, never cutting a count (1625 stays 1625)", () => {
     for (const width of [70, 50, 40, 30, 25]) {
-      const line = progressLine({ label: "train", current: 1625, total: 1625, elapsedMs: 5000, fields: { phase: "C × gamma grid", done: "30/30" } }, width);
+      const line = progressLine(
+        { label: "train", current: 1625, total: 1625, elapsedMs: 5000, fields: { phase: "C × gamma grid", done: "30/30" } },
+        width,
+      );
       expect(line.length).toBeLessThanOrEqual(width);
       expect(line).toContain("1625/1625");
     }
@@ -34,7 +37,10 @@ describe("the progress line", () => {
   });
 
   it("writes nothing when stderr is not a terminal, or with --json", () => {
-    for (const [tty, quiet] of [[false, false], [true, true]] as const) {
+    for (const [tty, quiet] of [
+      [false, false],
+      [true, true],
+    ] as const) {
       const { stream, writes } = fakeStream(tty);
       const p = createProgress({ label: "x", total: 3, stream, quiet, intervalMs: 0 });
       p.tick();

@@ -44,7 +44,9 @@ describe("README doctest", () => {
 
   it("finds the marked examples", () => {
     expect(commands.length).toBeGreaterThan(3);
-    expect(doctestCommands("```sh\nnot me\n```\n```sh doctest\nbitext where  # paths\n# a comment\n```\n")).toEqual([{ line: 5, command: "bitext where" }]);
+    expect(doctestCommands("```sh\nnot me\n```\n```sh doctest\nbitext where  # paths\n# a comment\n```\n")).toEqual([
+      { line: 5, command: "bitext where" },
+    ]);
   });
 
   it("runs every marked command of the README in a fresh workspace", { timeout: 600_000 }, () => {
@@ -55,7 +57,10 @@ describe("README doctest", () => {
     for (const d of [bin, home, work]) mkdirSync(d, { recursive: true });
     // The README's commands run in a shell, `bitext` on the PATH, as a user types them: real processes.
     const shim = join(bin, "bitext");
-    writeFileSync(shim, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} --import ${JSON.stringify(TSX)} ${JSON.stringify(join(ROOT, "src", "cli", "main.ts"))} "$@"\n`);
+    writeFileSync(
+      shim,
+      `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} --import ${JSON.stringify(TSX)} ${JSON.stringify(join(ROOT, "src", "cli", "main.ts"))} "$@"\n`,
+    );
     chmodSync(shim, 0o755);
     const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, PATH: `${bin}:${process.env.PATH}` };
     delete env.BITEXT_HOME;

@@ -40,7 +40,8 @@ function readmeExamples(markdown: string): Example[] {
       }
       last = { line: i + 1, command, flags };
       out.push(last);
-    } else if (last && /^\s+\[/.test(text)) last.flags.push(...flags); // a continuation line of options
+    } else if (last && /^\s+\[/.test(text))
+      last.flags.push(...flags); // a continuation line of options
     else last = undefined;
   });
   return out;
@@ -71,7 +72,8 @@ describe("README examples", () => {
       }
       for (const f of e.flags) {
         if (f === "--help" || f === "--home") continue;
-        if (!new RegExp(`(^|[\\s,])${f}(?![\\w-])`, "m").test(help)) problems.push(`README.md:${e.line}: bitext ${words.join(" ")}: no flag ${f}`);
+        if (!new RegExp(`(^|[\\s,])${f}(?![\\w-])`, "m").test(help))
+          problems.push(`README.md:${e.line}: bitext ${words.join(" ")}: no flag ${f}`);
       }
     }
     expect(problems).toEqual([]);

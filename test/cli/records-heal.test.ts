@@ -28,10 +28,12 @@ describe("bitext records --wrapper heals the way a harvest does", () => {
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stderr.split("\n").filter((l) => l.startsWith("bitext:"));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^bitext: records: the wrapper did not fit \(mismatch: page layout differs from the google sample .*\); records from a wrapper learned on this page$/);
+    expect(lines[0]).toMatch(
+      /^bitext: records: the wrapper did not fit \(mismatch: page layout differs from the google sample .*\); records from a wrapper learned on this page$/,
+    );
     const titles = (JSON.parse(r.stdout) as Array<{ title: string }>).map((x) => normaliseTitle(x.title));
-    const expected = (JSON.parse(readFileSync(`${other}.expected.json`, "utf8")) as { results: Array<{ title: string }> }).results.map((x) =>
-      normaliseTitle(x.title),
+    const expected = (JSON.parse(readFileSync(`${other}.expected.json`, "utf8")) as { results: Array<{ title: string }> }).results.map(
+      (x) => normaliseTitle(x.title),
     );
     expect(expected).toHaveLength(10);
     expect(expected.filter((t) => titles.includes(t)).length).toBeGreaterThanOrEqual(9);

@@ -50,7 +50,9 @@ describe("a user's state goes to their folder, never into the installation", { t
 
   it("lexicon learn writes models/lexicon-<name>.tsv in the user's folder, and lookups use it", async () => {
     const corpus = join(user.cwd, "mini.tsv");
-    const lines = readFileSync(join(SHARED, "data", "parallel", "tatoeba-cmn-eng.dev.tsv"), "utf8").split("\n").slice(2000, 3000);
+    const lines = readFileSync(join(SHARED, "data", "parallel", "tatoeba-cmn-eng.dev.tsv"), "utf8")
+      .split("\n")
+      .slice(2000, 3000);
     writeFileSync(corpus, `${lines.join("\n")}\n`);
     const r = await user.run(["lexicon", "learn", corpus, "--iterations", "2", "--json"]);
     expect(r.code, r.stderr).toBe(0);
@@ -64,8 +66,19 @@ describe("a user's state goes to their folder, never into the installation", { t
   it("annotate bootstrap --out F writes F and nothing else", async () => {
     const out = join(user.cwd, "boot.jsonl");
     const r = await user.run([
-      "annotate", "bootstrap", "--serps", AQL, "--parallel", join(SHARED, "data", "parallel", "tatoeba-cmn-eng.dev.tsv"),
-      "--page", join(SHARED, "data", "bilingual-pages", "animal_farm_bilingual__index_split_002.html"), "--out", out, "--per-kind", "10", "--json",
+      "annotate",
+      "bootstrap",
+      "--serps",
+      AQL,
+      "--parallel",
+      join(SHARED, "data", "parallel", "tatoeba-cmn-eng.dev.tsv"),
+      "--page",
+      join(SHARED, "data", "bilingual-pages", "animal_farm_bilingual__index_split_002.html"),
+      "--out",
+      out,
+      "--per-kind",
+      "10",
+      "--json",
     ]);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).out).toBe(out);
@@ -78,7 +91,12 @@ describe("a user's state goes to their folder, never into the installation", { t
     expect(r.code, r.stderr).toBe(0);
     const model = join(userData, "models", "default.json");
     expect(JSON.parse(r.stdout).out).toBe(model);
-    const record = { query: { en: "I see.", zh: "我明白了。" }, title: "I see. 我明白了。", url: "http://example.org/", snippet: "I see. 我明白了。 I quit! 我不干了!" };
+    const record = {
+      query: { en: "I see.", zh: "我明白了。" },
+      title: "I see. 我明白了。",
+      url: "http://example.org/",
+      snippet: "I see. 我明白了。 I quit! 我不干了!",
+    };
     const c = await user.run(["classify", "--json"], { input: `${JSON.stringify(record)}\n` });
     expect(c.code, c.stderr).toBe(0);
     const out = JSON.parse(c.stdout.trim().split("\n")[0]!);
@@ -86,7 +104,9 @@ describe("a user's state goes to their folder, never into the installation", { t
     const where = JSON.parse((await user.run(["where", "--json"])).stdout);
     expect(where.model).toEqual({ path: model, origin: "user" });
     expect(out.model).toMatch(/^default@[0-9a-f]{12}$/);
-    const shipped = await user.run(["classify", "--json", "--model", join(where.installation, "models", "default.json")], { input: `${JSON.stringify(record)}\n` });
+    const shipped = await user.run(["classify", "--json", "--model", join(where.installation, "models", "default.json")], {
+      input: `${JSON.stringify(record)}\n`,
+    });
     expect(JSON.parse(shipped.stdout.trim()).model).not.toBe(out.model);
   });
 
@@ -98,7 +118,19 @@ describe("a user's state goes to their folder, never into the installation", { t
 
   it("refuses an explicit --out into the installation with a one-line error", async () => {
     const where = JSON.parse((await user.run(["where", "--json"])).stdout);
-    const r = await user.run(["train", "--annotations", join(user.cwd, "boot.jsonl"), "--c", "8", "--gamma", "2", "--folds", "2", "--out", join(where.installation, "models", "default.json")]);
+    const r = await user.run([
+      "train",
+      "--annotations",
+      join(user.cwd, "boot.jsonl"),
+      "--c",
+      "8",
+      "--gamma",
+      "2",
+      "--folds",
+      "2",
+      "--out",
+      join(where.installation, "models", "default.json"),
+    ]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^bitext: .*models\/default\.json: is a file of the bitext installation, which is read-only/);
     expect(r.stderr.trim().split("\n")).toHaveLength(1);

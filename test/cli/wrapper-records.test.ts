@@ -34,9 +34,7 @@ describe("bitext wrapper learn / records", () => {
     const records = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
     expect(records).toHaveLength(10);
     expect(Object.keys(records[0]!).sort()).toEqual(["rank", "snippet", "title", "url"]);
-    expect(records.map((x) => normaliseTitle(String(x.title)))).toEqual(
-      fixturePage("bing-dash").expectedTitles.map(normaliseTitle),
-    );
+    expect(records.map((x) => normaliseTitle(String(x.title)))).toEqual(fixturePage("bing-dash").expectedTitles.map(normaliseTitle));
   });
 
   it("learns from the page itself with --learn", async () => {
@@ -62,7 +60,10 @@ describe("bitext wrapper learn / records", () => {
 
   it("keeps the definition and the previous wrapper when re-learning into an existing file", async () => {
     const out = join(dir, "kept.json");
-    writeFileSync(out, JSON.stringify({ formatVersion: 1, engine: "bing", definition: { search: "x{query}" }, wrapper: null, previous: [] }));
+    writeFileSync(
+      out,
+      JSON.stringify({ formatVersion: 1, engine: "bing", definition: { search: "x{query}" }, wrapper: null, previous: [] }),
+    );
     expect((await runCommand(["wrapper", "learn", "--engine", "bing", "--sample", bingPage, "--out", out])).code).toBe(0);
     expect((await runCommand(["wrapper", "learn", "--engine", "bing", "--sample", bingOther, "--out", out])).code).toBe(0);
     const file = JSON.parse(readFileSync(out, "utf8"));
@@ -109,7 +110,9 @@ describe("bitext eval records", () => {
     // Leave-one-engine-out: every foreign wrapper × page pair is refused, none of its records taken.
     const folds = await runCommand(["eval", "records", AQL, "--folds", "engine"]);
     expect(folds.code, folds.stderr).toBe(0);
-    const table = folds.stdout.split(/^held-out engine\s+foreign wrappers × pages\s+mismatch\s+empty\s+records taken\s+of them right$/m)[1]!;
+    const table = folds.stdout.split(
+      /^held-out engine\s+foreign wrappers × pages\s+mismatch\s+empty\s+records taken\s+of them right$/m,
+    )[1]!;
     const rows = table.trim().split("\n\n")[0]!.split("\n");
     expect(rows.length).toBe(report.engines.length);
     for (const row of rows) expect(row).toMatch(/^\w+\s+\d+\s+1\.000\s+0\s+0\s+0$/);

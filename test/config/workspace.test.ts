@@ -53,7 +53,10 @@ describe("the home: --home, BITEXT_HOME, the nearest workspace upward, the user 
 
   it("lets a user's file shadow the shipped one of the same name", () => {
     setHomeOverride(base);
-    expect(describeResource("wrappers", "bing.json")).toMatchObject({ origin: "shipped", path: join(PACKAGE_ROOT, "wrappers", "bing.json") });
+    expect(describeResource("wrappers", "bing.json")).toMatchObject({
+      origin: "shipped",
+      path: join(PACKAGE_ROOT, "wrappers", "bing.json"),
+    });
     mkdirSync(join(base, "wrappers"));
     writeFileSync(join(base, "wrappers", "bing.json"), "{}");
     writeFileSync(join(base, "wrappers", "mine.json"), "{}");

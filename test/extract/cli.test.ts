@@ -12,7 +12,10 @@ describe("bitext extract / eval extract on the command line", () => {
     const page = join(FIXTURES, "feng2011-figure3.html");
     const r = await bitext("extract", "--json", page);
     expect(r.code).toBe(0);
-    const objs = r.stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const objs = r.stdout
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(objs).toHaveLength(7); // the page's seven sentence pairs; its menu terms are navigation
     expect(Object.keys(objs[0]!)).toEqual(["en", "zh", "score", "source_url", "method"]); // the corpus JSONL schema (export corpus)
     expect(objs).toContainEqual(expect.objectContaining({ en: "How about yourself?", zh: "你如何呢？", source_url: page }));
@@ -20,7 +23,15 @@ describe("bitext extract / eval extract on the command line", () => {
 
   it("writes Moses files with --out", async () => {
     const out = join(mkdtempSync(join(tmpdir(), "bitext-moses-")), "pairs");
-    const r = await bitext("extract", "--format", "moses", "--out", out, join(FIXTURES, "bilingual-news.html"), join(FIXTURES, "glossary-table.html"));
+    const r = await bitext(
+      "extract",
+      "--format",
+      "moses",
+      "--out",
+      out,
+      join(FIXTURES, "bilingual-news.html"),
+      join(FIXTURES, "glossary-table.html"),
+    );
     expect(r.code).toBe(0);
     const en = readFileSync(`${out}.en`, "utf8").trimEnd().split("\n");
     const zh = readFileSync(`${out}.zh`, "utf8").trimEnd().split("\n");

@@ -96,7 +96,9 @@ describe("bitext fetch-pages and export corpus", () => {
     const pairsBefore = listCorpusPairs(store).reduce((n, p) => n + p.occurrences, 0);
     const summary = await fetchBilingualPages(store, { fetcher: createFetcher({ delayMs: 0 }) });
     expect(summary.alreadyStored).toBe(3);
-    expect(server.requests.slice(before).filter((r) => r.path.endsWith(".html") && !r.path.includes("gone") && !r.path.includes("private"))).toEqual([]);
+    expect(
+      server.requests.slice(before).filter((r) => r.path.endsWith(".html") && !r.path.includes("gone") && !r.path.includes("private")),
+    ).toEqual([]);
     expect(listCorpusPairs(store).reduce((n, p) => n + p.occurrences, 0)).toBe(pairsBefore);
   });
 
@@ -124,8 +126,14 @@ describe("bitext fetch-pages and export corpus", () => {
     const paragraphs = exportCorpus(store, { format: "jsonl", out: null });
     const sentences = exportCorpus(store, { format: "jsonl", out: null, sentences: true });
     expect(sentences.pairs).toBeGreaterThan(paragraphs.pairs);
-    const objs = sentences.files[0]!.content.trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(objs).toContainEqual(expect.objectContaining({ en: "Trains will run every three minutes during rush hours, and the fare will be calculated by distance." }));
+    const objs = sentences.files[0]!.content.trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(objs).toContainEqual(
+      expect.objectContaining({
+        en: "Trains will run every three minutes during rush hours, and the fare will be calculated by distance.",
+      }),
+    );
     expect(objs).toContainEqual(expect.objectContaining({ en: "Many residents welcomed the opening." }));
   });
 

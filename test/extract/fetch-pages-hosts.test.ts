@@ -27,11 +27,21 @@ function recordingFetcher() {
       inflight.set(host, (inflight.get(host) ?? 0) + 1);
       seen.order.push(url);
       seen.maxPerHost = Math.max(seen.maxPerHost, inflight.get(host)!);
-      seen.maxTotal = Math.max(seen.maxTotal, [...inflight.values()].reduce((a, b) => a + b, 0));
+      seen.maxTotal = Math.max(
+        seen.maxTotal,
+        [...inflight.values()].reduce((a, b) => a + b, 0),
+      );
       await new Promise((r) => setTimeout(r, 15));
       inflight.set(host, inflight.get(host)! - 1);
       const html = "<html><body><p>Good morning.</p><p>早上好。</p></body></html>";
-      return { url, finalUrl: url, status: 200, contentType: "text/html", bytes: new TextEncoder().encode(html), decoded: null } as unknown as FetchedPage;
+      return {
+        url,
+        finalUrl: url,
+        status: 200,
+        contentType: "text/html",
+        bytes: new TextEncoder().encode(html),
+        decoded: null,
+      } as unknown as FetchedPage;
     },
   };
   return { fetcher, seen };

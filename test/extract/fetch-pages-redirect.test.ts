@@ -22,7 +22,8 @@ describe("fetch-pages and redirects", () => {
     server = await startServer({
       "/robots.txt": (_req, res) => res.writeHead(200, { "content-type": "text/plain" }).end("User-agent: *\nAllow: /\n"),
       "/link": (_req, res) => res.writeHead(301, { location: "/office.html" }).end(),
-      "/office.html": (_req, res) => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(fixture("feng2011-figure3.html")),
+      "/office.html": (_req, res) =>
+        res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(fixture("feng2011-figure3.html")),
     });
     store = openStore(join(dir, "bitext.db"));
     recordFetch(

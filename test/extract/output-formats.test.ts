@@ -4,8 +4,14 @@ import { formatPairs, type OutputPair, toTsv } from "../../src/extract/formats.j
 import { EN_JA, EN_ZH } from "../../src/text/index.js";
 
 const pairs: OutputPair[] = [
-  { a: "Good morning! <b> & \"quotes\"", b: "早上好！", score: 0.9, method: "seed", sourceUrls: ["https://a.example/1"] },
-  { a: "Line one\nline two\tand a tab", b: "第一行\n第二行", score: 0.5, method: "wrapper", sourceUrls: ["https://a.example/1", "https://b.example/2"] },
+  { a: 'Good morning! <b> & "quotes"', b: "早上好！", score: 0.9, method: "seed", sourceUrls: ["https://a.example/1"] },
+  {
+    a: "Line one\nline two\tand a tab",
+    b: "第一行\n第二行",
+    score: 0.5,
+    method: "wrapper",
+    sourceUrls: ["https://a.example/1", "https://b.example/2"],
+  },
   { a: "Unscored", b: "未评分", score: null, method: "seed", sourceUrls: [] },
 ];
 
@@ -43,7 +49,10 @@ describe("output formats", () => {
 
   it("JSONL has one object per line with the texts under their language codes and the provenance", () => {
     const [file] = formatPairs(pairs, EN_JA, "jsonl");
-    const objs = file!.content.trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const objs = file!.content
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(objs[0]).toEqual({ en: pairs[0]!.a, ja: "早上好！", score: 0.9, source_url: "https://a.example/1", method: "seed" });
     expect(objs[1]!["source_urls"]).toEqual(["https://a.example/1", "https://b.example/2"]);
     expect(objs[2]!["source_url"]).toBeNull();

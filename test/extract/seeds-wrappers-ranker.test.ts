@@ -93,7 +93,15 @@ describe("Random Walk with Restart", () => {
   });
 
   it("sends the mass of dead ends back to the restart set, and ignores self-loops", () => {
-    const r = randomWalkWithRestart(2, [{ from: 0, to: 1, weight: 1 }, { from: 1, to: 1, weight: 5 }], [0], { restart: 0.5 });
+    const r = randomWalkWithRestart(
+      2,
+      [
+        { from: 0, to: 1, weight: 1 },
+        { from: 1, to: 1, weight: 5 },
+      ],
+      [0],
+      { restart: 0.5 },
+    );
     // π0 = 0.5 + 0.5·π1 (dead end), π1 = 0.5·π0 → π0 = 2/3, π1 = 1/3.
     expect(r[0]).toBeCloseTo(2 / 3, 6);
     expect(r[1]).toBeCloseTo(1 / 3, 6);

@@ -45,7 +45,11 @@ describe("splitting paragraph pairs into sentence pairs", () => {
     const split = pairs.flatMap(splitIntoSentencePairs);
     expect(split.length).toBeGreaterThan(40);
     expect(split).toContainEqual(
-      expect.objectContaining({ a: "Only one of these had any ideological motive.", b: "其中只有一家出版商有任何意识形态动机。", sourceUrl: "af.html" }),
+      expect.objectContaining({
+        a: "Only one of these had any ideological motive.",
+        b: "其中只有一家出版商有任何意识形态动机。",
+        sourceUrl: "af.html",
+      }),
     );
   });
 });

@@ -10,7 +10,12 @@ import { EN_ZH } from "../../src/text/index.js";
 const pairsOf = (body: string) => structuralPairs(parseTree(`<html><body>${body}</body></html>`), EN_ZH).pairs.map((p) => [p.a, p.b]);
 
 const ZH = ["我每天早上六点起床。", "他昨天去了图书馆。", "这本书非常有意思。", "我们明天去公园吧。"];
-const EN = ["I get up at six every morning.", "He went to the library yesterday.", "This book is very interesting.", "Let's go to the park tomorrow."];
+const EN = [
+  "I get up at six every morning.",
+  "He went to the library yesterday.",
+  "This book is very interesting.",
+  "Let's go to the park tomorrow.",
+];
 
 describe("structural pairing", () => {
   it("pairs Chinese-first alternation (zh, en) and not the cross pairs (en, next zh)", () => {
@@ -36,13 +41,22 @@ describe("structural pairing", () => {
   });
 
   it("reads a table of values whose cells repeat with different partners as data, not translations", () => {
-    const rows = [["id", "String", "是"], ["name", "String", "否"], ["size", "int", "否"], ["tags", "String", "是"]];
+    const rows = [
+      ["id", "String", "是"],
+      ["name", "String", "否"],
+      ["size", "int", "否"],
+      ["tags", "String", "是"],
+    ];
     const body = `<table>${rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join("")}</tr>`).join("")}</table>`;
     expect(pairsOf(body)).toEqual([]);
   });
 
   it("splits 'English，中文，gloss' items where the form repeats, and '中文 / English' headings", () => {
     const body = "<ul><li>decorator，装饰器，函数的包装。</li><li>generator，生成器，可迭代对象。</li></ul><h2>异常 / Exceptions</h2>";
-    expect(pairsOf(body)).toEqual([["decorator", "装饰器"], ["generator", "生成器"], ["Exceptions", "异常"]]);
+    expect(pairsOf(body)).toEqual([
+      ["decorator", "装饰器"],
+      ["generator", "生成器"],
+      ["Exceptions", "异常"],
+    ]);
   });
 });

@@ -19,21 +19,68 @@ import { parseWrapperFile } from "../../src/wrapper/file.js";
 const SEED = 16;
 const TIME_LIMIT_MS = 4000;
 
-const TAGS = ["div", "p", "a", "b", "i", "table", "tr", "td", "ul", "li", "span", "template", "script", "noscript", "select", "option", "h3", "form", "svg", "math", "frameset", "body", "html", "head"];
+const TAGS = [
+  "div",
+  "p",
+  "a",
+  "b",
+  "i",
+  "table",
+  "tr",
+  "td",
+  "ul",
+  "li",
+  "span",
+  "template",
+  "script",
+  "noscript",
+  "select",
+  "option",
+  "h3",
+  "form",
+  "svg",
+  "math",
+  "frameset",
+  "body",
+  "html",
+  "head",
+];
 
 /** Markup tokens: tags opened and closed in any order (misnested, unclosed), text in several scripts, odd bytes. */
 const token = fc.oneof(
   fc.constantFrom(...TAGS).map((t) => `<${t}>`),
   fc.constantFrom(...TAGS).map((t) => `</${t}>`),
   fc.record({ t: fc.constantFrom(...TAGS), href: fc.string({ maxLength: 12 }) }).map(({ t, href }) => `<${t} href="${href}" class="r">`),
-  fc.constantFrom("Good morning. ", "早上好。", "你好，世界", " ", "\n", "&amp;", "&#0;", "&#x110000;", "<!--", "-->", "<![CDATA[", "\u0000", "\ufffd", "<", ">"),
+  fc.constantFrom(
+    "Good morning. ",
+    "早上好。",
+    "你好，世界",
+    " ",
+    "\n",
+    "&amp;",
+    "&#0;",
+    "&#x110000;",
+    "<!--",
+    "-->",
+    "<![CDATA[",
+    "\u0000",
+    "\ufffd",
+    "<",
+    ">",
+  ),
   fc.string({ maxLength: 8 }),
 );
 /** A page, sometimes with a deeply nested run (closed or not) in the middle. */
 const page = fc
   .record({
     head: fc.array(token, { maxLength: 60 }),
-    deep: fc.option(fc.record({ tag: fc.constantFrom("div", "b", "table", "li", "template"), depth: fc.integer({ min: 500, max: 3000 }), closed: fc.boolean() })),
+    deep: fc.option(
+      fc.record({
+        tag: fc.constantFrom("div", "b", "table", "li", "template"),
+        depth: fc.integer({ min: 500, max: 3000 }),
+        closed: fc.boolean(),
+      }),
+    ),
     tail: fc.array(token, { maxLength: 60 }),
   })
   .map(({ head, deep, tail }) => {

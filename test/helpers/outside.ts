@@ -34,7 +34,12 @@ export function outsideTheCheckout(): Outside {
   for (const d of [home, cwd]) mkdirSync(d, { recursive: true });
   // HOME is read once, when the process starts (env-paths): in this process the fresh HOME's data folder is
   // given as XDG_DATA_HOME, which is read at each call, so no command writes into the tester's own folder.
-  const env: NodeJS.ProcessEnv = { HOME: home, BITEXT_HOME: undefined, XDG_DATA_HOME: join(home, ".local", "share"), XDG_CONFIG_HOME: undefined };
+  const env: NodeJS.ProcessEnv = {
+    HOME: home,
+    BITEXT_HOME: undefined,
+    XDG_DATA_HOME: join(home, ".local", "share"),
+    XDG_CONFIG_HOME: undefined,
+  };
   return {
     cwd,
     home,
@@ -44,7 +49,12 @@ export function outsideTheCheckout(): Outside {
     spawn(args) {
       const fresh: NodeJS.ProcessEnv = { ...process.env, HOME: home };
       for (const k of ["BITEXT_HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME"]) delete fresh[k];
-      const r = spawnSync(process.execPath, ["--import", TSX, join(ROOT, "src", "cli", "main.ts"), ...args], { cwd, env: fresh, encoding: "utf8", timeout: 180_000 });
+      const r = spawnSync(process.execPath, ["--import", TSX, join(ROOT, "src", "cli", "main.ts"), ...args], {
+        cwd,
+        env: fresh,
+        encoding: "utf8",
+        timeout: 180_000,
+      });
       return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
     },
   };

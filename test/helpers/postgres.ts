@@ -34,9 +34,11 @@ export interface PostgresCluster {
 /** Why the PostgreSQL tests cannot run here (null: they can). */
 export function postgresUnavailable(): string | null {
   for (const tool of ["initdb", "pg_ctl", "postgres"]) {
-    if (!existsSync(join(BIN, tool))) return `PostgreSQL server binaries not found in ${BIN} (apt-get install postgresql; or set BITEXT_TEST_PG_BIN)`;
+    if (!existsSync(join(BIN, tool)))
+      return `PostgreSQL server binaries not found in ${BIN} (apt-get install postgresql; or set BITEXT_TEST_PG_BIN)`;
   }
-  if (isRoot() && !existsSync("/usr/sbin/runuser") && !existsSync("/sbin/runuser")) return "running as root without runuser (PostgreSQL refuses root)";
+  if (isRoot() && !existsSync("/usr/sbin/runuser") && !existsSync("/sbin/runuser"))
+    return "running as root without runuser (PostgreSQL refuses root)";
   if (isRoot() && postgresUid() === null) return "running as root and there is no postgres user to run the server as";
   try {
     createRequire(import.meta.url)("pg-native");
@@ -160,7 +162,10 @@ export interface StoreBackend {
  * PostgreSQL cluster started before the file's tests and stopped after them (with vitest hooks registered
  * here, so call this at the top level of a test file). Tests on PostgreSQL skip where it cannot run.
  */
-export function storeBackends(hooks: { beforeAll(fn: () => unknown, timeout?: number): void; afterAll(fn: () => unknown): void }): StoreBackend[] {
+export function storeBackends(hooks: {
+  beforeAll(fn: () => unknown, timeout?: number): void;
+  afterAll(fn: () => unknown): void;
+}): StoreBackend[] {
   const skip = reportSkip("these store tests");
   let cluster: PostgresCluster | null = null;
   let dir: string | null = null;

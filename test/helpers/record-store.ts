@@ -24,7 +24,16 @@ export function buildRecordStore(path: string, n: number): void {
         }
         recordFetch(
           store,
-          { runId: null, engine: "sim-list", query: parallelText(`query ${page}`, `查询 ${page}`), page: 1, url: `http://127.0.0.1/search?q=${page}`, status: "ok", startedAt: started, durationMs: 1 },
+          {
+            runId: null,
+            engine: "sim-list",
+            query: parallelText(`query ${page}`, `查询 ${page}`),
+            page: 1,
+            url: `http://127.0.0.1/search?q=${page}`,
+            status: "ok",
+            startedAt: started,
+            durationMs: 1,
+          },
           records,
         );
       }

@@ -74,7 +74,7 @@ describe("decodeHtml", () => {
     expect(normaliseLabel("x-gbk")).toBe("gbk");
     expect(normaliseLabel("UTF8")).toBe("utf-8");
     expect(normaliseLabel("nonsense")).toBeNull();
-    expect(charsetFromContentType("text/html;charset=\"EUC-KR\"")).toBe("euc-kr");
+    expect(charsetFromContentType('text/html;charset="EUC-KR"')).toBe("euc-kr");
     expect(charsetFromMeta(Buffer.from("<html><head><title>x</title>"))).toBeNull();
   });
 });

@@ -69,12 +69,17 @@ describe("the capped parse entry", () => {
     const dir = mkdtempSync(join(tmpdir(), "bitext-caps-"));
     const file = join(dir, "binary.html");
     const rnd = random(3);
-    writeFileSync(file, Uint8Array.from({ length: 50_000 }, () => Math.floor(rnd() * 256)));
+    writeFileSync(
+      file,
+      Uint8Array.from({ length: 50_000 }, () => Math.floor(rnd() * 256)),
+    );
     expect(() => readPageTagPaths(file)).toThrow(`${file}: page skipped (binary)`);
     const many = join(dir, "many.html");
     writeFileSync(many, `<html><body>${"<i></i>".repeat(MAX_ELEMENTS + 1)}`);
     const r = await runCommand(["records", many, "--learn"]);
     expect(r.code).toBe(65);
-    expect(r.stderr.trim()).toBe(`bitext: ${many}: page skipped (too-many-elements): more than ${MAX_ELEMENTS.toLocaleString("en")} elements`);
+    expect(r.stderr.trim()).toBe(
+      `bitext: ${many}: page skipped (too-many-elements): more than ${MAX_ELEMENTS.toLocaleString("en")} elements`,
+    );
   });
 });

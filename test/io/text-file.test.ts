@@ -43,7 +43,9 @@ describe("reading a user's text file", () => {
 
   it("refuses NUL bytes (binary) and overlong lines, naming the line", () => {
     const nul = file(Buffer.from("a\nb\nc\u0000d\n"));
-    expect(message(() => readUserTextFile(nul, { what: "annotations file" }))).toBe(`${nul}:3: contains a NUL byte: binary, not a text annotations file`);
+    expect(message(() => readUserTextFile(nul, { what: "annotations file" }))).toBe(
+      `${nul}:3: contains a NUL byte: binary, not a text annotations file`,
+    );
     const long = file(`short\n${"x".repeat(101)}\n`);
     expect(message(() => readUserTextFile(long, { what: "list", maxLineLength: 100 }))).toBe(
       `${long}:2: line of 101 characters is longer than the 100 accepted`,
@@ -57,7 +59,9 @@ describe("reading a user's text file", () => {
 
   it("names the file and position of a JSON syntax error", () => {
     const broken = file(BING.replace(/"engine"\s*:/, '"engine" '), "broken.json");
-    expect(message(() => readJsonFile(broken, "wrapper file"))).toMatch(new RegExp(`^${broken}: not valid JSON \\(.* at position \\d+\\)$`));
+    expect(message(() => readJsonFile(broken, "wrapper file"))).toMatch(
+      new RegExp(`^${broken}: not valid JSON \\(.* at position \\d+\\)$`),
+    );
   });
 });
 
@@ -71,7 +75,10 @@ describe("the project's file readers", () => {
 
   it("an annotations file with invalid UTF-8 or a NUL byte is a file:line error", () => {
     const good = '{"query":{"en":"Good morning","zh":"早上好"},"title":"t","url":"http://a.example/","snippet":"s","label":"bilingual"}';
-    const bad = file(Buffer.concat([Buffer.from(`${good}\n`), Buffer.from(good.replace("早上好", "")), Buffer.from([0xff, 0x0a])]), "a.jsonl");
+    const bad = file(
+      Buffer.concat([Buffer.from(`${good}\n`), Buffer.from(good.replace("早上好", "")), Buffer.from([0xff, 0x0a])]),
+      "a.jsonl",
+    );
     expect(message(() => readAnnotations(bad))).toBe(`${bad}:2: not valid UTF-8`);
     const wrongType = file(`${good}\n${good.replace('"label":"bilingual"', '"label":7')}\n`, "b.jsonl");
     expect(message(() => readAnnotations(wrongType))).toBe(`${wrongType}:2: label: expected "bilingual" or "monolingual"`);

@@ -148,9 +148,7 @@ describe("fetching a page politely", () => {
     expect([missing.kind, missing.status]).toEqual(["status", 404]);
     expect((await failure(fetcher.fetch(server.url("/big")))).kind).toBe("too-large");
     expect((await failure(fetcher.fetch(server.url("/big-chunked")))).kind).toBe("too-large");
-    expect((await failure(fetcher.fetch(server.url("/image.png"), { accept: isHtmlContentType }))).kind).toBe(
-      "content-type",
-    );
+    expect((await failure(fetcher.fetch(server.url("/image.png"), { accept: isHtmlContentType }))).kind).toBe("content-type");
     const img = await fetcher.fetch(server.url("/image.png"));
     expect(img.decoded).toBeNull();
   });

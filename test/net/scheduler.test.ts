@@ -24,7 +24,13 @@ describe("the scheduler: what runs next", () => {
   });
 
   it("takes the first due task of a lane, past tasks still backing off", () => {
-    const l: Lane<T> = { queue: [{ id: "later", notBefore: 5000 }, { id: "now", notBefore: 0 }], readyIn: () => 0 };
+    const l: Lane<T> = {
+      queue: [
+        { id: "later", notBefore: 5000 },
+        { id: "now", notBefore: 0 },
+      ],
+      readyIn: () => 0,
+    };
     expect(pickNext([l], 100, 0)).toEqual({ lane: 0, index: 1 });
   });
 

@@ -26,13 +26,20 @@ describe.skipIf(unavailable !== null)("bitext daemon --queue", () => {
     const config = join(dir, "schedule.json");
     writeFileSync(join(dir, "two.tsv"), "I see.\t我明白了。\nThank you.\t谢谢。\n");
     // Every second (cron with seconds), on a shipped engine definition; nothing is fetched here (no worker).
-    writeFileSync(config, JSON.stringify({ runs: [{ name: "every-second", cron: "* * * * * *", queries: ["two.tsv"], engines: ["bing"] }] }));
+    writeFileSync(
+      config,
+      JSON.stringify({ runs: [{ name: "every-second", cron: "* * * * * *", queries: ["two.tsv"], engines: ["bing"] }] }),
+    );
     // Daemons are processes of their own: two at once, stopped with SIGTERM.
     const daemon = (): { child: ChildProcess; text: () => string; out: Promise<string> } => {
-      const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "src/cli/main.ts"), "daemon", "--config", config, "--queue", redis.url, "--json"], {
-        cwd: ROOT,
-        stdio: ["ignore", "pipe", "pipe"],
-      });
+      const child = spawn(
+        process.execPath,
+        ["--import", "tsx", join(ROOT, "src/cli/main.ts"), "daemon", "--config", config, "--queue", redis.url, "--json"],
+        {
+          cwd: ROOT,
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      );
       let out = "";
       let err = "";
       child.stdout!.on("data", (d) => (out += d));

@@ -46,7 +46,11 @@ async function site(latencyMs = 0): Promise<Site> {
   const dir = mkdtempSync(join(tmpdir(), "bitext-queue-"));
   const wrappers = join(dir, "wrappers");
   for (const e of sim.engines) {
-    writeDefinition(wrapperFilePath(wrappers, e.spec.name), e.spec.name, { ...e.definition, fetch: "http", politeness: LIMITS[e.spec.name] ?? e.definition.politeness });
+    writeDefinition(wrapperFilePath(wrappers, e.spec.name), e.spec.name, {
+      ...e.definition,
+      fetch: "http",
+      politeness: LIMITS[e.spec.name] ?? e.definition.politeness,
+    });
   }
   return {
     sim,
@@ -61,7 +65,12 @@ async function site(latencyMs = 0): Promise<Site> {
 
 function queryFile(dir: string, name: string, n: number, from = 0): string {
   const file = join(dir, `${name}.tsv`);
-  writeFileSync(file, `${QUERIES.slice(from, from + n).map((q) => `${q.source.text}\t${q.target.text}`).join("\n")}\n`);
+  writeFileSync(
+    file,
+    `${QUERIES.slice(from, from + n)
+      .map((q) => `${q.source.text}\t${q.target.text}`)
+      .join("\n")}\n`,
+  );
   return file;
 }
 
@@ -74,14 +83,34 @@ interface Running {
 function worker(redis: RedisServer, s: Site, db: string, engines: string, extra: string[] = []): Running {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", join(ROOT, "src/cli/main.ts"), "worker", "--queue", redis.url, "--engines", engines, "--wrappers", s.wrappers, "--db", db, "--no-classify", "--exit-when-drained", "--stall", "2s", ...extra],
+    [
+      "--import",
+      "tsx",
+      join(ROOT, "src/cli/main.ts"),
+      "worker",
+      "--queue",
+      redis.url,
+      "--engines",
+      engines,
+      "--wrappers",
+      s.wrappers,
+      "--db",
+      db,
+      "--no-classify",
+      "--exit-when-drained",
+      "--stall",
+      "2s",
+      ...extra,
+    ],
     { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: process.env },
   );
   let stdout = "";
   let stderr = "";
   child.stdout!.on("data", (d) => (stdout += d));
   child.stderr!.on("data", (d) => (stderr += d));
-  const done = new Promise<Awaited<Running["done"]>>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal, stdout, stderr })));
+  const done = new Promise<Awaited<Running["done"]>>((resolve) =>
+    child.on("exit", (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
   return { child, done };
 }
 
@@ -94,14 +123,18 @@ async function enqueue(redis: RedisServer, s: Site, file: string, engines: strin
 
 const rows = (store: Store, sql: string) => store.sql.prepare(sql).all() as Array<Record<string, unknown>>;
 /** Rows as text, sorted here (the two backends sort text differently). */
-const sorted = (store: Store, sql: string) => rows(store, sql).map((r) => JSON.stringify(Object.values(r).map(String))).sort();
+const sorted = (store: Store, sql: string) =>
+  rows(store, sql)
+    .map((r) => JSON.stringify(Object.values(r).map(String)))
+    .sort();
 const recordRows = (store: Store) => sorted(store, "SELECT engine, query_en, query_zh, url, rank, title, snippet FROM records");
 const fetchRows = (store: Store) => sorted(store, "SELECT engine, query_en, query_zh, page, status FROM fetches");
 
 /** Search requests the simulator answered from the `from`-th to before the `to`-th, per (engine, query, page). */
 function requestsPerPage(sim: Simulator, from: number, to?: number): Map<string, number> {
   const m = new Map<string, number>();
-  for (const l of sim.log.slice(from, to)) m.set(`${l.engine}\t${l.query}\t${l.page}`, (m.get(`${l.engine}\t${l.query}\t${l.page}`) ?? 0) + 1);
+  for (const l of sim.log.slice(from, to))
+    m.set(`${l.engine}\t${l.query}\t${l.page}`, (m.get(`${l.engine}\t${l.query}\t${l.page}`) ?? 0) + 1);
   return m;
 }
 
@@ -127,105 +160,123 @@ describe.each(backends)("distributed harvest (BullMQ on Redis, 3 worker processe
     pg?.stop();
   });
 
-  it.skipIf(skip !== null || backend !== "PostgreSQL")("a dropped PostgreSQL connection fails the page in progress, which the queue retries", async () => {
-    const list = queryFile(s.dir, "dropped", 12, 400);
-    await enqueue(redis, s, list, "sim-table", ["--run", "dropped"]);
-    const db = pg!.createDatabase();
-    openStore(db).close();
-    const w = worker(redis, s, db, "sim-table", ["--concurrency", "1"]);
-    const name = new URL(db).pathname.slice(1);
-    const fetches = () => Number(adminQuery(db, "SELECT count(*) AS n FROM fetches")[0]!.n);
-    while (fetches() < 3) await new Promise((r) => setTimeout(r, 20));
-    adminQuery(pg!.url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [name]);
-    const e = await w.done;
-    expect(e, e.stderr).toMatchObject({ code: 0 });
-    expect(e.stderr).toMatch(/\(retried by the queue\)/);
-    const pages = adminQuery(db, "SELECT query_en, count(*) AS n FROM fetches WHERE status = 'ok' GROUP BY query_en");
-    expect(pages).toHaveLength(12);
-    expect(pages.every((r) => Number(r.n) === 1)).toBe(true);
-  }, 120_000);
+  it.skipIf(skip !== null || backend !== "PostgreSQL")(
+    "a dropped PostgreSQL connection fails the page in progress, which the queue retries",
+    async () => {
+      const list = queryFile(s.dir, "dropped", 12, 400);
+      await enqueue(redis, s, list, "sim-table", ["--run", "dropped"]);
+      const db = pg!.createDatabase();
+      openStore(db).close();
+      const w = worker(redis, s, db, "sim-table", ["--concurrency", "1"]);
+      const name = new URL(db).pathname.slice(1);
+      const fetches = () => Number(adminQuery(db, "SELECT count(*) AS n FROM fetches")[0]!.n);
+      while (fetches() < 3) await new Promise((r) => setTimeout(r, 20));
+      adminQuery(pg!.url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [name]);
+      const e = await w.done;
+      expect(e, e.stderr).toMatchObject({ code: 0 });
+      expect(e.stderr).toMatch(/\(retried by the queue\)/);
+      const pages = adminQuery(db, "SELECT query_en, count(*) AS n FROM fetches WHERE status = 'ok' GROUP BY query_en");
+      expect(pages).toHaveLength(12);
+      expect(pages.every((r) => Number(r.n) === 1)).toBe(true);
+    },
+    120_000,
+  );
 
-  it.skipIf(skip !== null)("fetches every page exactly once, stores what one process stores, and keeps each engine's rate over all workers", async () => {
-    const list = queryFile(s.dir, "sixty", 60);
-    const engines = "sim-list,sim-div";
-    // The engines' wrappers, learned from the first two queries' pages; then, with the wrappers fixed
-    // (self-healing off, so that both sides read every page with the same wrapper), the reference: the
-    // same list harvested by one process.
-    const browser = new LazyBrowser({ timeoutMs: 10_000 });
-    const http = new HttpLoader({ timeoutMs: 10_000, identity: await browser.identity() });
-    const reference = openStore(join(s.dir, "reference.db"));
-    let referenceFrom = 0;
-    try {
-      const learning = openStore(join(s.dir, "learning.db"));
-      const queries = readQueryFile(list);
-      await harvest(learning, { queries: queries.slice(0, 2), engines: setups(s), driver: browser, http, concurrency: 1 });
-      learning.close();
-      referenceFrom = s.sim.log.length;
-      const summary = await harvest(reference, { queries, engines: setups(s), driver: browser, http, pages: 2, concurrency: 4, interpret: { ...DEFAULT_INTERPRET, learn: false } });
-      expect(summary).toMatchObject({ errors: 0, blocked: 0, left: 0 });
-      expect(browser.started).toBe(false);
-    } finally {
-      await http.close();
-    }
-    const before = s.sim.log.length;
+  it.skipIf(skip !== null)(
+    "fetches every page exactly once, stores what one process stores, and keeps each engine's rate over all workers",
+    async () => {
+      const list = queryFile(s.dir, "sixty", 60);
+      const engines = "sim-list,sim-div";
+      // The engines' wrappers, learned from the first two queries' pages; then, with the wrappers fixed
+      // (self-healing off, so that both sides read every page with the same wrapper), the reference: the
+      // same list harvested by one process.
+      const browser = new LazyBrowser({ timeoutMs: 10_000 });
+      const http = new HttpLoader({ timeoutMs: 10_000, identity: await browser.identity() });
+      const reference = openStore(join(s.dir, "reference.db"));
+      let referenceFrom = 0;
+      try {
+        const learning = openStore(join(s.dir, "learning.db"));
+        const queries = readQueryFile(list);
+        await harvest(learning, { queries: queries.slice(0, 2), engines: setups(s), driver: browser, http, concurrency: 1 });
+        learning.close();
+        referenceFrom = s.sim.log.length;
+        const summary = await harvest(reference, {
+          queries,
+          engines: setups(s),
+          driver: browser,
+          http,
+          pages: 2,
+          concurrency: 4,
+          interpret: { ...DEFAULT_INTERPRET, learn: false },
+        });
+        expect(summary).toMatchObject({ errors: 0, blocked: 0, left: 0 });
+        expect(browser.started).toBe(false);
+      } finally {
+        await http.close();
+      }
+      const before = s.sim.log.length;
 
-    const queued = await enqueue(redis, s, list, engines, ["--pages", "2"]);
-    expect(queued).toMatchObject({ offered: 120, added: 120 });
-    // Enqueuing the same list again adds nothing.
-    expect(await enqueue(redis, s, list, engines, ["--pages", "2"])).toMatchObject({ offered: 120, added: 0 });
+      const queued = await enqueue(redis, s, list, engines, ["--pages", "2"]);
+      expect(queued).toMatchObject({ offered: 120, added: 120 });
+      // Enqueuing the same list again adds nothing.
+      expect(await enqueue(redis, s, list, engines, ["--pages", "2"])).toMatchObject({ offered: 120, added: 0 });
 
-    const db = pg ? pg.createDatabase() : join(s.dir, "workers.db");
-    openStore(db).close(); // the schema, before three processes open it at once
-    const workers = [1, 2, 3].map(() => worker(redis, s, db, engines, ["--concurrency", "4", "--no-learn"]));
-    const ended = await Promise.all(workers.map((w) => w.done));
-    for (const e of ended) expect(e, e.stderr).toMatchObject({ code: 0 });
+      const db = pg ? pg.createDatabase() : join(s.dir, "workers.db");
+      openStore(db).close(); // the schema, before three processes open it at once
+      const workers = [1, 2, 3].map(() => worker(redis, s, db, engines, ["--concurrency", "4", "--no-learn"]));
+      const ended = await Promise.all(workers.map((w) => w.done));
+      for (const e of ended) expect(e, e.stderr).toMatchObject({ code: 0 });
 
-    // Every page fetched exactly once, and the same pages as the single process fetched.
-    const pages = requestsPerPage(s.sim, before);
-    expect([...pages.values()].every((n) => n === 1)).toBe(true);
-    expect([...pages.keys()].sort()).toEqual([...requestsPerPage(s.sim, referenceFrom, before).keys()].sort());
-    expect(pages.size).toBeGreaterThan(120); // some second pages came back full and were enqueued
-    // The work was shared.
-    const perWorker = ended.map((e) => [...e.stdout.matchAll(/(\d+) pages fetched/g)].reduce((n, m) => n + Number(m[1]), 0));
-    expect(perWorker.reduce((a, b) => a + b, 0)).toBe(pages.size);
-    expect(perWorker.filter((n) => n > 0).length).toBeGreaterThan(1);
+      // Every page fetched exactly once, and the same pages as the single process fetched.
+      const pages = requestsPerPage(s.sim, before);
+      expect([...pages.values()].every((n) => n === 1)).toBe(true);
+      expect([...pages.keys()].sort()).toEqual([...requestsPerPage(s.sim, referenceFrom, before).keys()].sort());
+      expect(pages.size).toBeGreaterThan(120); // some second pages came back full and were enqueued
+      // The work was shared.
+      const perWorker = ended.map((e) => [...e.stdout.matchAll(/(\d+) pages fetched/g)].reduce((n, m) => n + Number(m[1]), 0));
+      expect(perWorker.reduce((a, b) => a + b, 0)).toBe(pages.size);
+      expect(perWorker.filter((n) => n > 0).length).toBeGreaterThan(1);
 
-    const store = openStore(db);
-    try {
-      expect(fetchRows(store)).toEqual(fetchRows(reference));
-      expect(recordRows(store)).toEqual(recordRows(reference));
-    } finally {
-      store.close();
-      reference.close();
-    }
+      const store = openStore(db);
+      try {
+        expect(fetchRows(store)).toEqual(fetchRows(reference));
+        expect(recordRows(store)).toEqual(recordRows(reference));
+      } finally {
+        store.close();
+        reference.close();
+      }
 
-    // Politeness: BullMQ's limiter spaces each engine's job starts over all workers by the interval (plus
-    // its margin). The simulator sees each request some ms after its job started (more on a busy machine),
-    // so it checks the rate: never more than the configured limit within any window of 50 intervals.
-    for (const [engine, interval] of [
-      ["sim-list", 40], // 1500 requests per minute
-      ["sim-div", 30], // 30 ms between requests
-    ] as const) {
-      const times = s.sim.log
-        .slice(before)
-        .filter((l) => l.engine === engine)
-        .map((l) => l.at)
-        .sort((a, b) => a - b);
-      expect(times.length).toBeGreaterThan(60);
-      const windowMs = interval * 50;
-      const most = Math.max(...times.map((t) => times.filter((u) => u >= t && u < t + windowMs).length));
-      expect(most, `${engine}: requests within ${windowMs} ms`).toBeLessThanOrEqual(50);
-      expect((times.length - 1) / (times.at(-1)! - times[0]!), `${engine}: mean rate (per ms)`).toBeLessThanOrEqual(1 / interval);
-    }
+      // Politeness: BullMQ's limiter spaces each engine's job starts over all workers by the interval (plus
+      // its margin). The simulator sees each request some ms after its job started (more on a busy machine),
+      // so it checks the rate: never more than the configured limit within any window of 50 intervals.
+      for (const [engine, interval] of [
+        ["sim-list", 40], // 1500 requests per minute
+        ["sim-div", 30], // 30 ms between requests
+      ] as const) {
+        const times = s.sim.log
+          .slice(before)
+          .filter((l) => l.engine === engine)
+          .map((l) => l.at)
+          .sort((a, b) => a - b);
+        expect(times.length).toBeGreaterThan(60);
+        const windowMs = interval * 50;
+        const most = Math.max(...times.map((t) => times.filter((u) => u >= t && u < t + windowMs).length));
+        expect(most, `${engine}: requests within ${windowMs} ms`).toBeLessThanOrEqual(50);
+        expect((times.length - 1) / (times.at(-1)! - times[0]!), `${engine}: mean rate (per ms)`).toBeLessThanOrEqual(1 / interval);
+      }
 
-    const status = await runCommand(["queue", "status", "--queue", redis.url, "--json"]);
-    expect(status.code).toBe(0);
-    const st = JSON.parse(status.stdout) as { runs: Array<{ run: string; engine: string; waiting: number; active: number; done: number; failed: number }> };
-    const ours = st.runs.filter((r) => r.run === queued.run);
-    expect(ours.map((r) => r.engine).sort()).toEqual(["sim-div", "sim-list"]);
-    expect(ours.reduce((n, r) => n + r.done, 0)).toBe(pages.size);
-    expect(ours.every((r) => r.waiting === 0 && r.active === 0 && r.failed === 0)).toBe(true);
-  }, 180_000);
+      const status = await runCommand(["queue", "status", "--queue", redis.url, "--json"]);
+      expect(status.code).toBe(0);
+      const st = JSON.parse(status.stdout) as {
+        runs: Array<{ run: string; engine: string; waiting: number; active: number; done: number; failed: number }>;
+      };
+      const ours = st.runs.filter((r) => r.run === queued.run);
+      expect(ours.map((r) => r.engine).sort()).toEqual(["sim-div", "sim-list"]);
+      expect(ours.reduce((n, r) => n + r.done, 0)).toBe(pages.size);
+      expect(ours.every((r) => r.waiting === 0 && r.active === 0 && r.failed === 0)).toBe(true);
+    },
+    180_000,
+  );
 });
 
 describe.skipIf(unavailable !== null)("distributed harvest: workers and Redis that go away", () => {
@@ -244,7 +295,10 @@ describe.skipIf(unavailable !== null)("distributed harvest: workers and Redis th
   const expectEveryPageOnce = (db: string, engine: string, n: number) => {
     const store = openStore(db, { readonly: true });
     try {
-      const ok = rows(store, `SELECT query_en, page, count(*) AS n FROM fetches WHERE engine = '${engine}' AND status IN ('ok', 'empty') GROUP BY 1, 2`);
+      const ok = rows(
+        store,
+        `SELECT query_en, page, count(*) AS n FROM fetches WHERE engine = '${engine}' AND status IN ('ok', 'empty') GROUP BY 1, 2`,
+      );
       expect(ok.filter((r) => r.page === 1)).toHaveLength(n);
       expect(ok.every((r) => r.n === 1)).toBe(true);
       const dupes = rows(store, "SELECT engine, query_en, url, count(*) AS n FROM records GROUP BY 1, 2, 3 HAVING n > 1");
@@ -270,7 +324,9 @@ describe.skipIf(unavailable !== null)("distributed harvest: workers and Redis th
     for (const e of await Promise.all(rescuers.map((w) => w.done))) expect(e, e.stderr).toMatchObject({ code: 0 });
     expectEveryPageOnce(db, "sim-table", 8);
     // The page in flight was asked again (by a rescuer), once.
-    const asked = s.sim.log.slice(before).filter((l) => l.engine === inFlight.engine && l.query === inFlight.query && l.page === inFlight.page);
+    const asked = s.sim.log
+      .slice(before)
+      .filter((l) => l.engine === inFlight.engine && l.query === inFlight.query && l.page === inFlight.page);
     expect(asked).toHaveLength(2);
   }, 120_000);
 

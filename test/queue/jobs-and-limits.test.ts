@@ -36,8 +36,14 @@ describe("page job ids", () => {
 
 describe("queue limits from politeness", () => {
   it("spaces starts by the longer of the minimum delay and a minute over the requests per minute, plus the margin", () => {
-    expect(queueLimits({ minDelayMs: 2000, requestsPerMinute: 20, maxConcurrent: 1 })).toEqual({ intervalMs: Math.ceil(3000 * START_MARGIN), concurrency: 1 });
-    expect(queueLimits({ minDelayMs: 5000, requestsPerMinute: 20, maxConcurrent: 2 })).toEqual({ intervalMs: Math.ceil(5000 * START_MARGIN), concurrency: 2 });
+    expect(queueLimits({ minDelayMs: 2000, requestsPerMinute: 20, maxConcurrent: 1 })).toEqual({
+      intervalMs: Math.ceil(3000 * START_MARGIN),
+      concurrency: 1,
+    });
+    expect(queueLimits({ minDelayMs: 5000, requestsPerMinute: 20, maxConcurrent: 2 })).toEqual({
+      intervalMs: Math.ceil(5000 * START_MARGIN),
+      concurrency: 2,
+    });
     expect(queueLimits({ minDelayMs: 0, requestsPerMinute: 0, maxConcurrent: 4 })).toEqual({ intervalMs: null, concurrency: 4 });
   });
 });
@@ -45,7 +51,12 @@ describe("queue limits from politeness", () => {
 describe("--queue URLs", () => {
   it("read host, port, database and credentials", () => {
     expect(parseRedisUrl("redis://127.0.0.1:6380/2")).toMatchObject({ host: "127.0.0.1", port: 6380, db: 2, maxRetriesPerRequest: null });
-    expect(parseRedisUrl("redis://:s%40cret@queue.example")).toMatchObject({ host: "queue.example", port: 6379, db: 0, password: "s@cret" });
+    expect(parseRedisUrl("redis://:s%40cret@queue.example")).toMatchObject({
+      host: "queue.example",
+      port: 6379,
+      db: 0,
+      password: "s@cret",
+    });
     expect(parseRedisUrl("rediss://queue.example:6390")).toMatchObject({ tls: {} });
   });
 

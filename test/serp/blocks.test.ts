@@ -33,7 +33,8 @@ describe("telling a block from results", () => {
   });
 
   it("treats a redirect to a verification, captcha or consent host as a block", () => {
-    const wappass = "https://wappass.baidu.com/static/captcha/tuxing.html?&ak=c27bbc89afca0463650ac9bde68ebe06&backurl=https%3A%2F%2Fwww.baidu.com";
+    const wappass =
+      "https://wappass.baidu.com/static/captcha/tuxing.html?&ak=c27bbc89afca0463650ac9bde68ebe06&backurl=https%3A%2F%2Fwww.baidu.com";
     expect(hardBlockReason(obs({ finalUrl: wappass }), baidu.blocks)).toMatch(/^redirected to https:\/\/wappass\.baidu\.com/);
     const sorry = "https://www.google.com/sorry/index?continue=https://www.google.com/search%3Fq%3Dx";
     expect(hardBlockReason(obs({ requestUrl: "https://www.google.com/search?q=x", finalUrl: sorry }), google.blocks)).toMatch(/sorry/);
@@ -77,7 +78,10 @@ describe("telling a block from results", () => {
       const seq = tagPathsFromHtml(decodeHtml(readFileSync(f)).text);
       const o = obs({ requestUrl: "https://s.example/s?q=x", finalUrl: "https://s.example/s?q=x", text: pageText(seq, 1_000_000) });
       expect(hardBlockReason(o, generic.blocks)).toBeNull();
-      const soft = softBlockReason(o, { ...generic.blocks, textPatterns: [...new Set([...generic.blocks.textPatterns, ...baidu.blocks.textPatterns, ...google.blocks.textPatterns])] });
+      const soft = softBlockReason(o, {
+        ...generic.blocks,
+        textPatterns: [...new Set([...generic.blocks.textPatterns, ...baidu.blocks.textPatterns, ...google.blocks.textPatterns])],
+      });
       if (soft) {
         flagged.push(f);
         // The archive's expected records show where the words are: in a result's snippet.

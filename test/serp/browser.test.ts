@@ -28,7 +28,9 @@ describe("what the browser says about itself", () => {
   it("is a real Chrome of the browser's version, with matching client hints, never HeadlessChrome", () => {
     expect(driver.userAgent).not.toMatch(/Headless/);
     const major = driver.browser.version().split(".")[0];
-    expect(driver.userAgent).toBe(`Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Safari/537.36`);
+    expect(driver.userAgent).toBe(
+      `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Safari/537.36`,
+    );
     expect(chromeIdentity("121.0.6167.85", "win32").clientHints).toEqual({
       "sec-ch-ua": '"Chromium";v="121", "Not_A Brand";v="24"',
       "sec-ch-ua-mobile": "?0",
@@ -66,7 +68,9 @@ describe("the simulator's hard engines, harvested", () => {
           tz: Intl.DateTimeFormat().resolvedOptions().timeZone,
           lang: navigator.language,
           ua: navigator.userAgent,
-          brands: (navigator as unknown as { userAgentData?: { brands: Array<{ brand: string }> } }).userAgentData?.brands.map((x) => x.brand) ?? [],
+          brands:
+            (navigator as unknown as { userAgentData?: { brands: Array<{ brand: string }> } }).userAgentData?.brands.map((x) => x.brand) ??
+            [],
         }));
         expect(seen).toMatchObject({ tz: "Europe/Dublin", lang: "en-GB", ua: driver.userAgent });
         expect(seen.brands.join(" ")).not.toMatch(/Headless/);
@@ -81,7 +85,9 @@ describe("the simulator's hard engines, harvested", () => {
   it("an engine whose results only its script writes is read from the page after the script ran", async () => {
     const b = await bench();
     try {
-      const html = await (await fetch(`${b.sim.origin}/script/search?q=${encodeURIComponent(`${DEMO[0]!.source.text} ${DEMO[0]!.target.text}`)}`)).text();
+      const html = await (
+        await fetch(`${b.sim.origin}/script/search?q=${encodeURIComponent(`${DEMO[0]!.source.text} ${DEMO[0]!.target.text}`)}`)
+      ).text();
       expect(html).toContain('<div id="app"></div><script>');
       const s = await harvest(b.store, { queries: DEMO.slice(0, 3), engines: b.engines("sim-script"), driver, ...FAST });
       expect(s).toMatchObject({ ok: 3, left: 0 });
@@ -102,12 +108,20 @@ describe("the simulator's hard engines, harvested", () => {
       const accepting = await SerpDriver.start({ timeoutMs: 5000, profileDir: profile, acceptConsent: true });
       let first: Awaited<ReturnType<typeof harvest>>;
       try {
-        first = await harvest(b.store, { queries: DEMO.slice(0, 3), engines: b.engines("sim-eu"), driver: accepting, ...FAST, concurrency: 1 });
+        first = await harvest(b.store, {
+          queries: DEMO.slice(0, 3),
+          engines: b.engines("sim-eu"),
+          driver: accepting,
+          ...FAST,
+          concurrency: 1,
+        });
       } finally {
         await accepting.close();
       }
       expect(first).toMatchObject({ ok: 3, left: 0, status: "completed" });
-      const accepted = listFetches(b.store, { runId: first.runId }).filter((f) => /^consent accepted \("accept all"\)/.test(f.detail ?? ""));
+      const accepted = listFetches(b.store, { runId: first.runId }).filter((f) =>
+        /^consent accepted \("accept all"\)/.test(f.detail ?? ""),
+      );
       expect(accepted).toHaveLength(1); // once: the cookie holds for the rest of the run
       expect(readdirSync(profile)).toEqual(["sim-eu.json"]);
       expect(readFileSync(join(profile, "sim-eu.json"), "utf8")).toContain("SIMCONSENT");
@@ -132,7 +146,13 @@ describe("the simulator's hard engines, harvested", () => {
     const traces = mkdtempSync(join(tmpdir(), "bitext-traces-"));
     const tracing = await SerpDriver.start({ timeoutMs: 5000, traceDir: traces });
     try {
-      const s = await harvest(b.store, { queries: DEMO.slice(0, 2), engines: b.engines("sim-eu", "sim-list"), driver: tracing, ...FAST, blockRetries: 0 });
+      const s = await harvest(b.store, {
+        queries: DEMO.slice(0, 2),
+        engines: b.engines("sim-eu", "sim-list"),
+        driver: tracing,
+        ...FAST,
+        blockRetries: 0,
+      });
       expect(s.engines["sim-list"]).toMatchObject({ ok: 2 });
       const zips = readdirSync(traces);
       expect(zips).toHaveLength(2);

@@ -59,13 +59,33 @@ describe("bitext export records", () => {
     const store = openStore(db);
     const at = new Date().toISOString();
     const q = parallelText(DEMO[0]!.source.text, DEMO[0]!.target.text);
-    recordFetch(store, { runId: null, engine: "bing", query: q, page: 1, url: "https://www.bing.com/search?q=x", status: "ok", startedAt: at, durationMs: 5 }, [
-      { url: "http://a.example/1", title: "Daily English 每日英语", snippet: 'They were always making jokes, "he said". 他们一直闹笑话。', rank: 1 },
-      { url: "http://b.example/2", title: "Story Corner", snippet: "They were always making jokes.\nA second line.", rank: 2 },
-    ]);
-    recordFetch(store, { runId: null, engine: "baidu", query: q, page: 1, url: "https://www.baidu.com/s?wd=x", status: "ok", startedAt: at, durationMs: 5 }, [
-      { url: "http://c.example/3", title: "生活论坛", snippet: "他们一直闹笑话。", rank: 1 },
-    ]);
+    recordFetch(
+      store,
+      {
+        runId: null,
+        engine: "bing",
+        query: q,
+        page: 1,
+        url: "https://www.bing.com/search?q=x",
+        status: "ok",
+        startedAt: at,
+        durationMs: 5,
+      },
+      [
+        {
+          url: "http://a.example/1",
+          title: "Daily English 每日英语",
+          snippet: 'They were always making jokes, "he said". 他们一直闹笑话。',
+          rank: 1,
+        },
+        { url: "http://b.example/2", title: "Story Corner", snippet: "They were always making jokes.\nA second line.", rank: 2 },
+      ],
+    );
+    recordFetch(
+      store,
+      { runId: null, engine: "baidu", query: q, page: 1, url: "https://www.baidu.com/s?wd=x", status: "ok", startedAt: at, durationMs: 5 },
+      [{ url: "http://c.example/3", title: "生活论坛", snippet: "他们一直闹笑话。", rank: 1 }],
+    );
     setClassification(store, 1, { label: "bilingual", probability: 0.93, model: "m@1" });
     setClassification(store, 2, { label: "monolingual", probability: 0.12, model: "m@1" });
     store.close();
@@ -76,13 +96,33 @@ describe("bitext export records", () => {
     const db = filledStore();
     const out = join(tempDir(), "records.jsonl");
     await cli(["export", "records", "--db", db, "--out", out]);
-    const all = readFileSync(out, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const all = readFileSync(out, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(all).toHaveLength(3);
-    expect(all[1]).toMatchObject({ engine: "bing", query: { en: DEMO[0]!.source.text, zh: DEMO[0]!.target.text }, url: "http://a.example/1", rank: 1, label: "bilingual", probability: 0.93 });
+    expect(all[1]).toMatchObject({
+      engine: "bing",
+      query: { en: DEMO[0]!.source.text, zh: DEMO[0]!.target.text },
+      url: "http://a.example/1",
+      rank: 1,
+      label: "bilingual",
+      probability: 0.93,
+    });
     await cli(["export", "records", "--db", db, "--out", out, "--engines", "bing", "--label", "bilingual", "--min-probability", "0.9"]);
-    expect(readFileSync(out, "utf8").trim().split("\n").map((l) => JSON.parse(l).url)).toEqual(["http://a.example/1"]);
+    expect(
+      readFileSync(out, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l).url),
+    ).toEqual(["http://a.example/1"]);
     await cli(["export", "records", "--db", db, "--out", out, "--label", "unclassified"]);
-    expect(readFileSync(out, "utf8").trim().split("\n").map((l) => JSON.parse(l).url)).toEqual(["http://c.example/3"]);
+    expect(
+      readFileSync(out, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l).url),
+    ).toEqual(["http://c.example/3"]);
   });
 
   it("writes RFC 4180 CSV: a header, quotes around commas, quotes and line breaks", async () => {
@@ -90,7 +130,9 @@ describe("bitext export records", () => {
     const out = join(tempDir(), "records.csv");
     await cli(["export", "records", "--db", db, "--format", "csv", "--engines", "bing", "--out", out]);
     const text = readFileSync(out, "utf8");
-    expect(text.split("\n")[0]).toBe("id,engine,query_en,query_zh,rank,page,url,title,snippet,first_seen,last_seen,seen_count,label,probability,model,annotation");
+    expect(text.split("\n")[0]).toBe(
+      "id,engine,query_en,query_zh,rank,page,url,title,snippet,first_seen,last_seen,seen_count,label,probability,model,annotation",
+    );
     expect(text).toContain(`,"They were always making jokes, ""he said"". 他们一直闹笑话。",`);
     expect(text).toContain(`,"They were always making jokes.\nA second line.",`);
     expect(text).toContain(",bilingual,0.93,m@1,");
@@ -99,7 +141,9 @@ describe("bitext export records", () => {
   it("refuses bad filters and a missing store", async () => {
     const db = filledStore();
     await expect(cli(["export", "records", "--db", db, "--format", "xml"])).rejects.toThrow('--format: expected jsonl or csv, got "xml"');
-    await expect(cli(["export", "records", "--db", db, "--label", "maybe"])).rejects.toThrow(/--label: expected bilingual, monolingual or unclassified/);
+    await expect(cli(["export", "records", "--db", db, "--label", "maybe"])).rejects.toThrow(
+      /--label: expected bilingual, monolingual or unclassified/,
+    );
     await expect(cli(["export", "records", "--db", db, "--since", "yesterday-ish"])).rejects.toThrow(/--since: cannot read the date/);
     await expect(cli(["export", "records", "--db", join(tempDir(), "none.db")])).rejects.toThrow(/none\.db: no store here yet/);
   });
@@ -109,7 +153,12 @@ describe("bitext daemon", () => {
   it("--once runs every configured harvest against the engines, one after the other", async () => {
     const b = await bench();
     try {
-      writeFileSync(join(b.dir, "q.tsv"), DEMO.slice(0, 2).map((q) => `${q.source.text}\t${q.target.text}`).join("\n"));
+      writeFileSync(
+        join(b.dir, "q.tsv"),
+        DEMO.slice(0, 2)
+          .map((q) => `${q.source.text}\t${q.target.text}`)
+          .join("\n"),
+      );
       const config = join(b.dir, "bitext.schedule.json");
       writeFileSync(
         config,

@@ -64,12 +64,24 @@ beforeAll(async () => {
   // Every search takes 60 ms, so a run lasts long enough to be killed in the middle.
   b = await bench([], { latencyMs: 40 });
   QUERIES = join(b.dir, "queries.tsv");
-  writeFileSync(QUERIES, DEMO.slice(0, 5).map((q) => `${q.source.text}\t${q.target.text}\t${q.note}`).join("\n"));
+  writeFileSync(
+    QUERIES,
+    DEMO.slice(0, 5)
+      .map((q) => `${q.source.text}\t${q.target.text}\t${q.note}`)
+      .join("\n"),
+  );
   const driver = await SerpDriver.start();
   try {
     const store = openStore(join(b.dir, "reference.db"));
     const { readQueryFile } = await import("../../src/serp/queries.js");
-    await harvest(store, { queries: readQueryFile(QUERIES), engines: b.engines("sim-list", "sim-div"), driver, pages: 2, concurrency: 2, ...FAST });
+    await harvest(store, {
+      queries: readQueryFile(QUERIES),
+      engines: b.engines("sim-list", "sim-div"),
+      driver,
+      pages: 2,
+      concurrency: 2,
+      ...FAST,
+    });
     store.close();
   } finally {
     await driver.close();
@@ -83,7 +95,22 @@ afterAll(async () => {
 describe("crash safety", () => {
   it("kill -9 at any moment, twice, then a rerun: the same records as an uninterrupted run, none lost, none twice", async () => {
     const db = join(b.dir, "crash.db");
-    const args = ["harvest", QUERIES, "--engines", "sim-list,sim-div", "--wrappers", b.dir, "--db", db, "--pages", "2", "--concurrency", "2", "--no-classify", "--json"];
+    const args = [
+      "harvest",
+      QUERIES,
+      "--engines",
+      "sim-list,sim-div",
+      "--wrappers",
+      b.dir,
+      "--db",
+      db,
+      "--pages",
+      "2",
+      "--concurrency",
+      "2",
+      "--no-classify",
+      "--json",
+    ];
     for (const after of [3, 8]) {
       const child = bitext(args);
       const done = exited(child);
@@ -124,7 +151,20 @@ describe("crash safety", () => {
 
   it("Ctrl-C finishes in-flight writes, closes the browser, marks the run interrupted and exits 130", async () => {
     const db = join(b.dir, "sigint.db");
-    const child = bitext(["harvest", QUERIES, "--engines", "sim-list,sim-div", "--wrappers", b.dir, "--db", db, "--pages", "2", "--no-classify", "--json"]);
+    const child = bitext([
+      "harvest",
+      QUERIES,
+      "--engines",
+      "sim-list,sim-div",
+      "--wrappers",
+      b.dir,
+      "--db",
+      db,
+      "--pages",
+      "2",
+      "--no-classify",
+      "--json",
+    ]);
     const done = exited(child);
     await untilFetches(db, 3);
     child.kill("SIGINT");

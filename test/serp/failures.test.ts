@@ -89,7 +89,9 @@ describe("a page that fails is named by what failed, and left for the next run",
     expect(fetches.every((f) => !/robots/.test(f.detail ?? ""))).toBe(true);
     expect(s.causes.refused).toBe(s.fetched);
     expect(s).toMatchObject({ status: "failed", left: 2 });
-    expect(events.find((e) => e.kind === "engine-given-up")).toMatchObject({ reason: expect.stringMatching(/^unreachable: 3 network failures in a row/) });
+    expect(events.find((e) => e.kind === "engine-given-up")).toMatchObject({
+      reason: expect.stringMatching(/^unreachable: 3 network failures in a row/),
+    });
   });
 
   it("timeout: a server that accepts the connection and never answers", async () => {
@@ -128,7 +130,13 @@ describe("a page that fails is named by what failed, and left for the next run",
     const b = await bench(parseFaults("sim-list:consent@1-"));
     try {
       const events: HarvestEvent[] = [];
-      const s = await harvest(b.store, { queries: DEMO.slice(0, 6), engines: b.engines("sim-list"), driver, ...FAST, onEvent: (e) => events.push(e) });
+      const s = await harvest(b.store, {
+        queries: DEMO.slice(0, 6),
+        engines: b.engines("sim-list"),
+        driver,
+        ...FAST,
+        onEvent: (e) => events.push(e),
+      });
       expect(s).toMatchObject({ status: "failed", ok: 0, left: 6 });
       expect(s.causes.consent).toBe(s.fetched);
       expect(s.fetched).toBeLessThanOrEqual(4);
@@ -142,7 +150,13 @@ describe("a page that fails is named by what failed, and left for the next run",
   it("block: pages blocked after their retries are left, counted as blocked, and the run says which pages succeeded", async () => {
     const b = await bench(parseFaults("sim-div:429@1-"));
     try {
-      const s = await harvest(b.store, { queries: DEMO.slice(0, 3), engines: b.engines("sim-div", "sim-list"), driver, ...FAST, breaker: { threshold: 100, cooldownMs: 10, maxTrips: 1 } });
+      const s = await harvest(b.store, {
+        queries: DEMO.slice(0, 3),
+        engines: b.engines("sim-div", "sim-list"),
+        driver,
+        ...FAST,
+        breaker: { threshold: 100, cooldownMs: 10, maxTrips: 1 },
+      });
       expect(s.engines["sim-div"]).toMatchObject({ ok: 0, left: 3, blocked: 9 }); // 1 + 2 block retries each
       expect(s.engines["sim-div"]!.causes.blocked).toBe(9);
       expect(s.engines["sim-list"]).toMatchObject({ ok: 3, left: 0 });
@@ -157,9 +171,17 @@ describe("engines that cannot be reached", () => {
   it("gives an unreachable engine up after a few attempts, leaving every page, while a working engine goes on", async () => {
     const b = await bench();
     const dir = b.dir;
-    writeDefinition(wrapperFilePath(dir, "down"), "down", { searchUrl: "http://down.invalid/s?q={query}", politeness: { minDelayMs: 0, requestsPerMinute: 0, maxConcurrent: 2 } });
+    writeDefinition(wrapperFilePath(dir, "down"), "down", {
+      searchUrl: "http://down.invalid/s?q={query}",
+      politeness: { minDelayMs: 0, requestsPerMinute: 0, maxConcurrent: 2 },
+    });
     try {
-      const s = await harvest(b.store, { queries: DEMO.slice(0, 6), engines: [loadEngine(dir, "down"), ...b.engines("sim-list")], driver, ...FAST });
+      const s = await harvest(b.store, {
+        queries: DEMO.slice(0, 6),
+        engines: [loadEngine(dir, "down"), ...b.engines("sim-list")],
+        driver,
+        ...FAST,
+      });
       expect(s.engines.down).toMatchObject({ givenUp: true, ok: 0, left: 6 });
       expect(s.engines.down!.fetched).toBeLessThanOrEqual(4);
       expect(s.engines["sim-list"]).toMatchObject({ ok: 6, left: 0 });
@@ -173,13 +195,24 @@ describe("engines that cannot be reached", () => {
     const dir = mkdtempSync(join(tmpdir(), "bitext-down-"));
     try {
       for (const name of ["down-a", "down-b"]) {
-        writeDefinition(wrapperFilePath(dir, name), name, { searchUrl: `http://${name}.invalid/s?q={query}`, politeness: { minDelayMs: 0, requestsPerMinute: 0, maxConcurrent: 2 } });
+        writeDefinition(wrapperFilePath(dir, name), name, {
+          searchUrl: `http://${name}.invalid/s?q={query}`,
+          politeness: { minDelayMs: 0, requestsPerMinute: 0, maxConcurrent: 2 },
+        });
       }
       const queries = join(dir, "queries.tsv");
-      writeFileSync(queries, DEMO.slice(0, 6).map((q) => `${q.source.text}\t${q.target.text}`).join("\n"));
-      const r = await runCommand(["harvest", queries, "--engines", "down-a,down-b", "--wrappers", dir, "--db", join(dir, "bitext.db"), "--no-classify", "--json"], {
-        env: { BITEXT_HOME: dir },
-      });
+      writeFileSync(
+        queries,
+        DEMO.slice(0, 6)
+          .map((q) => `${q.source.text}\t${q.target.text}`)
+          .join("\n"),
+      );
+      const r = await runCommand(
+        ["harvest", queries, "--engines", "down-a,down-b", "--wrappers", dir, "--db", join(dir, "bitext.db"), "--no-classify", "--json"],
+        {
+          env: { BITEXT_HOME: dir },
+        },
+      );
       expect(r.code, r.stderr).toBe(75);
       const summary = JSON.parse(r.stdout);
       expect(summary).toMatchObject({ status: "failed", ok: 0, left: 12, jobsDone: 12 });

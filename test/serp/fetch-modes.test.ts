@@ -62,10 +62,12 @@ describe("fetch mode http", () => {
       const b = await harvest(viaHttp.store, { ...opts, engines: viaHttp.engines(...engines), driver, http, fetchMode: "http" });
       expect(b).toMatchObject({ ok: a.ok, empty: a.empty, errors: 0, newRecords: a.newRecords, fetched: a.fetched });
       // The two simulators differ only by their port, which is part of URLs and display URLs.
-      const portless = (b: Awaited<ReturnType<typeof bench>>) => recordsOf(b.store).map((r) => r.replaceAll(b.sim.origin.replace("http://", ""), "HOST"));
+      const portless = (b: Awaited<ReturnType<typeof bench>>) =>
+        recordsOf(b.store).map((r) => r.replaceAll(b.sim.origin.replace("http://", ""), "HOST"));
       expect(portless(viaHttp)).toEqual(portless(viaBrowser));
       expect(viaHttp.sim.log).toHaveLength(b.fetched); // one request per page
-      for (const f of listFetches(viaHttp.store)) expect(getFetchTransport(viaHttp.store, f.id)).toEqual({ proxy: null, fetchedWith: "http" });
+      for (const f of listFetches(viaHttp.store))
+        expect(getFetchTransport(viaHttp.store, f.id)).toEqual({ proxy: null, fetchedWith: "http" });
       for (const f of listFetches(viaBrowser.store)) expect(getFetchTransport(viaBrowser.store, f.id)?.fetchedWith).toBe("browser");
     } finally {
       await viaBrowser.close();
@@ -76,7 +78,16 @@ describe("fetch mode http", () => {
   it("follows a redirect once and reads the page it leads to (a verification page: blocked)", async () => {
     const b = await bench(parseFaults("sim-div:verify-redirect@2"));
     try {
-      const s = await harvest(b.store, { queries: DEMO.slice(0, 2), engines: b.engines("sim-div"), driver, http, fetchMode: "http", keepHtml: true, concurrency: 1, ...FAST });
+      const s = await harvest(b.store, {
+        queries: DEMO.slice(0, 2),
+        engines: b.engines("sim-div"),
+        driver,
+        http,
+        fetchMode: "http",
+        keepHtml: true,
+        concurrency: 1,
+        ...FAST,
+      });
       expect(s).toMatchObject({ ok: 2, blocked: 1, left: 0 });
       const blocked = listFetches(b.store, { status: "blocked" })[0]!;
       expect(blocked.detail).toMatch(/^redirected to http:\/\/localhost:\d+\/wappass\//);
@@ -97,13 +108,24 @@ describe("fetch mode http", () => {
       errorKind: "refused",
     });
     const dns = await http.load(def, "http://nowhere.invalid/s?q=x");
-    expect(dns).toMatchObject({ errorKind: "dns", error: expect.stringMatching(/^dns: host name not found \(DNS\): nowhere\.invalid \(E/) });
+    expect(dns).toMatchObject({
+      errorKind: "dns",
+      error: expect.stringMatching(/^dns: host name not found \(DNS\): nowhere\.invalid \(E/),
+    });
   });
 
   it("cannot read an engine whose results only its script writes: an unrecognised page, not records", async () => {
     const b = await bench();
     try {
-      const s = await harvest(b.store, { queries: DEMO.slice(0, 1), engines: b.engines("sim-script"), driver, http, fetchMode: "http", retries: 0, ...FAST });
+      const s = await harvest(b.store, {
+        queries: DEMO.slice(0, 1),
+        engines: b.engines("sim-script"),
+        driver,
+        http,
+        fetchMode: "http",
+        retries: 0,
+        ...FAST,
+      });
       expect(s).toMatchObject({ ok: 0, left: 1, causes: expect.objectContaining({ layout: 1 }) });
     } finally {
       await b.close();
@@ -115,7 +137,15 @@ describe("fetch mode auto", () => {
   it("uses HTTP where the HTML holds the records, the browser where it does not (script, consent), and says so", async () => {
     const b = await bench();
     try {
-      const s = await harvest(b.store, { queries: DEMO.slice(0, 3), engines: b.engines("sim-list", "sim-script", "sim-eu"), driver, http, fetchMode: "auto", blockRetries: 0, ...FAST });
+      const s = await harvest(b.store, {
+        queries: DEMO.slice(0, 3),
+        engines: b.engines("sim-list", "sim-script", "sim-eu"),
+        driver,
+        http,
+        fetchMode: "auto",
+        blockRetries: 0,
+        ...FAST,
+      });
       const paths = (engine: string) => listFetches(b.store, { engine }).map((f) => getFetchTransport(b.store, f.id)!.fetchedWith);
       // sim-list: the first page teaches the wrapper in the browser, the others are read from HTTP.
       expect(paths("sim-list").filter((p) => p === "http").length).toBeGreaterThanOrEqual(1);

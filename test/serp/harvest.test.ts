@@ -85,7 +85,13 @@ describe("injected faults", () => {
   async function withFault(spec: string, engine = "sim-list") {
     const b = await bench(parseFaults(spec));
     const events: HarvestEvent[] = [];
-    const s = await harvest(b.store, { queries: DEMO.slice(0, 3), engines: b.engines(engine), driver, ...FAST, onEvent: (e) => events.push(e) });
+    const s = await harvest(b.store, {
+      queries: DEMO.slice(0, 3),
+      engines: b.engines(engine),
+      driver,
+      ...FAST,
+      onEvent: (e) => events.push(e),
+    });
     return { b, s, events, fetches: listFetches(b.store) };
   }
 
@@ -181,7 +187,14 @@ describe("self-healing wrappers", () => {
         const events: HarvestEvent[] = [];
         // One page at a time: the wrapper is learned from the first query's page whatever the timing (whether the
         // old wrapper still fits the redesign depends on the page it was learned from).
-        const s = await harvest(b.store, { queries: DEMO.slice(0, 6), engines: b.engines(engine), driver, ...FAST, concurrency: 1, onEvent: (e) => events.push(e) });
+        const s = await harvest(b.store, {
+          queries: DEMO.slice(0, 6),
+          engines: b.engines(engine),
+          driver,
+          ...FAST,
+          concurrency: 1,
+          onEvent: (e) => events.push(e),
+        });
         const learned = events.filter((e) => e.kind === "wrapper-learned");
         if (engine === "sim-div") {
           // The div wrapper learned on the first query's page reads the 2023 redesign as it is (its titles at
@@ -213,8 +226,21 @@ describe("re-extracting kept pages", () => {
     try {
       const noLearning = { learn: false, healShare: 0.5, minLearnedRecords: 3 };
       const [setup] = b.engines("sim-table");
-      await learnWrapperLive({ definition: setup!.definition, file: setup!.file, driver, query: `${DEMO[0]!.source.text} ${DEMO[0]!.target.text}` });
-      const s = await harvest(b.store, { queries: DEMO.slice(0, 4), engines: b.engines("sim-table"), driver, keepHtml: true, retries: 0, interpret: noLearning, ...FAST });
+      await learnWrapperLive({
+        definition: setup!.definition,
+        file: setup!.file,
+        driver,
+        query: `${DEMO[0]!.source.text} ${DEMO[0]!.target.text}`,
+      });
+      const s = await harvest(b.store, {
+        queries: DEMO.slice(0, 4),
+        engines: b.engines("sim-table"),
+        driver,
+        keepHtml: true,
+        retries: 0,
+        interpret: noLearning,
+        ...FAST,
+      });
       expect(s).toMatchObject({ ok: 1, errors: 3 }); // the redesign came at the engine's 3rd search
       expect(listFetches(b.store, { status: "error" }).every((f) => f.hasHtml && /unrecognised page/.test(f.detail ?? ""))).toBe(true);
       const requests = b.sim.requests("sim-table");

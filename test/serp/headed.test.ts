@@ -57,7 +57,21 @@ afterAll(async () => {
  */
 function harvestRun(headed: boolean, db: string): Promise<{ code: number | null; stderr: string }> {
   const bitext = [process.execPath, "--import", "tsx", join(ROOT, "src", "cli", "main.ts")];
-  const args = ["harvest", join(dir, "q.tsv"), "--engines", "probe", "--wrappers", dir, "--db", join(dir, db), "--no-classify", "--no-profile", "--retries", "0", "--json"];
+  const args = [
+    "harvest",
+    join(dir, "q.tsv"),
+    "--engines",
+    "probe",
+    "--wrappers",
+    dir,
+    "--db",
+    join(dir, db),
+    "--no-classify",
+    "--no-profile",
+    "--retries",
+    "0",
+    "--json",
+  ];
   const [cmd, ...rest] = headed ? [XVFB_RUN, "-a", ...bitext, ...args, "--headed"] : [...bitext, ...args];
   const child = spawn(cmd!, rest, { cwd: ROOT, env: { ...process.env, BITEXT_HOME: dir }, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
@@ -68,15 +82,25 @@ function harvestRun(headed: boolean, db: string): Promise<{ code: number | null;
 }
 
 describe("harvest --headed", () => {
-  it.skipIf(!hasXvfb)("shows a real browser window under Xvfb (the page sees a window frame), where the default is headless", async () => {
-    const headed = await harvestRun(true, "headed.db");
-    expect([0, 75], headed.stderr).toContain(headed.code);
-    expect(frames.length, headed.stderr).toBeGreaterThan(0);
-    expect(frames.every((f) => f > 0), `outerHeight - innerHeight: ${frames.join(", ")}`).toBe(true);
-    frames.length = 0;
-    const headless = await harvestRun(false, "headless.db");
-    expect([0, 75], headless.stderr).toContain(headless.code);
-    expect(frames.length).toBeGreaterThan(0);
-    expect(frames.every((f) => f <= 0), `outerHeight - innerHeight: ${frames.join(", ")}`).toBe(true);
-  }, 120_000);
+  it.skipIf(!hasXvfb)(
+    "shows a real browser window under Xvfb (the page sees a window frame), where the default is headless",
+    async () => {
+      const headed = await harvestRun(true, "headed.db");
+      expect([0, 75], headed.stderr).toContain(headed.code);
+      expect(frames.length, headed.stderr).toBeGreaterThan(0);
+      expect(
+        frames.every((f) => f > 0),
+        `outerHeight - innerHeight: ${frames.join(", ")}`,
+      ).toBe(true);
+      frames.length = 0;
+      const headless = await harvestRun(false, "headless.db");
+      expect([0, 75], headless.stderr).toContain(headless.code);
+      expect(frames.length).toBeGreaterThan(0);
+      expect(
+        frames.every((f) => f <= 0),
+        `outerHeight - innerHeight: ${frames.join(", ")}`,
+      ).toBe(true);
+    },
+    120_000,
+  );
 });

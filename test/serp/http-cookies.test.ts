@@ -18,7 +18,13 @@ describe("Set-Cookie, read as browsers do", () => {
   it("keeps host, domain, path, expiry and secure; an expired cookie is a removal", () => {
     const c = parseSetCookie(
       "https://www.example.org/search/web?q=1",
-      ["SID=a1; Path=/; Max-Age=3600; HttpOnly", "pref=zh; Domain=.example.org; Secure; SameSite=None", "old=x; Max-Age=0", "bad; Path=/", "other=1; Domain=elsewhere.net"],
+      [
+        "SID=a1; Path=/; Max-Age=3600; HttpOnly",
+        "pref=zh; Domain=.example.org; Secure; SameSite=None",
+        "old=x; Max-Age=0",
+        "bad; Path=/",
+        "other=1; Domain=elsewhere.net",
+      ],
       now,
     );
     expect(c.set.map((x) => [x.name, x.domain, x.path, x.expires, x.secure, x.httpOnly, x.sameSite])).toEqual([
@@ -47,7 +53,8 @@ describe("cookies from the HTTP path reach the profile and the browser", () => {
       const path = req.url ?? "/";
       seen.push({ path, cookie: req.headers.cookie ?? "" });
       const headers: Record<string, string | string[]> = { "content-type": "text/html; charset=utf-8" };
-      if (path.startsWith("/set")) headers["set-cookie"] = ["session=s42; Path=/; Max-Age=3600", "consent=yes; Path=/; Max-Age=3600", "gone=1; Path=/; Max-Age=0"];
+      if (path.startsWith("/set"))
+        headers["set-cookie"] = ["session=s42; Path=/; Max-Age=3600", "consent=yes; Path=/; Max-Age=3600", "gone=1; Path=/; Max-Age=0"];
       res.writeHead(200, headers);
       res.end("<!DOCTYPE html><title>ok</title><p>results</p>");
     });
@@ -67,7 +74,12 @@ describe("cookies from the HTTP path reach the profile and the browser", () => {
       await driver.load(def, server.url("/before"));
       expect(cookieAt("/before")).toEqual([""]);
       await driver.updateCookies(def, parseSetCookie(server.origin, "gone=1; Path=/"));
-      const http = new HttpLoader({ timeoutMs: 10_000, identity: driver.identity, profileDir, onCookies: (d, c) => driver.updateCookies(d, c) });
+      const http = new HttpLoader({
+        timeoutMs: 10_000,
+        identity: driver.identity,
+        profileDir,
+        onCookies: (d, c) => driver.updateCookies(d, c),
+      });
       const page = await http.load(def, server.url("/set"));
       expect(page.error).toBeNull();
       await http.load(def, server.url("/http-again"));
@@ -75,7 +87,9 @@ describe("cookies from the HTTP path reach the profile and the browser", () => {
       expect(cookieAt("/http-again")).toEqual(["session=s42; consent=yes"]);
       // The profile file: Playwright's storage state, with them (and without the removed one).
       expect(existsSync(file)).toBe(true);
-      const saved = readProfileCookies(file).map((c) => `${c.name}=${c.value}@${c.domain}${c.path}`).sort();
+      const saved = readProfileCookies(file)
+        .map((c) => `${c.name}=${c.value}@${c.domain}${c.path}`)
+        .sort();
       expect(saved).toEqual(["consent=yes@127.0.0.1/", "session=s42@127.0.0.1/"]);
       // The browser, in this run: its open context sends them (and no longer the removed cookie).
       await driver.load(def, server.url("/browser-same-run"));
@@ -83,7 +97,11 @@ describe("cookies from the HTTP path reach the profile and the browser", () => {
     } finally {
       await driver.close(); // saves the context's state over the file: it must still hold them
     }
-    expect(JSON.parse(readFileSync(file, "utf8")).cookies.map((c: { name: string }) => c.name).sort()).toEqual(["consent", "session"]);
+    expect(
+      JSON.parse(readFileSync(file, "utf8"))
+        .cookies.map((c: { name: string }) => c.name)
+        .sort(),
+    ).toEqual(["consent", "session"]);
     // A later run: a fresh browser and a fresh HTTP client read them from the profile.
     const later = await SerpDriver.start({ timeoutMs: 10_000, profileDir });
     try {

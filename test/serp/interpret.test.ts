@@ -137,7 +137,9 @@ describe("what a loaded result page means", () => {
       fresh = v.learned;
       expect(fresh).not.toBeNull();
       // Without learning, the same page is unrecognised (an error to retry), never empty.
-      expect(interpretPage(await load(def, searchUrl(def, q(3), 1)), def, old, { ...DEFAULT_INTERPRET, learn: false }).status).toBe("error");
+      expect(interpretPage(await load(def, searchUrl(def, q(3), 1)), def, old, { ...DEFAULT_INTERPRET, learn: false }).status).toBe(
+        "error",
+      );
     });
     // The old layout again (an A/B test): the earlier wrapper fits, nothing is re-learned.
     const back = interpretPage(await load(def, searchUrl(def, q(4), 1)), def, fresh, DEFAULT_INTERPRET, [old]);
@@ -153,7 +155,15 @@ describe("what a loaded result page means", () => {
   it("calls a failed navigation or an HTTP error an error", () => {
     const def = engine("sim-list");
     const u = "http://engine.example/s?q=x";
-    const blank: PageObservation = { requestUrl: u, finalUrl: u, httpStatus: null, title: "", text: "", blockSelectors: [], noResultsSelectors: [] };
+    const blank: PageObservation = {
+      requestUrl: u,
+      finalUrl: u,
+      httpStatus: null,
+      title: "",
+      text: "",
+      blockSelectors: [],
+      noResultsSelectors: [],
+    };
     const reset = "network: connection reset: engine.example (net::ERR_CONNECTION_RESET)";
     expect(interpretPage({ observation: blank, seq: null, error: reset, errorKind: "network" }, def, null)).toMatchObject({
       status: "error",

@@ -20,7 +20,9 @@ describe("the tag paths collected inside Chromium", () => {
   it("are the very sequence parse5 gives offline, on every simulated layout and on a linked bilingual page", async () => {
     const b = await bench(parseFaults("sim-div:layout-switch@2"));
     try {
-      const urls = b.engines("sim-list", "sim-div", "sim-table").map((e) => searchUrl(e.definition, `${DEMO[3]!.source.text} ${DEMO[3]!.target.text}`, 1));
+      const urls = b
+        .engines("sim-list", "sim-div", "sim-table")
+        .map((e) => searchUrl(e.definition, `${DEMO[3]!.source.text} ${DEMO[3]!.target.text}`, 1));
       urls.push(searchUrl(b.engines("sim-div")[0]!.definition, `${DEMO[4]!.source.text} ${DEMO[4]!.target.text}`, 1)); // the redesigned layout
       urls.push(b.sim.origin + b.sim.collection.pages.find((p) => p.style === "glossary")!.path);
       const def = b.engines("sim-list")[0]!.definition;
@@ -42,7 +44,13 @@ describe("bitext wrapper learn --engine NAME (live, no --sample)", () => {
     try {
       const [setup] = b.engines("sim-div");
       const preview = join(b.dir, "preview.png");
-      const r = await learnWrapperLive({ definition: setup!.definition, file: setup!.file, driver, query: `${DEMO[2]!.source.text} ${DEMO[2]!.target.text}`, preview });
+      const r = await learnWrapperLive({
+        definition: setup!.definition,
+        file: setup!.file,
+        driver,
+        query: `${DEMO[2]!.source.text} ${DEMO[2]!.target.text}`,
+        preview,
+      });
       expect(r.records).toHaveLength(b.sim.log[0]!.results);
       expect(r.outlined).toBe(r.records.length);
       expect(readFileSync(preview).subarray(0, 8).toString("hex")).toBe("89504e470d0a1a0a"); // a PNG

@@ -40,11 +40,7 @@ describe("the page policy: what comes after a page", () => {
     previous: [],
     definition: parseEngineDefinition({ searchUrl: "http://e.example/s?q={query}&first={offset}" }, "e", "t"),
   } as EngineSetup;
-  const queries = [
-    parallelText("a", "甲"),
-    parallelText("b", "乙"),
-    parallelText("c", "丙"),
-  ];
+  const queries = [parallelText("a", "甲"), parallelText("b", "乙"), parallelText("c", "丙")];
   const options = { pages: 2, retries: 2, blockRetries: 1, downAfter: 3, backoff: { baseMs: 10, maxMs: 10 } };
 
   it("asks for a query's next page only after a full page, and finishes the job otherwise", () => {
@@ -62,7 +58,12 @@ describe("the page policy: what comes after a page", () => {
   it("retries an error, then leaves the page; an engine failing at the network level 3 times in a row is given up", () => {
     const c = new RunCounters(["e"], 3);
     const events: string[] = [];
-    const policy = new PagePolicy(c, options, (ev) => events.push(ev.kind === "engine-given-up" ? `given-up:${ev.left}` : ev.kind), () => 0);
+    const policy = new PagePolicy(
+      c,
+      options,
+      (ev) => events.push(ev.kind === "engine-given-up" ? `given-up:${ev.left}` : ev.kind),
+      () => 0,
+    );
     const e = policy.engine(setup, queries);
     const refused = { status: "error" as const, cause: "refused" as const, detail: "refused: …", url: "u", records: 0 };
     policy.afterPage(e, e.queue.shift()!, refused);
@@ -72,7 +73,10 @@ describe("the page policy: what comes after a page", () => {
     policy.afterPage(e, e.queue.shift()!, refused); // the third in a row: down
     expect(events).toEqual(["error", "error", "error", "given-up:2"]);
     expect(c.stats).toMatchObject({ left: 3, jobsDone: 3 });
-    expect(c.engine("e")).toMatchObject({ givenUp: true, givenUpBecause: expect.stringMatching(/^unreachable: 3 network failures in a row/) });
+    expect(c.engine("e")).toMatchObject({
+      givenUp: true,
+      givenUpBecause: expect.stringMatching(/^unreachable: 3 network failures in a row/),
+    });
     expect(e.queue).toEqual([]);
   });
 
@@ -80,7 +84,8 @@ describe("the page policy: what comes after a page", () => {
     const c = new RunCounters(["e"], 3);
     const policy = new PagePolicy(c, { ...options, retries: 0 });
     const e = policy.engine(setup, queries);
-    for (let i = 0; i < 3; i++) policy.afterPage(e, e.queue.shift()!, { status: "error", cause: i % 2 ? "http" : "layout", detail: "x", url: "u", records: 0 });
+    for (let i = 0; i < 3; i++)
+      policy.afterPage(e, e.queue.shift()!, { status: "error", cause: i % 2 ? "http" : "layout", detail: "x", url: "u", records: 0 });
     expect(c.engine("e")).toMatchObject({ givenUp: false, left: 3 });
   });
 });

@@ -96,7 +96,9 @@ describe("harvesting through proxies", () => {
     try {
       const s = await harvest(driverless.store, { queries: DEMO.slice(0, 3), engines: driverless.engines("sim-proxied"), driver, ...FAST });
       expect(s).toMatchObject({ ok: 3, left: 0 });
-      expect(seen.filter((r) => r.port === proxy.port && r.host === "proxied.sim.invalid" && r.user === "ann").length).toBeGreaterThanOrEqual(3);
+      expect(
+        seen.filter((r) => r.port === proxy.port && r.host === "proxied.sim.invalid" && r.user === "ann").length,
+      ).toBeGreaterThanOrEqual(3);
       for (const f of listFetches(driverless.store, { runId: s.runId })) {
         expect(getFetchTransport(driverless.store, f.id)).toEqual({ proxy: `http://127.0.0.1:${proxy.port}`, fetchedWith: "browser" });
       }
@@ -111,7 +113,14 @@ describe("harvesting through proxies", () => {
     const driver = await SerpDriver.start({ timeoutMs: 5000 });
     const http = new HttpLoader({ timeoutMs: 5000, identity: driver.identity, proxies: pool });
     try {
-      const s = await harvest(driverless.store, { queries: DEMO.slice(10, 12), engines: driverless.engines("sim-proxied"), driver, http, fetchMode: "http", ...FAST });
+      const s = await harvest(driverless.store, {
+        queries: DEMO.slice(10, 12),
+        engines: driverless.engines("sim-proxied"),
+        driver,
+        http,
+        fetchMode: "http",
+        ...FAST,
+      });
       expect(s).toMatchObject({ ok: 2, left: 0 });
       for (const f of listFetches(driverless.store, { runId: s.runId })) {
         expect(getFetchTransport(driverless.store, f.id)).toEqual({ proxy: `http://127.0.0.1:${proxy.port}`, fetchedWith: "http" });
@@ -126,7 +135,13 @@ describe("harvesting through proxies", () => {
   it("without a proxy the proxy-only engine is unreachable (DNS) and given up", async () => {
     const driver = await SerpDriver.start({ timeoutMs: 5000 });
     try {
-      const s = await harvest(driverless.store, { queries: DEMO.slice(3, 6), engines: driverless.engines("sim-proxied"), driver, ...FAST, maxAgeMs: 0 });
+      const s = await harvest(driverless.store, {
+        queries: DEMO.slice(3, 6),
+        engines: driverless.engines("sim-proxied"),
+        driver,
+        ...FAST,
+        maxAgeMs: 0,
+      });
       expect(s.engines["sim-proxied"]).toMatchObject({ ok: 0, left: 3, givenUp: true });
       expect(s.causes.dns).toBeGreaterThan(0);
     } finally {
@@ -146,7 +161,13 @@ describe("harvesting through proxies", () => {
     ]);
     const driver = await SerpDriver.start({ timeoutMs: 5000, proxies: pool });
     try {
-      const s = await harvest(driverless.store, { queries: DEMO.slice(6, 10), engines: driverless.engines("sim-list"), driver, ...FAST, concurrency: 1 });
+      const s = await harvest(driverless.store, {
+        queries: DEMO.slice(6, 10),
+        engines: driverless.engines("sim-list"),
+        driver,
+        ...FAST,
+        concurrency: 1,
+      });
       expect(s).toMatchObject({ ok: 4, left: 0 });
       const fetches = listFetches(driverless.store, { runId: s.runId });
       const failed = fetches.filter((f) => f.status === "error");

@@ -16,7 +16,9 @@ describe("reading query lists", () => {
     expect(demo[0]!.note).toMatch(/^CC-BY 2\.0 \(France\) Attribution: tatoeba\.org #305508/);
     const big = readQueryFile(resourcePath("queries", "tatoeba-cmn-eng.tsv"));
     expect(big).toHaveLength(2000);
-    expect(big.every((q) => /\p{Script=Han}/u.test(q.target.text) && /[a-z]/i.test(q.source.text) && q.note?.includes("tatoeba.org"))).toBe(true);
+    expect(big.every((q) => /\p{Script=Han}/u.test(q.target.text) && /[a-z]/i.test(q.source.text) && q.note?.includes("tatoeba.org"))).toBe(
+      true,
+    );
   });
 
   it("submits the pair together, English first (seed §4.1)", () => {
@@ -24,7 +26,10 @@ describe("reading query lists", () => {
   });
 
   it("skips comments and blank lines, trims and collapses spaces, accepts a BOM and CRLF", () => {
-    const list = parseQueryList("\uFEFF# a comment\r\n\r\n  I  see. \t我明白了。\r\n   # indented comment\nThanks.\t谢谢！\tnote\n", "q.tsv");
+    const list = parseQueryList(
+      "\uFEFF# a comment\r\n\r\n  I  see. \t我明白了。\r\n   # indented comment\nThanks.\t谢谢！\tnote\n",
+      "q.tsv",
+    );
     expect(list.map((q) => [q.source.text, q.target.text, q.note, q.line])).toEqual([
       ["I see.", "我明白了。", null, 3],
       ["Thanks.", "谢谢！", "note", 5],
@@ -33,7 +38,10 @@ describe("reading query lists", () => {
 
   it("reads the columns as source and target of the pair it is given, English–Chinese by default", () => {
     const text = "I see.\t我明白了。\n";
-    expect(parseQueryList(text, "q.tsv")[0]).toMatchObject({ source: { lang: "en", text: "I see." }, target: { lang: "zh", text: "我明白了。" } });
+    expect(parseQueryList(text, "q.tsv")[0]).toMatchObject({
+      source: { lang: "en", text: "I see." },
+      target: { lang: "zh", text: "我明白了。" },
+    });
     const ja = parseQueryList("Good morning.\tおはようございます。\n", "q.tsv", EN_JA)[0]!;
     expect(ja).toMatchObject({ source: { lang: "en", text: "Good morning." }, target: { lang: "ja", text: "おはようございます。" } });
     expect(queryText(ja)).toBe("Good morning. おはようございます。");

@@ -29,7 +29,9 @@ describe("reading a schedule config", () => {
     expect(() => readScheduleConfig(configFile({ runs: [] }))).toThrow(/bitext\.schedule\.json: runs: /);
     expect(() => readScheduleConfig(configFile({ runs: [{ ...RUN, cron: "every night" }] }))).toThrow(/runs\.0\.cron: /);
     expect(() => readScheduleConfig(configFile({ runs: [{ ...RUN, engines: [] }] }))).toThrow(/runs\.0\.engines: /);
-    expect(() => readScheduleConfig(configFile({ runs: [{ ...RUN, queries: ["missing.tsv"] }] }))).toThrow(/runs\.0\.queries: no such file .*missing\.tsv/);
+    expect(() => readScheduleConfig(configFile({ runs: [{ ...RUN, queries: ["missing.tsv"] }] }))).toThrow(
+      /runs\.0\.queries: no such file .*missing\.tsv/,
+    );
     expect(() => readScheduleConfig(configFile({ runs: [RUN, RUN] }))).toThrow(/runs\.1\.name: "nightly" is used twice/);
     expect(() => readScheduleConfig(configFile({ runs: [{ ...RUN, maxAge: "soon" }] }))).toThrow(/runs\.0\.maxAge: cannot read "soon"/);
     expect(() => readScheduleConfig("/nonexistent/bitext.schedule.json")).toThrow(/cannot read schedule config \(no such file\)/);
@@ -90,7 +92,22 @@ describe("the scheduler", () => {
     const events: SchedulerEvent[] = [];
     const ran: string[] = [];
     const scheduler = new Scheduler(
-      [{ name: "x", cron: "0 3 * * *", timezone: null, queries: [], engines: [], pages: 1, concurrency: 1, maxAgeMs: 0, keepHtml: false, retries: 0, timeoutMs: 1, model: null }],
+      [
+        {
+          name: "x",
+          cron: "0 3 * * *",
+          timezone: null,
+          queries: [],
+          engines: [],
+          pages: 1,
+          concurrency: 1,
+          maxAgeMs: 0,
+          keepHtml: false,
+          retries: 0,
+          timeoutMs: 1,
+          model: null,
+        },
+      ],
       {
         execute: async (r) => {
           ran.push(r.name);

@@ -16,19 +16,25 @@ describe("bitext sim", () => {
     const dir = mkdtempSync(join(tmpdir(), "bitext-sim-"));
     const wrappers = join(dir, "wrappers");
     // A process of its own: it serves until Ctrl-C (SIGINT).
-    const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "src", "cli", "main.ts"), "sim", "--port", "0", "--wrappers", wrappers, "--json"], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", join(ROOT, "src", "cli", "main.ts"), "sim", "--port", "0", "--wrappers", wrappers, "--json"],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     try {
       let out = "";
-      const banner = await new Promise<{ origin: string; wrappers: string; engines: Array<{ name: string; trait: string }> }>((resolve, reject) => {
-        child.stdout.on("data", (d) => {
-          out += String(d);
-          const nl = out.indexOf("\n");
-          if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)));
-        });
-        child.on("exit", (code) => reject(new Error(`bitext sim exited ${code}`)));
-      });
+      const banner = await new Promise<{ origin: string; wrappers: string; engines: Array<{ name: string; trait: string }> }>(
+        (resolve, reject) => {
+          child.stdout.on("data", (d) => {
+            out += String(d);
+            const nl = out.indexOf("\n");
+            if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)));
+          });
+          child.on("exit", (code) => reject(new Error(`bitext sim exited ${code}`)));
+        },
+      );
       expect(banner.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(banner.engines.map((e) => `${e.name}:${e.trait}`)).toEqual([
         "sim-list:plain",
@@ -43,10 +49,19 @@ describe("bitext sim", () => {
       expect(def.searchUrl).toBe(`${banner.origin}/list/search?q={query}&first={offset}`);
 
       const queries = join(dir, "q.tsv");
-      writeFileSync(queries, readQueryFile(resourcePath("queries", "demo.tsv")).slice(0, 2).map((q) => `${q.source.text}\t${q.target.text}`).join("\n"));
-      const h = await runCommand(["harvest", queries, "--engines", "sim-list", "--wrappers", wrappers, "--db", join(dir, "bitext.db"), "--no-classify", "--json"], {
-        env: { BITEXT_HOME: dir },
-      });
+      writeFileSync(
+        queries,
+        readQueryFile(resourcePath("queries", "demo.tsv"))
+          .slice(0, 2)
+          .map((q) => `${q.source.text}\t${q.target.text}`)
+          .join("\n"),
+      );
+      const h = await runCommand(
+        ["harvest", queries, "--engines", "sim-list", "--wrappers", wrappers, "--db", join(dir, "bitext.db"), "--no-classify", "--json"],
+        {
+          env: { BITEXT_HOME: dir },
+        },
+      );
       expect(h.code, h.stderr).toBe(0);
       expect(JSON.parse(h.stdout)).toMatchObject({ status: "completed", ok: 2, left: 0 });
 

@@ -12,7 +12,13 @@ describe("bitext demo", () => {
   it("starts the simulator, learns a wrapper per engine, harvests through the injected faults and reports", async () => {
     const dir = mkdtempSync(join(tmpdir(), "bitext-demo-"));
     const queries = join(dir, "q.tsv");
-    writeFileSync(queries, readQueryFile(resourcePath("queries", "demo.tsv")).slice(0, 3).map((q) => `${q.source.text}\t${q.target.text}`).join("\n"));
+    writeFileSync(
+      queries,
+      readQueryFile(resourcePath("queries", "demo.tsv"))
+        .slice(0, 3)
+        .map((q) => `${q.source.text}\t${q.target.text}`)
+        .join("\n"),
+    );
     const lines: string[] = [];
     const steps: string[] = [];
     const fetchProgress = { total: -1, done: 0 };

@@ -39,7 +39,9 @@ describe("the simulator's page collection", () => {
     const html = await res.text();
     const pair = sim.collection.pairs[glossary.pairs[0]!]!;
     expect(html).toContain(`<tr><td>${pair.en.replace(/'/g, "&#39;")}</td><td>${pair.zh}</td></tr>`);
-    expect(html).toMatch(/Tatoeba \(<a href="https:\/\/tatoeba\.org">tatoeba\.org<\/a>\), licensed CC-BY 2\.0 FR\. tatoeba\.org #\d+ \([^)]+\) &#38; #\d+/);
+    expect(html).toMatch(
+      /Tatoeba \(<a href="https:\/\/tatoeba\.org">tatoeba\.org<\/a>\), licensed CC-BY 2\.0 FR\. tatoeba\.org #\d+ \([^)]+\) &#38; #\d+/,
+    );
     expect(await (await fetch(`${sim.origin}/robots.txt`)).text()).toContain("Allow: /");
     expect((await fetch(`${sim.origin}/p/nowhere.html`)).status).toBe(404);
   });
@@ -105,7 +107,9 @@ describe("fault injection", () => {
   it("answers the n-th search of an engine with the injected fault, and the rest normally", async () => {
     const local = await startSimulator({
       pairs: sim.collection.pairs.slice(0, 200),
-      faults: parseFaults("sim-list:429@1,sim-list:captcha@2,sim-list:verify-redirect@3,sim-list:consent@4,sim-list:empty@5,sim-list:reset@6,sim-list:slow@7:300,sim-list:layout-switch@8"),
+      faults: parseFaults(
+        "sim-list:429@1,sim-list:captcha@2,sim-list:verify-redirect@3,sim-list:consent@4,sim-list:empty@5,sim-list:reset@6,sim-list:slow@7:300,sim-list:layout-switch@8",
+      ),
     });
     try {
       const q = `${local.collection.pairs[0]!.en} ${local.collection.pairs[0]!.zh}`;

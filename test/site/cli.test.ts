@@ -27,7 +27,10 @@ describe("bitext site and eval site", () => {
     const r = await bitext(["site", "pair", mirror, "--method", "urls", "--json"]);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe("");
-    const lines = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines).toHaveLength(gold.length - 5);
     for (const l of lines) {
       expect(typeof l.en).toBe("string");
@@ -52,7 +55,10 @@ describe("bitext site and eval site", () => {
     const goldFile = join(mirror, "gold.json");
     const r = await bitext(["eval", "site", mirror, "--gold", goldFile, "--json"]);
     expect(r.code).toBe(0);
-    const out = JSON.parse(r.stdout) as { goldPairs: number; results: Array<{ method: string; scores: { f1: number; precision: number; recall: number } }> };
+    const out = JSON.parse(r.stdout) as {
+      goldPairs: number;
+      results: Array<{ method: string; scores: { f1: number; precision: number; recall: number } }>;
+    };
     expect(out.goldPairs).toBe(gold.length);
     const by = Object.fromEntries(out.results.map((x) => [x.method, x.scores]));
     expect(by.urls!.precision).toBe(1);

@@ -101,7 +101,11 @@ describe("crawling the real nacos site from 127.0.0.1", () => {
 
   it("reads the same pages from the crawl as from the mirror folder", () => {
     const mirror = loadSite(SITE);
-    const path = (key: string) => key.replace(server.origin, "").replace(/^\//, "").replace(/(^|\/)$/, "$1index.html");
+    const path = (key: string) =>
+      key
+        .replace(server.origin, "")
+        .replace(/^\//, "")
+        .replace(/(^|\/)$/, "$1index.html");
     expect(site.pages.map((p) => path(p.key)).sort()).toEqual(mirror.pages.map((p) => p.key).sort());
     const langOf = new Map(mirror.pages.map((p) => [p.key, p.lang]));
     expect(site.pages.every((p) => langOf.get(path(p.key)) === p.lang)).toBe(true);

@@ -26,7 +26,10 @@ afterEach(async () => {
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const html = (body: string): Handler => (_req, res) => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(body);
+const html =
+  (body: string): Handler =>
+  (_req, res) =>
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(body);
 const article = (i: number) =>
   `<p>${sentences
     .slice(i * 4, i * 4 + 4)
@@ -89,7 +92,10 @@ describe("a crawl bounds its work", () => {
   it("leaves a calendar-like trap (an endless next chain of near-empty pages) after a few pages, and says why", async () => {
     const calendar: Handler = (req, res) => {
       const day = Number(new URL(req.url ?? "/", "http://x").searchParams.get("day") ?? "0");
-      html(`<html><body><h1>Events</h1><p>Day ${day}: no events.</p><a href="/calendar?day=${day + 1}">next day</a></body></html>`)(req, res);
+      html(`<html><body><h1>Events</h1><p>Day ${day}: no events.</p><a href="/calendar?day=${day + 1}">next day</a></body></html>`)(
+        req,
+        res,
+      );
     };
     const home = `<html><body><h1>News</h1>${article(0)}<a href="/a.html">A</a> <a href="/calendar?day=0">Calendar</a></body></html>`;
     server = await startServer({ "/": html(home), "/a.html": html(`<html><body><h1>A</h1>${article(1)}</body></html>`) }, calendar);
@@ -141,6 +147,8 @@ describe("a crawl bounds its work", () => {
     const err = await crawlSite([start], { out: outDir(), fetch: { delayMs: 0, robots: false }, sitemaps: false }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UserError);
     expect((err as UserError).exitCode).toBe(69);
-    expect((err as UserError).message).toMatch(new RegExp(`^${start}: cannot crawl: the start page is unreachable \\(network: network error`));
+    expect((err as UserError).message).toMatch(
+      new RegExp(`^${start}: cannot crawl: the start page is unreachable \\(network: network error`),
+    );
   });
 });

@@ -129,7 +129,16 @@ describe("the external similarity (Algorithms 1–3)", () => {
     root: "",
     pair: EN_ZH,
     // 0 E0, 1 E1, 2 E2, 3 E3, 4 C0, 5 C1, 6 C2, 7 C3
-    pages: [page("E0", "en", [1]), page("E1", "en", []), page("E2", "en", []), page("E3", "en", [2]), page("C0", "zh", [5]), page("C1", "zh", []), page("C2", "zh", []), page("C3", "zh", [6])],
+    pages: [
+      page("E0", "en", [1]),
+      page("E1", "en", []),
+      page("E2", "en", []),
+      page("E3", "en", [2]),
+      page("C0", "zh", [5]),
+      page("C1", "zh", []),
+      page("C2", "zh", []),
+      page("C3", "zh", [6]),
+    ],
     tagNames: [],
     vocabulary: [],
     dropped: [],

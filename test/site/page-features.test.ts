@@ -24,11 +24,7 @@ describe("what a site spider reads from a page", () => {
   const f = pageFeatures(PAGE, "http://site.test/en/index.html");
 
   it("collects hyperlinks from a, iframe/frame and area, resolved, fragments dropped, attributes decoded", () => {
-    expect(f.links).toEqual([
-      "http://site.test/a.html",
-      "http://site.test/en/frame.html?x=1&y=2",
-      "http://site.test/area.html",
-    ]);
+    expect(f.links).toEqual(["http://site.test/a.html", "http://site.test/en/frame.html?x=1&y=2", "http://site.test/area.html"]);
   });
 
   it("keeps hreflang alternates and meta refresh as pages to visit, and sitemaps apart", () => {

@@ -45,7 +45,9 @@ export const SCHEMES: Readonly<Record<string, UrlScheme>> = {
   "(null):c": (s, l) => `${folder(s)}${s.slug}${l === "en" ? "" : "_c"}.htm`,
   // file e : c with numbered names (06e.htm ~ 06c.htm): only generalisation finds it
   "e:c": (s, l) =>
-    s.kind === "content" ? `${folder(s)}${String(s.n).padStart(2, "0")}${l === "en" ? "e" : "c"}.htm` : `${folder(s)}index_${l === "en" ? "e" : "c"}.htm`,
+    s.kind === "content"
+      ? `${folder(s)}${String(s.n).padStart(2, "0")}${l === "en" ? "e" : "c"}.htm`
+      : `${folder(s)}index_${l === "en" ? "e" : "c"}.htm`,
   // no pattern: Chinese pages under opaque ids
   none: (s, l) => (l === "en" ? `en/${rest(s, "html")}` : `zh/p${hashId(s)}.html`),
 };
@@ -158,8 +160,11 @@ export function generateSite(spec: SiteSpec): GeneratedSite {
     unpatterned: boolean;
     orphan: boolean;
   }
-  const specs: Spec[] = [{ slot: { section: "", slug: "index", n: 0, kind: "home" }, langs: ["en", "zh"], unpatterned: false, orphan: false }];
-  for (const [sec] of sections) specs.push({ slot: { section: sec, slug: "index", n: 0, kind: "section" }, langs: ["en", "zh"], unpatterned: false, orphan: false });
+  const specs: Spec[] = [
+    { slot: { section: "", slug: "index", n: 0, kind: "home" }, langs: ["en", "zh"], unpatterned: false, orphan: false },
+  ];
+  for (const [sec] of sections)
+    specs.push({ slot: { section: sec, slug: "index", n: 0, kind: "section" }, langs: ["en", "zh"], unpatterned: false, orphan: false });
   const total = spec.pairs + (spec.onlyEn ?? 0) + (spec.onlyZh ?? 0);
   const unpatternedFrom = spec.pairs - (spec.unpatterned ?? 0);
   const orphansFrom = spec.pairs - (spec.orphans ?? 0);
@@ -200,7 +205,8 @@ export function generateSite(spec: SiteSpec): GeneratedSite {
 
   // Related links: chosen on the English side and mirrored on the Chinese side (one may go missing);
   // pages without a partner get their own.
-  const contentIdx = (lang: "en" | "zh") => pages[lang].map((p, i) => (p.slot.kind === "content" && !p.orphan ? i : -1)).filter((i) => i >= 0);
+  const contentIdx = (lang: "en" | "zh") =>
+    pages[lang].map((p, i) => (p.slot.kind === "content" && !p.orphan ? i : -1)).filter((i) => i >= 0);
   const enContent = contentIdx("en");
   const zhContent = contentIdx("zh");
   for (const p of pages.en) {
@@ -361,5 +367,3 @@ ${related}
 </html>
 `;
 }
-
-

@@ -57,7 +57,22 @@ afterAll(async () => {
 describe("two processes on one store", () => {
   it("a second harvest refuses, naming the running one; classify and export work beside it", async () => {
     const db = join(b.dir, "shared.db");
-    const harvestArgs = ["harvest", queries, "--engines", "sim-list,sim-div", "--wrappers", b.dir, "--db", db, "--pages", "2", "--concurrency", "1", "--no-classify", "--json"];
+    const harvestArgs = [
+      "harvest",
+      queries,
+      "--engines",
+      "sim-list,sim-div",
+      "--wrappers",
+      b.dir,
+      "--db",
+      db,
+      "--pages",
+      "2",
+      "--concurrency",
+      "1",
+      "--no-classify",
+      "--json",
+    ];
     const first = bitext(harvestArgs);
     const firstDone = exited(first);
     await untilFetches(db, 2);
@@ -66,7 +81,9 @@ describe("two processes on one store", () => {
     expect(second.code).toBe(75);
     const line = second.stderr.trim();
     expect(line.split("\n")).toHaveLength(1);
-    expect(line).toMatch(new RegExp(`^bitext: ${db}: harvest run 1 is already running on this store \\(host ${hostname()}, pid ${first.pid}, started \\d{4}-`));
+    expect(line).toMatch(
+      new RegExp(`^bitext: ${db}: harvest run 1 is already running on this store \\(host ${hostname()}, pid ${first.pid}, started \\d{4}-`),
+    );
 
     const classified = await runCommand(["classify", "--db", db, "--json"]);
     expect(classified.stderr).toBe("");

@@ -40,9 +40,13 @@ interface WriterReport {
 
 /** Start a writer; `ready` resolves once it has opened the store, `done` with its report. */
 function writer(location: string, recordsFile: string, go: string): { ready: Promise<void>; done: Promise<WriterReport> } {
-  const child = spawn(process.execPath, ["--import", "tsx", join(import.meta.dirname, "workers", "concurrent-writer.ts"), location, recordsFile, go], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", join(import.meta.dirname, "workers", "concurrent-writer.ts"), location, recordsFile, go],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let stdout = "";
   let stderr = "";
   let onReady: () => void;
@@ -148,7 +152,11 @@ describe("a record another worker stores while ours waits (PostgreSQL)", () => {
         "INSERT INTO records (engine, query_en, query_zh, url, title, snippet, rank, page, first_seen, last_seen, first_fetch_id, last_fetch_id) VALUES ('bing', 'kumolife', '酷模生活', $1, $2, $3, 1, 1, $4, $4, $5, $5)",
         [first.url, first.title, first.snippet, new Date().toISOString(), fetchId],
       );
-      const child = spawn(process.execPath, ["--import", "tsx", join(import.meta.dirname, "workers", "store-one-page.ts"), location, recordsFile], { stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(
+        process.execPath,
+        ["--import", "tsx", join(import.meta.dirname, "workers", "store-one-page.ts"), location, recordsFile],
+        { stdio: ["ignore", "pipe", "pipe"] },
+      );
       let stdout = "";
       let stderr = "";
       child.stdout.on("data", (d) => (stdout += d));

@@ -20,7 +20,12 @@ beforeAll(async () => {
   cluster = await startPostgres();
   b = await bench();
   dir = mkdtempSync(join(tmpdir(), "bitext-pg-commands-"));
-  writeFileSync(join(dir, "queries.tsv"), DEMO.slice(0, 8).map((q) => `${q.source.text}\t${q.target.text}`).join("\n"));
+  writeFileSync(
+    join(dir, "queries.tsv"),
+    DEMO.slice(0, 8)
+      .map((q) => `${q.source.text}\t${q.target.text}`)
+      .join("\n"),
+  );
 }, 120_000);
 afterAll(async () => {
   if (skip) return;
@@ -44,9 +49,38 @@ async function session(db: string, name: string) {
   const wrappers = join(dir, `wrappers-${name}`); // each harvest learns its wrappers afresh
   cpSync(b.dir, wrappers, { recursive: true, filter: (f) => !f.endsWith(".db") });
   const harvest = JSON.parse(
-    await bitext("harvest", join(dir, "queries.tsv"), "--engines", "sim-list,sim-div", "--wrappers", wrappers, "--db", db, "--pages", "2", "--fetch", "http", "--keep-html", "--no-profile", "--json"),
+    await bitext(
+      "harvest",
+      join(dir, "queries.tsv"),
+      "--engines",
+      "sim-list,sim-div",
+      "--wrappers",
+      wrappers,
+      "--db",
+      db,
+      "--pages",
+      "2",
+      "--fetch",
+      "http",
+      "--keep-html",
+      "--no-profile",
+      "--json",
+    ),
   );
-  const reextract = JSON.parse(await bitext("harvest", join(dir, "queries.tsv"), "--engines", "sim-list,sim-div", "--wrappers", wrappers, "--db", db, "--reextract", "--json"));
+  const reextract = JSON.parse(
+    await bitext(
+      "harvest",
+      join(dir, "queries.tsv"),
+      "--engines",
+      "sim-list,sim-div",
+      "--wrappers",
+      wrappers,
+      "--db",
+      db,
+      "--reextract",
+      "--json",
+    ),
+  );
   const classify = JSON.parse(await bitext("classify", "--db", db, "--all", "--json"));
   const records = (await bitext("export", "records", "--db", db, "--format", "jsonl"))
     .trim()
@@ -63,7 +97,13 @@ async function session(db: string, name: string) {
     .map((line) => line.replace(/^\S+( \S+)*/, (urls) => urls.split(" ").sort().join(" ")));
   const runs = (JSON.parse(await bitext("runs", "--db", db, "--json")) as Array<{ status: string }>).map((r) => r.status);
   return {
-    harvest: { fetched: harvest.fetched, ok: harvest.ok, newRecords: harvest.newRecords, seenAgain: harvest.seenAgain, classified: harvest.classified },
+    harvest: {
+      fetched: harvest.fetched,
+      ok: harvest.ok,
+      newRecords: harvest.newRecords,
+      seenAgain: harvest.seenAgain,
+      classified: harvest.classified,
+    },
     reextract: { pages: reextract.pages, newRecords: reextract.newRecords, seenAgain: reextract.seenAgain },
     classified: classify.classified,
     records,

@@ -53,7 +53,9 @@ function foreignRun(db: string, host: string, pid: number, ageMs: number): numbe
   try {
     const at = new Date(Date.now() - ageMs).toISOString();
     const row = store.sql
-      .prepare("INSERT INTO runs (started_at, status, options, pid, hostname, heartbeat_at) VALUES (?, 'running', '{}', ?, ?, ?) RETURNING id")
+      .prepare(
+        "INSERT INTO runs (started_at, status, options, pid, hostname, heartbeat_at) VALUES (?, 'running', '{}', ?, ?, ?) RETURNING id",
+      )
       .get(at, pid, host, at) as { id: number };
     return row.id;
   } finally {
@@ -101,7 +103,9 @@ describe.each(backends)("runs left running by a dead process, on $name", (backen
       expect(caught).toBeInstanceOf(UserError);
       expect((caught as UserError).exitCode).toBe(75);
       expect((caught as UserError).message).toMatch(
-        new RegExp(`^${escapeRegExp(store.path)}: harvest run ${live} is already running on this store \\(host other-host, pid 4242, started .*, last heartbeat 5 s ago\\)`),
+        new RegExp(
+          `^${escapeRegExp(store.path)}: harvest run ${live} is already running on this store \\(host other-host, pid 4242, started .*, last heartbeat 5 s ago\\)`,
+        ),
       );
       // The library says when a dead run stops blocking; the CLI adds the command that shows such runs.
       expect((caught as UserError).message).toMatch(/ s after its last heartbeat$/);

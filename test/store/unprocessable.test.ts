@@ -26,7 +26,16 @@ describe("stored pages that cannot be processed", () => {
     store = openStore(join(dir, "bitext.db"));
     recordFetch(
       store,
-      { runId: null, engine: "bing", query: parallelText("Good morning", "早上好"), page: 1, url: "https://bing.example/search?q=x", status: "ok", startedAt: new Date().toISOString(), durationMs: 1 },
+      {
+        runId: null,
+        engine: "bing",
+        query: parallelText("Good morning", "早上好"),
+        page: 1,
+        url: "https://bing.example/search?q=x",
+        status: "ok",
+        startedAt: new Date().toISOString(),
+        durationMs: 1,
+      },
       ["/deep.html", "/office.html"].map((u, i) => ({ url: server.url(u), title: `t${i}`, snippet: "s", rank: i + 1 })),
     );
     for (const r of listRecords(store)) setClassification(store, r.id, { label: "bilingual", probability: 0.9, model: "test" });
@@ -61,6 +70,8 @@ describe("stored pages that cannot be processed", () => {
     // Downloading it again (--refetch) clears the mark until it is judged again.
     const again = await fetchBilingualPages(store, { fetcher, refetch: true });
     expect(again).toMatchObject({ fetched: 1, skipped: 1 });
-    expect(getPage(store, server.url("/deep.html"))?.unprocessable).toBe(`too-many-elements: more than ${MAX_ELEMENTS.toLocaleString("en")} elements`);
+    expect(getPage(store, server.url("/deep.html"))?.unprocessable).toBe(
+      `too-many-elements: more than ${MAX_ELEMENTS.toLocaleString("en")} elements`,
+    );
   });
 });

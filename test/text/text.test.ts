@@ -99,15 +99,7 @@ describe("tokenising", () => {
   });
 
   it("lower-cases and stems English, expanding contractions and keeping abbreviations", () => {
-    expect(tokenize("I'm studying the U.S. Government's policies!", "en")).toEqual([
-      "i",
-      "be",
-      "studi",
-      "the",
-      "u.s.",
-      "govern",
-      "polici",
-    ]);
+    expect(tokenize("I'm studying the U.S. Government's policies!", "en")).toEqual(["i", "be", "studi", "the", "u.s.", "govern", "polici"]);
   });
 
   it("falls back to ICU word boundaries for other languages", () => {
@@ -175,10 +167,7 @@ describe("the lexicon and Sim(c, e)", () => {
 
 describe("learned lexicon files", () => {
   it("reads a lexicon file and uses it alongside CC-CEDICT, in both directions", () => {
-    const file = parseLexiconFile(
-      "mem.tsv",
-      "# bitext-lexicon 1\n# languages: zh en\n# source: test\n干\tquit\t0.7\n汤姆\ttom\t0.9\n",
-    );
+    const file = parseLexiconFile("mem.tsv", "# bitext-lexicon 1\n# languages: zh en\n# source: test\n干\tquit\t0.7\n汤姆\ttom\t0.9\n");
     expect(file.header.source).toBe("test");
     const lex = buildLexicon(EN_ZH, [file], true);
     expect(wordSim("干", "zh", "quit", "en", lex)).toBeCloseTo(0.7);

@@ -14,7 +14,6 @@ import {
 import { similarityGraph, similarityMatrix } from "../../src/wrapper/similarity.js";
 import { fixturePage } from "../helpers/serps.js";
 
-
 /** Points around k centres in the plane; similarity = −squared distance, as in Frey & Dueck's examples. */
 function blobs(n: number, k: number, seed: number): Float64Array {
   const r = seededRandom(seed);
@@ -53,7 +52,13 @@ describe("Affinity Propagation (Frey & Dueck 2007)", () => {
   });
 
   it("picks the same exemplars as the reference package on random similarity matrices", () => {
-    for (const [n, k, seed] of [[20, 2, 1], [40, 4, 2], [60, 5, 3], [35, 7, 4]] as const) compare(blobs(n, k, seed), n);
+    for (const [n, k, seed] of [
+      [20, 2, 1],
+      [40, 4, 2],
+      [60, 5, 3],
+      [35, 7, 4],
+    ] as const)
+      compare(blobs(n, k, seed), n);
     for (const seed of [11, 12, 13]) {
       const r = seededRandom(seed);
       const n = 25;

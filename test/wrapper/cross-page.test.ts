@@ -34,11 +34,17 @@ function page(set: string, engine: string, name: string): Page {
   const key = `${set}/${engine}/${name}`;
   const hit = cache.get(key);
   if (hit) return hit;
-  const manifest = JSON.parse(readFileSync(join(SERPS, set, "manifest.json"), "utf8")) as Array<{ file: string; charset?: string; expected?: string }>;
+  const manifest = JSON.parse(readFileSync(join(SERPS, set, "manifest.json"), "utf8")) as Array<{
+    file: string;
+    charset?: string;
+    expected?: string;
+  }>;
   const row = manifest.find((m) => m.file === `${name}.html` || m.file === `${engine}/${name}.html`);
   if (!row) throw new Error(`${key}: not in the manifest`);
   const html = join(SERPS, set, engine, `${name}.html`);
-  const expected = JSON.parse(readFileSync(html.replace(/\.html$/, ".expected.json"), "utf8")) as { results: Array<{ title: string | null }> };
+  const expected = JSON.parse(readFileSync(html.replace(/\.html$/, ".expected.json"), "utf8")) as {
+    results: Array<{ title: string | null }>;
+  };
   const p = {
     engine,
     file: name,
@@ -63,7 +69,10 @@ function apply(from: Page, to: Page): ExtractResult {
 }
 
 function counts(result: ExtractResult, to: Page) {
-  return matchTitles(result.records.map((r) => normaliseTitle(r.title)), to.titles.map(normaliseTitle));
+  return matchTitles(
+    result.records.map((r) => normaliseTitle(r.title)),
+    to.titles.map(normaliseTitle),
+  );
 }
 
 describe("a wrapper applied to a later page of the same layout", () => {
@@ -156,8 +165,14 @@ describe("the layout-mismatch check", () => {
 
   it("refuses pages of the same engine more than ten years apart", () => {
     const pairs: Array<[Page, Page]> = [
-      [page("aql-more", "yahoo", "yahoo-gabel-970409689"), page("aql-more", "yahoo", "yahoo-ganze-filme-online-schauen-kostenlos-und-in-voller-lange-1376615487")],
-      [page("aql-more", "yahoo", "yahoo-full-speed-1011203807"), page("aql-more", "yahoo", "yahoo-games-puzzles-brain-teasers-sudoku-1574052323")],
+      [
+        page("aql-more", "yahoo", "yahoo-gabel-970409689"),
+        page("aql-more", "yahoo", "yahoo-ganze-filme-online-schauen-kostenlos-und-in-voller-lange-1376615487"),
+      ],
+      [
+        page("aql-more", "yahoo", "yahoo-full-speed-1011203807"),
+        page("aql-more", "yahoo", "yahoo-games-puzzles-brain-teasers-sudoku-1574052323"),
+      ],
       [page("aql-more", "ask", "ask-smirnoff-label-1173377085"), page("aql-more", "ask", "ask-big-tex-trailer-for-sale-1649774735")],
     ];
     for (const [a, b] of pairs) {
@@ -183,8 +198,10 @@ describe("the layout-mismatch check", () => {
   });
 
   it("reads a page of the same layout without results as empty, not as a mismatch", () => {
-    const row = (i: number) => `<li><h3><a href="https://site${i}.example/">Result ${i} about tea</a></h3><p>Snippet ${i} on green tea, long enough.</p></li>`;
-    const shell = (list: string) => `<html><head><title>tea - Search</title></head><body><div class="top"><form class="box"></form></div><ol class="res">${list}</ol><div class="foot"></div></body></html>`;
+    const row = (i: number) =>
+      `<li><h3><a href="https://site${i}.example/">Result ${i} about tea</a></h3><p>Snippet ${i} on green tea, long enough.</p></li>`;
+    const shell = (list: string) =>
+      `<html><head><title>tea - Search</title></head><body><div class="top"><form class="box"></form></div><ol class="res">${list}</ol><div class="foot"></div></body></html>`;
     const wrapper = learnWrapper(tagPathsFromHtml(shell([1, 2, 3, 4, 5].map(row).join(""))), { engine: "toy" });
     expect(extractRecords(wrapper, tagPathsFromHtml(shell(""))).status).toBe("empty");
   });

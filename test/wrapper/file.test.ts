@@ -11,11 +11,21 @@ import { fixturePage } from "../helpers/serps.js";
 let wrapper: Wrapper;
 let dir: string;
 beforeAll(() => {
-  wrapper = learnWrapper(fixturePage("bing-crimson").seq, { engine: "bing", file: "bing-crimson.html", now: new Date("2026-11-21T00:00:00Z") });
+  wrapper = learnWrapper(fixturePage("bing-crimson").seq, {
+    engine: "bing",
+    file: "bing-crimson.html",
+    now: new Date("2026-11-21T00:00:00Z"),
+  });
   dir = mkdtempSync(join(tmpdir(), "bitext-wrapper-"));
 });
 
-const fileOf = (w: Wrapper | null, extra: Partial<WrapperFile> = {}): WrapperFile => ({ formatVersion: 1, engine: "bing", wrapper: w, previous: [], ...extra });
+const fileOf = (w: Wrapper | null, extra: Partial<WrapperFile> = {}): WrapperFile => ({
+  formatVersion: 1,
+  engine: "bing",
+  wrapper: w,
+  previous: [],
+  ...extra,
+});
 
 describe("wrapper files", () => {
   it("records the engine, the learned clusters, the sample's hash and date, and the format version", () => {
@@ -61,7 +71,8 @@ describe("wrapper files", () => {
   it("keeps the engine definition and the replaced wrappers when a new one is learned", () => {
     const definition = { search: "https://www.bing.com/search?q={query}&first={offset}" };
     let file = fileOf(null, { definition });
-    for (let i = 0; i < MAX_PREVIOUS + 2; i++) file = withNewWrapper(file, { ...wrapper, learnedAt: new Date(Date.UTC(2026, 0, i + 1)).toISOString() });
+    for (let i = 0; i < MAX_PREVIOUS + 2; i++)
+      file = withNewWrapper(file, { ...wrapper, learnedAt: new Date(Date.UTC(2026, 0, i + 1)).toISOString() });
     expect(file.definition).toEqual(definition);
     expect(file.wrapper!.learnedAt).toBe("2026-01-07T00:00:00.000Z");
     expect(file.previous).toHaveLength(MAX_PREVIOUS);

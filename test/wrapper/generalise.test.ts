@@ -43,7 +43,10 @@ describe("record wrappers on pages no one tuned for", () => {
     const p = fixturePage("bing-kumolife");
     const records = extractRecords(learnWrapper(p.seq, { engine: "bing" }), p.seq).records;
     expect(records.some((r) => r.title === "Kumho Tires - Great Selection of Kumho Tires.")).toBe(false);
-    const counts = matchTitles(records.map((r) => normaliseTitle(r.title)), p.expectedTitles.map(normaliseTitle));
+    const counts = matchTitles(
+      records.map((r) => normaliseTitle(r.title)),
+      p.expectedTitles.map(normaliseTitle),
+    );
     expect(counts).toEqual({ tp: p.expectedTitles.length, fp: 0, fn: 0 });
   });
 

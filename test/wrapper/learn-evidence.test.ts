@@ -24,17 +24,35 @@ function selfLearned(set: string, engine: string, name: string) {
 describe("links to a new search are not results", () => {
   it("tells a search link by its parameters: the page's query, or the link's own words", () => {
     expect(searchLinkKind("/search?q=apple t3 chip&offset=1&spellcheck=0", "apple t3 chip", "Next")).toBe("query");
-    expect(searchLinkKind("/videos/search?q=Shang-Chi+film&qpvt=Shang-Chi+film", "Shang-Chi film", "Videos of Shang-Chi film")).toBe("query");
+    expect(searchLinkKind("/videos/search?q=Shang-Chi+film&qpvt=Shang-Chi+film", "Shang-Chi film", "Videos of Shang-Chi film")).toBe(
+      "query",
+    );
     expect(searchLinkKind("/search?q=harukaze+wakaba&FORM=AWRE", "harukazewakaba0", "harukaze wakaba")).toBe("own-text");
-    expect(searchLinkKind("https://www.theverge.com/2018/11/12/apple-t2", "apple t3 chip", "Apple confirms its T2 security chip")).toBeNull();
+    expect(
+      searchLinkKind("https://www.theverge.com/2018/11/12/apple-t2", "apple t3 chip", "Apple confirms its T2 security chip"),
+    ).toBeNull();
     expect(searchLinkKind("/url?q=https://example.org/a&sa=U", "example", "Example")).toBeNull();
   });
 
   it("keeps a list whose every result carries the query (a book search's dq=), drops pagination and a vertical's block among results", () => {
-    const book = (id: string) => ({ href: `https://books.google.com/books?id=${id}&dq=conflict+middle+east`, text: `Book ${id}`, snippet: "A long enough description of a book." });
+    const book = (id: string) => ({
+      href: `https://books.google.com/books?id=${id}&dq=conflict+middle+east`,
+      text: `Book ${id}`,
+      snippet: "A long enough description of a book.",
+    });
     expect(searchLinkFlags([book("a"), book("b"), book("c")], "conflict middle east")).toEqual([false, false, false]);
-    const result = (n: number) => ({ href: `https://site${n}.example/page`, text: `Result ${n}`, snippet: "A long enough snippet of a real result." });
-    const links = [result(1), { href: "/videos/search?q=shang+chi", text: "Videos of Shang Chi", snippet: "Four videos, each with a caption" }, result(2), result(3), { href: "/search?q=shang+chi&first=11", text: "Next", snippet: "" }];
+    const result = (n: number) => ({
+      href: `https://site${n}.example/page`,
+      text: `Result ${n}`,
+      snippet: "A long enough snippet of a real result.",
+    });
+    const links = [
+      result(1),
+      { href: "/videos/search?q=shang+chi", text: "Videos of Shang Chi", snippet: "Four videos, each with a caption" },
+      result(2),
+      result(3),
+      { href: "/search?q=shang+chi&first=11", text: "Next", snippet: "" },
+    ];
     expect(searchLinkFlags(links, "shang chi")).toEqual([false, true, false, false, true]);
   });
 
@@ -86,7 +104,9 @@ describe("titles", () => {
     expect(titles).toContain("JavaScript Courses & Tutorials | Codecademy");
     expect(titles).toContain("The Modern JavaScript Tutorial");
     expect(titles.some((t) => t.startsWith("Codecademy "))).toBe(false);
-    const expected = (JSON.parse(readFileSync(`${base}.expected.json`, "utf8")) as { results: Array<{ url: string }> }).results.map((r) => r.url);
+    const expected = (JSON.parse(readFileSync(`${base}.expected.json`, "utf8")) as { results: Array<{ url: string }> }).results.map(
+      (r) => r.url,
+    );
     const urls = new Set(records.map((r) => r.url));
     expect(expected.filter((u) => urls.has(u))).toHaveLength(expected.length);
   });
@@ -112,7 +132,12 @@ describe("repeated records and control links", () => {
   it("a link text repeated in most records is a control unless it says the query", () => {
     const recs = ["Read more »", "Read more »", "Read more »", "Something"].map((title) => ({ title }));
     expect(controlTitleFlags(recs, ["fooood"])).toEqual([true, true, true, false]);
-    expect(controlTitleFlags(["Wonder Kids", "Wonder Kids", "Wonder Kids"].map((title) => ({ title })), ["wonder", "kids"])).toEqual([false, false, false]);
+    expect(
+      controlTitleFlags(
+        ["Wonder Kids", "Wonder Kids", "Wonder Kids"].map((title) => ({ title })),
+        ["wonder", "kids"],
+      ),
+    ).toEqual([false, false, false]);
   });
 
   it("Ask 2015 (German): the only link of a result reads 'Mehr lesen »', so the title is the record's first text", () => {

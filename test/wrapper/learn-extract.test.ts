@@ -21,7 +21,10 @@ describe("learning a wrapper from one sample page and extracting its records", (
     const wrapper = learnWrapper(page.seq, { engine: page.engine, pageUrl: page.url });
     const result = extractRecords(wrapper, page.seq, { pageUrl: page.url });
     expect(result.status).toBe("ok");
-    const s = titlesScore(result.records.map((r) => r.title), page.expectedTitles);
+    const s = titlesScore(
+      result.records.map((r) => r.title),
+      page.expectedTitles,
+    );
     expect(s.recall, "recall").toBeGreaterThanOrEqual(0.9);
     expect(s.precision, "precision").toBeGreaterThanOrEqual(0.9);
     expect(result.records.map((r) => r.rank)).toEqual(result.records.map((_, i) => i + 1));
@@ -31,7 +34,11 @@ describe("learning a wrapper from one sample page and extracting its records", (
     const page = fixturePage("360-an-jian");
     const wrapper = learnWrapper(page.seq, { engine: "360", pageUrl: page.url });
     const [first] = extractRecords(wrapper, page.seq, { pageUrl: page.url }).records;
-    expect(first).toMatchObject({ rank: 1, title: "案件调查笔录(范例) - 百度文库", url: "https://wenku.baidu.com/view/e897aa86d4d8d15abe234e9e.html" });
+    expect(first).toMatchObject({
+      rank: 1,
+      title: "案件调查笔录(范例) - 百度文库",
+      url: "https://wenku.baidu.com/view/e897aa86d4d8d15abe234e9e.html",
+    });
     expect(first!.snippet).toMatch(/^阅读文档1页 - 1下载券/);
     expect(first!.snippet).not.toMatch(/\s{2}/);
   });
@@ -59,7 +66,12 @@ describe("learning a wrapper from one sample page and extracting its records", (
     const wrapper = learnWrapper(page.seq, { engine: "sogou" });
     expect(wrapper.clusters.filter((c) => c.role === "results").length).toBeGreaterThanOrEqual(2);
     const records = extractRecords(wrapper, page.seq).records;
-    expect(titlesScore(records.map((r) => r.title), page.expectedTitles).recall).toBe(1);
+    expect(
+      titlesScore(
+        records.map((r) => r.title),
+        page.expectedTitles,
+      ).recall,
+    ).toBe(1);
   });
 
   it("collapses nested legacy records (Yahoo 2000: each result parsed inside the previous one)", () => {
@@ -96,7 +108,10 @@ describe("applying a wrapper to other pages", () => {
       const b = fixturePage(applyTo);
       const wrapper = learnWrapper(a.seq, { engine: a.engine });
       const result = extractRecords(wrapper, b.seq, { pageUrl: b.url });
-      const s = titlesScore(result.records.map((r) => r.title), b.expectedTitles);
+      const s = titlesScore(
+        result.records.map((r) => r.title),
+        b.expectedTitles,
+      );
       expect(s.precision, `${learnOn} → ${applyTo}`).toBe(1);
       expect(s.recall, `${learnOn} → ${applyTo}`).toBe(1);
     }
@@ -114,7 +129,13 @@ describe("applying a wrapper to other pages", () => {
   });
 
   it("yields no records on the 'no results' pages, with self-learned and with same-engine wrappers", () => {
-    const sameEngine = { bing: "bing-crimson", google: "google-conflict", yahoo: "yahoo-diver", baidu: "baidu-mao-ning", ask: "ask-afraid" } as Record<string, string>;
+    const sameEngine = {
+      bing: "bing-crimson",
+      google: "google-conflict",
+      yahoo: "yahoo-diver",
+      baidu: "baidu-mao-ning",
+      ask: "ask-afraid",
+    } as Record<string, string>;
     const empty: string[] = [];
     for (const file of readdirSync(NO_RESULTS)) {
       const { seq } = readPageTagPaths(join(NO_RESULTS, file));
@@ -156,7 +177,11 @@ describe("applying a wrapper to other pages", () => {
     expect(r.rewrittenQuery).toMatch(/^including results for/);
     expect(r.records.length).toBeGreaterThanOrEqual(5);
     const titles = r.records.map((x) => x.title);
-    for (const t of ["@harukazewakaba0 | Twitter", "Wakaba Harukaze | Aikatsu Friends! Wiki | Fandom", "Wakaba Harukaze | Heroes Wiki | Fandom"]) {
+    for (const t of [
+      "@harukazewakaba0 | Twitter",
+      "Wakaba Harukaze | Aikatsu Friends! Wiki | Fandom",
+      "Wakaba Harukaze | Heroes Wiki | Fandom",
+    ]) {
       expect(titles).toContain(t);
     }
   });

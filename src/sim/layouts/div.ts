@@ -54,7 +54,10 @@ export function renderDiv(v: SerpView): string {
 <div class="head_nums_cont_outer OP_LOG"><div class="nums"><span class="nums_text">百度为您找到相关结果约${v.total}个</span></div></div>
 <div id="content_right" class="cr-offset"><table cellpadding="0" cellspacing="0"><tr><td align="left"><div class="result-op xpath-log" tpl="right_toplist"><div class="cr-content"><div class="cr-title" title="搜索热点">搜索热点</div><table class="c-table opr-toplist-table"><thead><tr><th>排名</th><th>热点</th></tr></thead><tbody>${v.related
     .slice(0, 5)
-    .map((r, i) => `<tr><td><span class="c-index">${i + 1}</span><span><a target="_blank" href="${v.searchHref(r)}">${e(r.slice(0, 18))}</a></span></td><td class="opr-toplist-right">${1000 - i * 97}</td></tr>`)
+    .map(
+      (r, i) =>
+        `<tr><td><span class="c-index">${i + 1}</span><span><a target="_blank" href="${v.searchHref(r)}">${e(r.slice(0, 18))}</a></span></td><td class="opr-toplist-right">${1000 - i * 97}</td></tr>`,
+    )
     .join("")}</tbody></table></div></div></td></tr></table></div>
 <div id="content_left">
 ${left}
@@ -102,7 +105,9 @@ ${
   pages <= 1
     ? ""
     : `<div id="page"><div class="page-inner_2jZi2">${Array.from({ length: Math.min(pages, 10) }, (_, i) =>
-        i + 1 === v.page ? `<strong><span class="page-item_M4MDr pc">${i + 1}</span></strong>` : `<a href="${v.pageHref(i + 1)}"><span class="page-item_M4MDr pc">${i + 1}</span></a>`,
+        i + 1 === v.page
+          ? `<strong><span class="page-item_M4MDr pc">${i + 1}</span></strong>`
+          : `<a href="${v.pageHref(i + 1)}"><span class="page-item_M4MDr pc">${i + 1}</span></a>`,
       ).join("")}</div></div>`
 }
 </div></div>

@@ -39,7 +39,9 @@ export function renderList(v: SerpView): string {
             i + 1 === v.page
               ? `<li><a class="sb_pagS">${i + 1}</a></li>`
               : `<li><a aria-label="Page ${i + 1}" href="${v.pageHref(i + 1)}">${i + 1}</a></li>`,
-        ).join("")}${v.page < pages ? `<li><a class="sb_pagN" title="Next page" href="${v.pageHref(v.page + 1)}"><div class="sw_next">Next</div></a></li>` : ""}</ul></nav></li>`;
+        ).join(
+          "",
+        )}${v.page < pages ? `<li><a class="sb_pagN" title="Next page" href="${v.pageHref(v.page + 1)}"><div class="sw_next">Next</div></a></li>` : ""}</ul></nav></li>`;
   const main =
     v.results.length === 0
       ? `<li class="b_no"><h1>There are no results for <strong>${q}</strong></h1><ul><li><span>Check your spelling or try different keywords</span></li></ul></li>`

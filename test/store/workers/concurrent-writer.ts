@@ -25,7 +25,16 @@ try {
       const page = records.slice((i * 7) % records.length).concat(records.slice(0, (i * 7) % records.length));
       const o = recordFetch(
         store,
-        { runId: null, engine: "bing", query, page: 1, url: `https://www.bing.com/search?q=${i % 4}`, status: "ok", startedAt: new Date().toISOString(), durationMs: 1 },
+        {
+          runId: null,
+          engine: "bing",
+          query,
+          page: 1,
+          url: `https://www.bing.com/search?q=${i % 4}`,
+          status: "ok",
+          startedAt: new Date().toISOString(),
+          durationMs: 1,
+        },
         page.map((r, rank) => ({ ...r, rank: rank + 1 })),
       );
       outcomes.push({ newRecords: o.newRecords, seenAgain: o.seenAgain });

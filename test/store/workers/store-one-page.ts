@@ -12,7 +12,16 @@ const store = openStore(location);
 try {
   const outcome = recordFetch(
     store,
-    { runId: null, engine: "bing", query: parallelText("kumolife", "酷模生活"), page: 1, url: "https://www.bing.com/search?q=kumolife", status: "ok", startedAt: new Date().toISOString(), durationMs: 1 },
+    {
+      runId: null,
+      engine: "bing",
+      query: parallelText("kumolife", "酷模生活"),
+      page: 1,
+      url: "https://www.bing.com/search?q=kumolife",
+      status: "ok",
+      startedAt: new Date().toISOString(),
+      durationMs: 1,
+    },
     records.map((r, i) => ({ ...r, rank: i + 1 })),
   );
   process.stdout.write(`${JSON.stringify(outcome)}\n`);
