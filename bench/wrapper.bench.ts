@@ -47,20 +47,31 @@ export async function run(): Promise<void> {
     kb += html.length / 1024;
     const seq = tagPathsFromHtml(html);
     const wrapper = tryLearn(seq, page.engine);
-    const steps: Array<[Step, () => unknown]> = [
-      ["parse5 parse", () => parse(html)],
-      ["tag paths (parse5 + walk)", () => tagPathsFromHtml(html)],
-      ["learn a wrapper (from tag paths)", () => tryLearn(seq, page.engine)],
+    const reference: [Step, () => unknown] = ["parse5 parse", () => parse(html)];
+    // Applying is timed in rounds of its own, after learning: in one round with learning, the garbage learning
+    // leaves was collected, and charged, while applying.
+    const groups: Array<Array<[Step, () => unknown]>> = [
+      [
+        reference,
+        ["tag paths (parse5 + walk)", () => tagPathsFromHtml(html)],
+        ["learn a wrapper (from tag paths)", () => tryLearn(seq, page.engine)],
+      ],
     ];
     if (wrapper) {
-      steps.push(["apply it (from tag paths)", () => extractRecords(wrapper, seq)]);
-      steps.push(["page → records (parse5, walk, apply)", () => extractRecords(wrapper, tagPathsFromHtml(html))]);
+      groups.push([
+        reference,
+        ["apply it (from tag paths)", () => extractRecords(wrapper, seq)],
+        ["page → records (parse5, walk, apply)", () => extractRecords(wrapper, tagPathsFromHtml(html))],
+      ]);
     }
-    for (const [step, t] of timeAgainstFirst(steps)) {
-      const list = times.get(step) ?? [];
-      list.push({ page: page.id, ...t });
-      times.set(step, list);
-    }
+    groups.forEach((steps, g) => {
+      for (const [step, t] of timeAgainstFirst(steps)) {
+        if (g > 0 && step === reference[0]) continue; // the reference is reported once, from the first group
+        const list = times.get(step) ?? [];
+        list.push({ page: page.id, ...t });
+        times.set(step, list);
+      }
+    });
   }
   const rows: Array<Array<string | number>> = [
     ["step", "pages", "median CPU ms", "p90 CPU ms", "worst CPU ms (page)", "× parse5, median", "× parse5, max (page)"],

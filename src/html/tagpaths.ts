@@ -219,30 +219,111 @@ export function pathTags(path: string): string[] {
  */
 export function collapseRepeats(path: string): string {
   const tags = path.split(PATH_SEPARATOR);
+  const ids = new Map<string, number>();
+  const work = tags.map((t) => {
+    const id = ids.get(t) ?? ids.size;
+    ids.set(t, id);
+    return id;
+  });
+  const kept = collapseTagIds(work, work.length);
+  return kept === tags.length ? path : tagsPath(work, kept, [...ids.keys()]);
+}
+
+/**
+ * `collapseRepeats` on tag ids, in place: `tags[0, length)` is the path; returns the length of the collapsed
+ * path. The rewriting is not confluent (`a\b\a\a\b\a\b` collapses to `a\b\a\a\b` whole, to `a\b` from its
+ * collapsed parent path), so the order of the scans is part of the definition: keep it.
+ */
+function collapseTagIds(tags: number[], length: number): number {
+  let n = length;
   let changed = true;
   while (changed) {
     changed = false;
     for (let unit = 2; unit <= 3; unit++) {
-      for (let i = 0; i + 2 * unit <= tags.length; i++) {
+      for (let i = 0; i + 2 * unit <= n; i++) {
         let same = true;
         for (let k = 0; k < unit && same; k++) same = tags[i + k] === tags[i + unit + k];
-        if (same) {
-          tags.splice(i + unit, unit);
-          changed = true;
-          i--;
-        }
+        if (!same) continue;
+        for (let k = i + unit; k + unit < n; k++) tags[k] = tags[k + unit]!;
+        n -= unit;
+        changed = true;
+        i--;
       }
     }
   }
-  return tags.join(PATH_SEPARATOR);
+  return n;
 }
 
-/** The same sequence with every path replaced by its collapsed form (path ids renumbered). */
+/** The path string of `tags[0, length)`, tag ids naming `names`. */
+function tagsPath(tags: readonly number[], length: number, names: readonly string[]): string {
+  let path = names[tags[0]!]!;
+  for (let k = 1; k < length; k++) path += PATH_SEPARATOR + names[tags[k]!]!;
+  return path;
+}
+
+/**
+ * The parent path id of each path id (-1 for a root path), read off the positions. Path ids are numbered in
+ * order of first occurrence and a parent occurs before its children, so a parent's id is below its child's.
+ */
+export function parentPathIds(seq: TagPathSequence): Int32Array {
+  const parentPath = new Int32Array(seq.paths.length).fill(-1);
+  const open: number[] = [];
+  for (let p = 0; p < seq.pathIds.length; p++) {
+    while (open.length > 0 && seq.ends[open[open.length - 1]!]! <= p) open.pop();
+    if (open.length > 0) parentPath[seq.pathIds[p]!] = seq.pathIds[open[open.length - 1]!]!;
+    open.push(p);
+  }
+  return parentPath;
+}
+
+/**
+ * The same sequence with every path replaced by its collapsed form (path ids renumbered). A path is its parent
+ * path, a separator and its own tag (`collectTagPaths` builds it so), so the paths are walked as the tree they
+ * form, depth first, with one stack of tag ids: no path string is split. Each path is still collapsed whole, as
+ * `collapseRepeats` does (`collapseTagIds` says why not from its parent's collapsed form).
+ */
 export function collapsedView(seq: TagPathSequence): TagPathSequence {
+  const n = seq.paths.length;
+  const parent = parentPathIds(seq);
+  // The path tree's children lists: those of path id p (-1: the roots) are kids[first[p + 1], first[p + 2]), by id.
+  const first = new Int32Array(n + 2);
+  for (let id = 0; id < n; id++) first[parent[id]! + 2]!++;
+  for (let p = 1; p <= n + 1; p++) first[p]! += first[p - 1]!;
+  const kids = new Int32Array(n);
+  const fill = first.slice(0, n + 1);
+  for (let id = 0; id < n; id++) kids[fill[parent[id]! + 1]!++] = id;
+  const tagIds = new Map<string, number>();
+  const names: string[] = [];
+  const depth = new Int32Array(n); // number of tags in each path
+  const tags: number[] = []; // the tag ids of the path being visited (its ancestors' stay below it)
+  const work: number[] = [];
+  const collapsed: string[] = new Array(n);
+  const stack: number[] = [];
+  for (let k = first[1]! - 1; k >= first[0]!; k--) stack.push(kids[k]!);
+  while (stack.length > 0) {
+    const id = stack.pop()!;
+    const up = parent[id]!;
+    const path = seq.paths[id]!;
+    const own = path.slice(up >= 0 ? seq.paths[up]!.length + 1 : 0);
+    let length = up >= 0 ? depth[up]! : 0;
+    for (const t of own.includes(PATH_SEPARATOR) ? own.split(PATH_SEPARATOR) : [own]) {
+      let tag = tagIds.get(t);
+      if (tag === undefined) {
+        tag = names.length;
+        tagIds.set(t, tag);
+        names.push(t);
+      }
+      tags[length++] = tag;
+    }
+    depth[id] = length;
+    for (let k = 0; k < length; k++) work[k] = tags[k]!;
+    const kept = collapseTagIds(work, length);
+    collapsed[id] = kept === length ? path : tagsPath(work, kept, names);
+    for (let k = first[id + 2]! - 1; k >= first[id + 1]!; k--) stack.push(kids[k]!);
+  }
   const paths: string[] = [];
   const ids = new Map<string, number>();
-  const remap = seq.paths.map((p) => {
-    const c = collapseRepeats(p);
+  const remap = collapsed.map((c) => {
     let id = ids.get(c);
     if (id === undefined) {
       id = paths.length;
