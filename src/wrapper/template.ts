@@ -124,14 +124,26 @@ export function templateSimilarity(index: TagPathIndex, regions: readonly Record
   });
   let total = 0;
   const seen = new Uint8Array(template.length);
+  // What a path matches depends on the path and its record's root path only: looked up once per pair.
+  const matches = new Map<number, Map<number, { direct: number | undefined; headed: number[] }>>();
   for (const region of regions) {
     seen.fill(0);
     let found = 0;
-    const rootPath = seq.paths[seq.pathIds[region.root]!]!;
+    const rootId = seq.pathIds[region.root]!;
+    const rootPath = seq.paths[rootId]!;
+    const byPath = matches.get(rootId) ?? new Map<number, { direct: number | undefined; headed: number[] }>();
+    matches.set(rootId, byPath);
     for (let p = region.root + 1; p < region.end; p++) {
-      const rel = seq.paths[seq.pathIds[p]!]!.slice(rootPath.length + 1);
-      let i = wanted.get(rel) ?? wanted.get(dropFirst(rel));
-      if (i === undefined) for (const h of headed) if (!seen[h.i] && rel.endsWith(h.suffix)) i = h.i;
+      const id = seq.pathIds[p]!;
+      let m = byPath.get(id);
+      if (!m) {
+        const rel = seq.paths[id]!.slice(rootPath.length + 1);
+        const direct = wanted.get(rel) ?? wanted.get(dropFirst(rel));
+        m = { direct, headed: direct === undefined ? headed.filter((h) => rel.endsWith(h.suffix)).map((h) => h.i) : [] };
+        byPath.set(id, m);
+      }
+      let i = m.direct;
+      if (i === undefined) for (const hi of m.headed) if (!seen[hi]) i = hi;
       if (i !== undefined && !seen[i]) {
         seen[i] = 1;
         found++;
