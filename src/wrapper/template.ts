@@ -105,6 +105,36 @@ function dropFirst(rel: string): string {
   return i < 0 ? "" : rel.slice(i + 1);
 }
 
+type PathMatch = { direct: number | undefined; headed: number[] };
+interface PreparedTemplate {
+  /** Relative path (or its one-level-up variant) → template entry. */
+  wanted: Map<string, number>;
+  /** Template entries holding a heading, as suffixes. */
+  headed: Array<{ suffix: string; i: number }>;
+  index: TagPathIndex;
+  /** By root path id, then path id: what the path matches under that root (it depends on the pair only). */
+  matches: Map<number, Map<number, PathMatch>>;
+}
+
+/** A template's lookups, built once per template and page: `templateMatch` asks for one region at a time. */
+const prepared = new WeakMap<readonly string[], PreparedTemplate>();
+
+function preparedTemplate(index: TagPathIndex, template: readonly string[]): PreparedTemplate {
+  const known = prepared.get(template);
+  if (known && known.index === index) return known;
+  const wanted = new Map<string, number>();
+  const headed: Array<{ suffix: string; i: number }> = [];
+  template.forEach((t, i) => {
+    wanted.set(t, i);
+    const shorter = dropFirst(t);
+    if (shorter && !wanted.has(shorter)) wanted.set(shorter, i);
+    if (t.split("\\").some((tag) => HEADING_TAGS.has(tag))) headed.push({ suffix: `\\${t}`, i });
+  });
+  const made: PreparedTemplate = { wanted, headed, index, matches: new Map() };
+  prepared.set(template, made);
+  return made;
+}
+
 /**
  * Per record, the share of the template's paths found in it, averaged over the records. A path also counts when
  * one of the two has an extra element at its top (one template at two depths), and a path of the title's heading
@@ -114,24 +144,15 @@ function dropFirst(rel: string): string {
 export function templateSimilarity(index: TagPathIndex, regions: readonly RecordRegion[], template: readonly string[]): number {
   if (regions.length === 0 || template.length === 0) return 0;
   const { seq } = index;
-  const wanted = new Map<string, number>(); // relative path (or its one-level-up variant) → template entry
-  const headed: Array<{ suffix: string; i: number }> = [];
-  template.forEach((t, i) => {
-    wanted.set(t, i);
-    const shorter = dropFirst(t);
-    if (shorter && !wanted.has(shorter)) wanted.set(shorter, i);
-    if (t.split("\\").some((tag) => HEADING_TAGS.has(tag))) headed.push({ suffix: `\\${t}`, i });
-  });
+  const { wanted, headed, matches } = preparedTemplate(index, template);
   let total = 0;
   const seen = new Uint8Array(template.length);
-  // What a path matches depends on the path and its record's root path only: looked up once per pair.
-  const matches = new Map<number, Map<number, { direct: number | undefined; headed: number[] }>>();
   for (const region of regions) {
     seen.fill(0);
     let found = 0;
     const rootId = seq.pathIds[region.root]!;
     const rootPath = seq.paths[rootId]!;
-    const byPath = matches.get(rootId) ?? new Map<number, { direct: number | undefined; headed: number[] }>();
+    const byPath = matches.get(rootId) ?? new Map<number, PathMatch>();
     matches.set(rootId, byPath);
     for (let p = region.root + 1; p < region.end; p++) {
       const id = seq.pathIds[p]!;
