@@ -297,7 +297,11 @@ export function collapsedView(seq: TagPathSequence): TagPathSequence {
   const depth = new Int32Array(n); // number of tags in each path
   const tags: number[] = []; // the tag ids of the path being visited (its ancestors' stay below it)
   const work: number[] = [];
-  const collapsed: string[] = new Array(n);
+  // The collapsed paths as a trie of tag ids (node 0: the empty path), so that finding a path's costs no string.
+  // Child node of (node, tag) under key node·2^24 + tag: the walk's path budget keeps tag ids below 2^24.
+  const child = new Map<number, number>();
+  const nodePath: string[] = [""];
+  const nodeOf = new Int32Array(n);
   const stack: number[] = [];
   for (let k = first[1]! - 1; k >= first[0]!; k--) stack.push(kids[k]!);
   while (stack.length > 0) {
@@ -318,19 +322,31 @@ export function collapsedView(seq: TagPathSequence): TagPathSequence {
     depth[id] = length;
     for (let k = 0; k < length; k++) work[k] = tags[k]!;
     const kept = collapseTagIds(work, length);
-    collapsed[id] = kept === length ? path : tagsPath(work, kept, names);
+    let node = 0;
+    for (let k = 0; k < kept; k++) {
+      const key = node * 16777216 + work[k]!;
+      let next = child.get(key);
+      if (next === undefined) {
+        next = nodePath.length;
+        child.set(key, next);
+        nodePath.push(node === 0 ? names[work[k]!]! : `${nodePath[node]}${PATH_SEPARATOR}${names[work[k]!]}`);
+      }
+      node = next;
+    }
+    nodeOf[id] = node;
     for (let k = first[id + 2]! - 1; k >= first[id + 1]!; k--) stack.push(kids[k]!);
   }
+  // Collapsed path ids in order of the first path id that collapses to each, as before.
   const paths: string[] = [];
-  const ids = new Map<string, number>();
-  const remap = collapsed.map((c) => {
-    let id = ids.get(c);
-    if (id === undefined) {
-      id = paths.length;
-      paths.push(c);
-      ids.set(c, id);
+  const idOfNode = new Int32Array(nodePath.length).fill(-1);
+  const remap = new Int32Array(n);
+  for (let id = 0; id < n; id++) {
+    const node = nodeOf[id]!;
+    if (idOfNode[node]! < 0) {
+      idOfNode[node] = paths.length;
+      paths.push(nodePath[node]!);
     }
-    return id;
-  });
+    remap[id] = idOfNode[node]!;
+  }
   return { ...seq, paths, pathIds: seq.pathIds.map((id) => remap[id]!) };
 }
