@@ -27,6 +27,24 @@ const QUERIES = Number(process.env.BENCH_QUERIES ?? 120);
 // A browser page costs ~150 ms of Chromium CPU: fewer pages keep the browser trials as long as the HTTP ones.
 const BROWSER_QUERIES = Number(process.env.BENCH_BROWSER_QUERIES ?? 30);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY ?? 100);
+
+/**
+ * Per fetch path: pages per trial, the simulator's answer time and each worker's concurrency per engine. The
+ * browser runs twice: bound by the engine's answer time (1 s, one page per engine per worker: workers mostly wait,
+ * as against real engines' politeness) and bound by the CPU (100 ms, 4 per engine: Chromium's rendering fills the
+ * cores), to show where adding workers on one machine stops paying.
+ */
+interface Setting {
+  path: FetchPath;
+  queries: number;
+  latencyMs: number;
+  concurrency: number;
+}
+const SETTINGS: readonly Setting[] = [
+  { path: "http", queries: QUERIES, latencyMs: LATENCY_MS, concurrency: 4 },
+  { path: "browser", queries: BROWSER_QUERIES, latencyMs: Number(process.env.BENCH_BROWSER_LATENCY ?? 1000), concurrency: 1 },
+  { path: "browser", queries: BROWSER_QUERIES, latencyMs: LATENCY_MS, concurrency: 4 },
+];
 const WORKERS = [1, 2, 4];
 const ENGINES = ["sim-list", "sim-div"];
 const ROOT = join(import.meta.dirname, "..");
@@ -39,12 +57,12 @@ export async function run(): Promise<void> {
     console.log(`skipped: ${unavailable}`);
     return;
   }
-  for (const path of ["http", "browser"] as const) await runPath(path);
+  for (const setting of SETTINGS) await runSetting(setting);
 }
 
-async function runPath(path: FetchPath): Promise<void> {
+async function runSetting({ path, queries: count, latencyMs, concurrency }: Setting): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "bitext-bench-distributed-"));
-  const sim = await startSimulator({ latencyMs: LATENCY_MS });
+  const sim = await startSimulator({ latencyMs });
   const redis = await startRedis();
   try {
     const wrappers = join(dir, "wrappers");
@@ -55,12 +73,11 @@ async function runPath(path: FetchPath): Promise<void> {
         politeness: { minDelayMs: 0, requestsPerMinute: 0, maxConcurrent: 16 },
       });
     }
-    const count = path === "http" ? QUERIES : BROWSER_QUERIES;
     const queries = readQueryFile(resourcePath("queries", "tatoeba-cmn-eng.tsv")).slice(0, count);
     const list = join(dir, "queries.tsv");
     writeFileSync(list, `${queries.map((q) => `${q.source.text}\t${q.target.text}`).join("\n")}\n`);
     await learnWrappers(dir, wrappers, queries.slice(0, 2));
-    const rates = await trials(redis.url, sim, wrappers, dir, queries);
+    const rates = await trials(redis.url, sim, wrappers, dir, queries, concurrency);
     const base = median(rates.get(1)!);
     const rows: Array<Array<string | number>> = [["workers", "pages/s (median)", "× 1 worker", "per worker"]];
     for (const n of WORKERS) {
@@ -69,7 +86,7 @@ async function runPath(path: FetchPath): Promise<void> {
     }
     console.log(
       `\nfetch ${path}: ${queries.length} queries × ${ENGINES.length} engines = ${queries.length * ENGINES.length} pages per trial, ` +
-        `${LATENCY_MS} ms per search, concurrency 4 per engine per worker, ${REPEATS} repeats, ${cpus().length} CPU cores, ` +
+        `${latencyMs} ms per search, concurrency ${concurrency} per engine per worker, ${REPEATS} repeats, ${cpus().length} CPU cores, ` +
         `load average at the end ${loadavg()
           .map((l) => l.toFixed(1))
           .join(", ")}\n`,
@@ -104,6 +121,7 @@ async function trials(
   wrappers: string,
   dir: string,
   queries: ReturnType<typeof readQueryFile>,
+  concurrency: number,
 ): Promise<Map<number, number[]>> {
   const rates = new Map<number, number[]>();
   let trial = 0;
@@ -129,7 +147,7 @@ async function trials(
         queries,
       );
       const from = sim.log.length;
-      await Promise.all(Array.from({ length: n }, () => workerProcess(redisUrl, wrappers, db)));
+      await Promise.all(Array.from({ length: n }, () => workerProcess(redisUrl, wrappers, db, concurrency)));
       const log = sim.log.slice(from);
       if (log.length !== queries.length * ENGINES.length)
         throw new Error(`trial ${trial}: ${log.length} searches, expected ${queries.length * ENGINES.length}`);
@@ -140,7 +158,7 @@ async function trials(
   return rates;
 }
 
-function workerProcess(queue: string, wrappers: string, db: string): Promise<void> {
+function workerProcess(queue: string, wrappers: string, db: string, concurrency: number): Promise<void> {
   const child = spawn(
     process.execPath,
     [
@@ -160,7 +178,7 @@ function workerProcess(queue: string, wrappers: string, db: string): Promise<voi
       "--no-learn",
       "--exit-when-drained",
       "--concurrency",
-      "4",
+      String(concurrency),
     ],
     { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] },
   );

@@ -9,75 +9,19 @@
  */
 import { isUnspacedLang, type LanguagePair, langShares, segmentByLanguage } from "../text/index.js";
 import { cleanSnippet } from "./surface.js";
-import { attribute, bodyOf, childrenOf, isElement, isText, type TreeDocument, type TreeElement, type TreeNode } from "./tree.js";
+import {
+  attribute,
+  bodyOf,
+  childrenOf,
+  INLINE_TAGS,
+  INVISIBLE_TAGS,
+  isElement,
+  isText,
+  type TreeDocument,
+  type TreeElement,
+  type TreeNode,
+} from "./tree.js";
 import type { Segmentation, Snippet } from "./types.js";
-
-/** Tags that only change how text looks: unwrapped, their children joined to the parent. */
-export const INLINE_TAGS: ReadonlySet<string> = new Set([
-  "a",
-  "abbr",
-  "acronym",
-  "b",
-  "bdi",
-  "bdo",
-  "big",
-  "blink",
-  "cite",
-  "code",
-  "data",
-  "dfn",
-  "em",
-  "font",
-  "i",
-  "ins",
-  "kbd",
-  "label",
-  "mark",
-  "nobr",
-  "q",
-  "rb",
-  "ruby",
-  "samp",
-  "small",
-  "span",
-  "strong",
-  "sub",
-  "sup",
-  "time",
-  "tt",
-  "u",
-  "var",
-  "wbr",
-]);
-
-/** Elements whose content is never page text (or is ruby annotation, which would double the reading). */
-export const SKIPPED_TAGS: ReadonlySet<string> = new Set([
-  "head",
-  "script",
-  "style",
-  "noscript",
-  "template",
-  "title",
-  "iframe",
-  "object",
-  "embed",
-  "svg",
-  "math",
-  "select",
-  "option",
-  "optgroup",
-  "textarea",
-  "button",
-  "rt",
-  "rp",
-  "canvas",
-  "audio",
-  "video",
-  "map",
-  "del",
-  "s",
-  "strike",
-]);
 
 export interface AnalyseOptions {
   pair: LanguagePair;
@@ -121,7 +65,7 @@ function flatten(root: TreeElement, keepTags: boolean): Item[] {
     }
     if (!isElement(child)) continue;
     const name = child.tagName;
-    if (SKIPPED_TAGS.has(name)) continue;
+    if (INVISIBLE_TAGS.has(name)) continue;
     if (INLINE_TAGS.has(name) && !(name === "a" && isStandaloneLink(child))) {
       pushChildren(child);
       continue;

@@ -8,7 +8,7 @@
  * exportCorpus(store, { format: "tmx", out: "corpus" });   // deduplicated corpus with every source URL
  * ```
  */
-export { pageSnippets, languageRuns, type PageSnippets, SKIPPED_TAGS, INLINE_TAGS } from "./analyse.js";
+export { pageSnippets, languageRuns, type PageSnippets } from "./analyse.js";
 export { type CorpusExport, corpusKey, type ExportCorpusOptions, exportCorpus, toStoredPair } from "./corpus.js";
 export {
   devKey,

@@ -25,7 +25,7 @@ import {
   attribute,
   bodyOf,
   childrenOf,
-  INLINE_TAGS,
+  FLOW_TAGS,
   INVISIBLE_TAGS,
   isElement,
   isText,
@@ -349,7 +349,7 @@ function structuralChildren(infos: readonly Info[]): number[][] {
     const inf = infos[i]!;
     if (inf.letters[0] + inf.letters[1] === 0) continue;
     const parent = infos[inf.parent]!;
-    if (parent.direct && INLINE_TAGS.has(inf.el.tagName)) continue;
+    if (parent.direct && FLOW_TAGS.has(inf.el.tagName)) continue;
     if (kids[inf.parent] === none) kids[inf.parent] = [i];
     else kids[inf.parent]!.push(i);
   }

@@ -71,7 +71,7 @@ export const INVISIBLE_TAGS: ReadonlySet<string> = new Set([
   "strike",
 ]);
 
-/** Tags that only change how text looks: they flow inside the text of their parent. */
+/** Tags that only change how text looks: the page analyser unwraps them, their text joins the parent's. */
 export const INLINE_TAGS: ReadonlySet<string> = new Set([
   "a",
   "abbr",
@@ -107,8 +107,10 @@ export const INLINE_TAGS: ReadonlySet<string> = new Set([
   "u",
   "var",
   "wbr",
-  "img",
 ]);
+
+/** Inline tags and images: what flows inside a line of text (an image does not break the line around it). */
+export const FLOW_TAGS: ReadonlySet<string> = new Set([...INLINE_TAGS, "img"]);
 
 /**
  * The visible text of an element as the page shows it: invisible content left out, `<br>` and block
@@ -134,7 +136,7 @@ export function visibleText(el: TreeElement, lines = false): string {
       out += lines ? "\n" : " ";
       continue;
     }
-    const block = item !== el && !INLINE_TAGS.has(item.tagName);
+    const block = item !== el && !FLOW_TAGS.has(item.tagName);
     if (block) stack.push(lines ? "\n" : " ");
     const kids = childrenOf(item);
     for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!);

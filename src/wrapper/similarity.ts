@@ -18,28 +18,9 @@ export function closeness(a: ArrayLike<number>, b: ArrayLike<number>): number {
  * coincide; should equal positions be passed anyway, they count for `a` (so the walk always advances).
  */
 export function interleavingSegments(a: ArrayLike<number>, b: ArrayLike<number>): { aByB: number[]; bByA: number[] } {
-  const aByB: number[] = [];
-  const bByA: number[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length || j < b.length) {
-    if (j >= b.length || (i < a.length && a[i]! <= b[j]!)) {
-      let run = 0;
-      while (i < a.length && (j >= b.length || a[i]! <= b[j]!)) {
-        i++;
-        run++;
-      }
-      aByB.push(run);
-    } else {
-      let run = 0;
-      while (j < b.length && (i >= a.length || b[j]! < a[i]!)) {
-        j++;
-        run++;
-      }
-      bByA.push(run);
-    }
-  }
-  return { aByB, bByA };
+  const buffers = new RunBuffers(Math.max(a.length, b.length));
+  const { na, nb } = buffers.walk(a, b);
+  return { aByB: buffers.aByB(na), bByA: buffers.bByA(nb) };
 }
 
 export interface InterleavingOptions {
@@ -193,8 +174,15 @@ class RunBuffers {
     this.bRuns = new Float64Array(size);
   }
 
-  /** `interleaving(a, b)` (default reading), computed in the same order so the value is identical. */
+  /** `interleaving(a, b)` (default reading) from the walk's buffers. */
   interleaving(a: ArrayLike<number>, b: ArrayLike<number>): number {
+    const { na, nb } = this.walk(a, b);
+    if (na < 2 || nb < 2) return Number.POSITIVE_INFINITY;
+    return Math.max(variance(this.aRuns.subarray(0, na)), variance(this.bRuns.subarray(0, nb)));
+  }
+
+  /** The merge walk of two sorted position lists: the maximal runs of each, into the buffers; their counts. */
+  walk(a: ArrayLike<number>, b: ArrayLike<number>): { na: number; nb: number } {
     let na = 0;
     let nb = 0;
     let i = 0;
@@ -216,8 +204,15 @@ class RunBuffers {
         this.bRuns[nb++] = run;
       }
     }
-    if (na < 2 || nb < 2) return Number.POSITIVE_INFINITY;
-    return Math.max(variance(this.aRuns.subarray(0, na)), variance(this.bRuns.subarray(0, nb)));
+    return { na, nb };
+  }
+
+  aByB(na: number): number[] {
+    return Array.from(this.aRuns.subarray(0, na));
+  }
+
+  bByA(nb: number): number[] {
+    return Array.from(this.bRuns.subarray(0, nb));
   }
 }
 
