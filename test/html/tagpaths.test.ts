@@ -6,7 +6,7 @@ import { launchChromium } from "../../src/browser/launch.js";
 import { readSavedPage } from "../../src/html/load.js";
 import { parseDocument } from "../../src/html/dom.js";
 import { tagPathsFromHtml } from "../../src/html/parse.js";
-import { collapseRepeats, collectTagPaths, indexTagPaths, type MinimalNode } from "../../src/html/tagpaths.js";
+import { collapsedView, collapseRepeats, collectTagPaths, indexTagPaths, type MinimalNode } from "../../src/html/tagpaths.js";
 import { UserError } from "../../src/errors.js";
 import { extractRecords } from "../../src/wrapper/apply.js";
 import { learnWrapper } from "../../src/wrapper/learn.js";
@@ -116,6 +116,19 @@ describe("tag paths (feng2010 §3.1, §4.2)", () => {
     expect(collapseRepeats("html\\body\\dl\\dd\\li\\dd\\li\\dd\\li\\a")).toBe("html\\body\\dl\\dd\\li\\a");
     expect(collapseRepeats("html\\body\\div\\div\\div\\a")).toBe("html\\body\\div\\div\\div\\a");
     expect(collapseRepeats("a\\b\\c\\a\\b\\c\\d")).toBe("a\\b\\c\\d");
+    // Not from the parent's collapsed form: that would give a\b.
+    expect(collapseRepeats("a\\b\\a\\a\\b\\a\\b")).toBe("a\\b\\a\\a\\b");
+  });
+
+  it("collapses every path of a page as collapseRepeats collapses it alone", () => {
+    // Legacy nesting (unclosed dd/li, p/b/i) and the order-dependent case a\b\a\a\b\a\b as tag names.
+    const html = `<html><body><dl>${"<dd><li>x".repeat(40)}</dl>${"<p><b><i>y".repeat(30)}${"<u><s><u><u><s><u><s>z".repeat(5)}</body></html>`;
+    const seq = tagPathsFromHtml(html);
+    const view = collapsedView(seq);
+    const expected = seq.pathIds.map((id) => collapseRepeats(seq.paths[id]!));
+    expect(view.pathIds.map((id) => view.paths[id]!)).toEqual(expected);
+    expect(new Set(view.paths).size).toBe(view.paths.length);
+    expect(view.paths.length).toBeLessThan(seq.paths.length / 2);
   });
 });
 
