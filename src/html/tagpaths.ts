@@ -240,15 +240,23 @@ function collapseTagIds(tags: number[], length: number): number {
   while (changed) {
     changed = false;
     for (let unit = 2; unit <= 3; unit++) {
-      for (let i = 0; i + 2 * unit <= n; i++) {
+      if (n < 2 * unit) continue;
+      // One scan: at each position i, while the unit there repeats right after it, drop the repeat, then go on
+      // to i + 1. Done in place with each tag moved once (dropping by shifting the rest was most of the cost of
+      // collapsing a legacy page's paths): tags[0, w) are the tags scanned and the unit at i = w − unit,
+      // tags[r, n) the tags still to come.
+      let w = unit;
+      let r = unit;
+      while (r + unit <= n) {
         let same = true;
-        for (let k = 0; k < unit && same; k++) same = tags[i + k] === tags[i + unit + k];
-        if (!same) continue;
-        for (let k = i + unit; k + unit < n; k++) tags[k] = tags[k + unit]!;
-        n -= unit;
-        changed = true;
-        i--;
+        for (let k = 0; k < unit && same; k++) same = tags[w - unit + k] === tags[r + k];
+        if (same) {
+          r += unit;
+          changed = true;
+        } else tags[w++] = tags[r++]!;
       }
+      while (r < n) tags[w++] = tags[r++]!;
+      n = w;
     }
   }
   return n;
@@ -301,6 +309,12 @@ export function collapsedView(seq: TagPathSequence): TagPathSequence {
   // Child node of (node, tag) under key node·2^24 + tag: the walk's path budget keeps tag ids below 2^24.
   const child = new Map<number, number>();
   const nodePath: string[] = [""];
+  // Each node's tag, parent node and number of tags: a path mostly collapses to its parent path's collapsed form
+  // and its own tag, which is checked by walking up from the parent's node (integers) and then taking one step
+  // down, instead of descending from the root by the map.
+  const nodeTag: number[] = [-1];
+  const nodeUp: number[] = [-1];
+  const nodeDepth: number[] = [0];
   const nodeOf = new Int32Array(n);
   const stack: number[] = [];
   for (let k = first[1]! - 1; k >= first[0]!; k--) stack.push(kids[k]!);
@@ -322,14 +336,21 @@ export function collapsedView(seq: TagPathSequence): TagPathSequence {
     depth[id] = length;
     for (let k = 0; k < length; k++) work[k] = tags[k]!;
     const kept = collapseTagIds(work, length);
-    let node = 0;
-    for (let k = 0; k < kept; k++) {
+    let node = up >= 0 ? nodeOf[up]! : 0;
+    let k = nodeDepth[node]!;
+    if (k > kept) k = -1;
+    for (let m = node; k > 0 && m > 0; m = nodeUp[m]!) if (nodeTag[m] !== work[--k]) k = -1;
+    if (k < 0) node = 0; // not the parent's collapsed path and more: from the root
+    for (k = nodeDepth[node]!; k < kept; k++) {
       const key = node * 16777216 + work[k]!;
       let next = child.get(key);
       if (next === undefined) {
         next = nodePath.length;
         child.set(key, next);
         nodePath.push(node === 0 ? names[work[k]!]! : `${nodePath[node]}${PATH_SEPARATOR}${names[work[k]!]}`);
+        nodeTag.push(work[k]!);
+        nodeUp.push(node);
+        nodeDepth.push(k + 1);
       }
       node = next;
     }

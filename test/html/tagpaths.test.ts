@@ -120,6 +120,35 @@ describe("tag paths (feng2010 §3.1, §4.2)", () => {
     expect(collapseRepeats("a\\b\\a\\a\\b\\a\\b")).toBe("a\\b\\a\\a\\b");
   });
 
+  it("collapses as the definition does: scan units of 2 then 3, drop each repeat where found, until nothing changes", () => {
+    // The definition, dropping a repeat by shifting the rest of the path; collapseRepeats moves each tag once.
+    const reference = (path: string): string => {
+      const tags = path.split("\\");
+      let changed = true;
+      while (changed) {
+        changed = false;
+        for (let unit = 2; unit <= 3; unit++) {
+          for (let i = 0; i + 2 * unit <= tags.length; i++) {
+            if (tags.slice(i, i + unit).join() !== tags.slice(i + unit, i + 2 * unit).join()) continue;
+            tags.splice(i + unit, unit);
+            changed = true;
+            i--;
+          }
+        }
+      }
+      return tags.join("\\");
+    };
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    for (let t = 0; t < 2000; t++) {
+      const path = Array.from({ length: 1 + random(40) }, () => "abc"[random(2 + (t % 2))]).join("\\");
+      expect(collapseRepeats(path)).toBe(reference(path));
+    }
+  });
+
   it("collapses every path of a page as collapseRepeats collapses it alone", () => {
     // Legacy nesting (unclosed dd/li, p/b/i) and the order-dependent case a\b\a\a\b\a\b as tag names.
     const html = `<html><body><dl>${"<dd><li>x".repeat(40)}</dl>${"<p><b><i>y".repeat(30)}${"<u><s><u><u><s><u><s>z".repeat(5)}</body></html>`;
