@@ -63,10 +63,26 @@ export function lastTags(paths: readonly string[]): string[] {
 export interface TextContext {
   index: TagPathIndex;
   tags: string[];
+  /**
+   * What records.ts reads more than once on a page (applying reads each region's title link in several steps,
+   * and each candidate link's title while looking for it), kept for the page's lifetime.
+   */
+  memo: {
+    /** Title text of a link, by position. */
+    linkTitles: Map<number, { text: string; skip: number[] }>;
+    /** Title link of a region, by title path (null: none learned), then region (`root · (N + 1) + end`). */
+    titleLinks: Map<string | null, Map<number, number>>;
+    /** Per position: 0 not looked at yet, 1 a navigable link, 2 not one. */
+    navigable: Uint8Array;
+  };
 }
 
 export function textContext(index: TagPathIndex): TextContext {
-  return { index, tags: lastTags(index.seq.paths) };
+  return {
+    index,
+    tags: lastTags(index.seq.paths),
+    memo: { linkTitles: new Map(), titleLinks: new Map(), navigable: new Uint8Array(index.length) },
+  };
 }
 
 function nearestBlock(ctx: TextContext, pos: number, floor: number): number {

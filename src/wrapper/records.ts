@@ -38,11 +38,29 @@ function isNavigableHref(href: string | null): href is string {
   return h !== "" && !h.startsWith("#") && !h.startsWith("javascript:") && !h.startsWith("mailto:");
 }
 
+/** Whether position `p` is an `<a>` with a navigable href (looked up once per position and page). */
+function isNavigableLink(ctx: TextContext, p: number): boolean {
+  const known = ctx.memo.navigable[p]!;
+  if (known !== 0) return known === 1;
+  const yes = ctx.tags[ctx.index.seq.pathIds[p]!] === "a" && isNavigableHref(ctx.index.seq.hrefs[p] ?? null);
+  ctx.memo.navigable[p] = yes ? 1 : 2;
+  return yes;
+}
+
 /**
  * Title text of a link: the text of the first heading inside it if it has one (Google's `<a><h3>`),
  * otherwise the link text without `<cite>` URL displays (Brave, Google's breadcrumbs).
  */
 export function linkTitle(ctx: TextContext, link: number): { text: string; skip: number[] } {
+  let title = ctx.memo.linkTitles.get(link);
+  if (title === undefined) {
+    title = readLinkTitle(ctx, link);
+    ctx.memo.linkTitles.set(link, title);
+  }
+  return title;
+}
+
+function readLinkTitle(ctx: TextContext, link: number): { text: string; skip: number[] } {
   const { seq } = ctx.index;
   const end = seq.ends[link]!;
   for (let p = link + 1; p < end; p++) {
@@ -83,7 +101,21 @@ function headingRelated(ctx: TextContext, region: RecordRegion, pos: number): bo
  * a heading, else the first navigable link with text.
  */
 export function findTitleLink(ctx: TextContext, region: RecordRegion, titlePath: string | null): number {
-  const { seq } = ctx.index;
+  let byRegion = ctx.memo.titleLinks.get(titlePath);
+  if (byRegion === undefined) {
+    byRegion = new Map();
+    ctx.memo.titleLinks.set(titlePath, byRegion);
+  }
+  const key = region.root * (ctx.index.length + 1) + region.end;
+  let link = byRegion.get(key);
+  if (link === undefined) {
+    link = readTitleLink(ctx, region, titlePath);
+    byRegion.set(key, link);
+  }
+  return link;
+}
+
+function readTitleLink(ctx: TextContext, region: RecordRegion, titlePath: string | null): number {
   let firstWithText = -1;
   let firstHeading = -1;
   // A result list can hold one template at two depths (`li\h2\a` and `li\div\h2\a`): a record without a
@@ -93,7 +125,7 @@ export function findTitleLink(ctx: TextContext, region: RecordRegion, titlePath:
   const tail = titlePath === null ? null : headingTail(titlePath);
   let tailMatch = -1;
   for (let p = region.root; p < region.end; p++) {
-    if (ctx.tags[seq.pathIds[p]!] !== "a" || !isNavigableHref(seq.hrefs[p] ?? null)) continue;
+    if (!isNavigableLink(ctx, p)) continue;
     if (titlePath !== null) {
       const rel = relativePath(ctx.index, region.root, p);
       if (rel === titlePath && linkTitle(ctx, p).text) return p;
@@ -127,9 +159,8 @@ export function headingTail(titlePath: string): string | null {
 
 /** Navigable links in a record region. */
 export function countLinks(ctx: TextContext, region: RecordRegion): number {
-  const { seq } = ctx.index;
   let n = 0;
-  for (let p = region.root; p < region.end; p++) if (ctx.tags[seq.pathIds[p]!] === "a" && isNavigableHref(seq.hrefs[p] ?? null)) n++;
+  for (let p = region.root; p < region.end; p++) if (isNavigableLink(ctx, p)) n++;
   return n;
 }
 
