@@ -26,10 +26,40 @@ export interface QueryNotice {
   position: number;
 }
 
-const NOTICES: ReadonlyArray<{ phrase: string; kind: NoticeKind }> = data.notices.map((n) => ({
-  phrase: fold(n.text),
-  kind: n.kind === "rewrite" ? "rewrite" : "no-results",
-}));
+/** A notice phrase; one that says "did not match" counts anywhere in a text node, not only at its start. */
+interface Notice {
+  phrase: string;
+  kind: NoticeKind;
+  anywhere: boolean;
+}
+
+function notice(phrase: string, kind: NoticeKind): Notice {
+  return { phrase, kind, anywhere: phrase.startsWith("did not match") };
+}
+
+/**
+ * The notices a text node can carry, by its first character (after a leading quoted query): those whose phrase
+ * begins with it, and those that count anywhere, in list order (the first that matches is the node's). Most
+ * text nodes begin with a character no phrase begins with.
+ */
+interface NoticeTable {
+  byFirst: Map<string, Notice[]>;
+  /** The notices a node whose first character begins no phrase can carry. */
+  anywhere: Notice[];
+}
+
+function noticeTable(notices: readonly Notice[]): NoticeTable {
+  const isAnywhere = (n: Notice) => n.anywhere || n.phrase === "";
+  const byFirst = new Map<string, Notice[]>();
+  for (const n of notices) if (!isAnywhere(n)) byFirst.set(n.phrase.charAt(0), []);
+  for (const [first, list] of byFirst) for (const n of notices) if (isAnywhere(n) || n.phrase.charAt(0) === first) list.push(n);
+  return { byFirst, anywhere: notices.filter(isAnywhere) };
+}
+
+const NOTICES: readonly Notice[] = data.notices.map((n) => notice(fold(n.text), n.kind === "rewrite" ? "rewrite" : "no-results"));
+const NOTICE_TABLE = noticeTable(NOTICES);
+/** The characters `LEADING_QUOTE` can strip first from a folded text node (it begins with no space). */
+const LEADING_QUOTE_START = "\"“”„«»'.,:;!?…-–—";
 
 function fold(s: string): string {
   return s
@@ -43,16 +73,16 @@ export function findQueryNotices(
   seq: TagPathSequence,
   extra: readonly string[] = [],
 ): Partial<Record<NoticeKind, QueryNotice>> & { positions: number[] } {
-  const notices = extra.length ? [...NOTICES, ...extra.map((e) => ({ phrase: fold(e), kind: "no-results" as const }))] : NOTICES;
+  const table = extra.length ? noticeTable([...NOTICES, ...extra.map((e) => notice(fold(e), "no-results"))]) : NOTICE_TABLE;
   const found: Partial<Record<NoticeKind, QueryNotice>> & { positions: number[] } = { positions: [] };
   for (let position = 0; position < seq.texts.length; position++) {
     const t = seq.texts[position];
     if (!t) continue;
     const node = fold(t);
     if (node.length === 0 || node.length > MAX_NOTICE_NODE) continue;
-    const start = node.replace(LEADING_QUOTE, "");
-    for (const n of notices) {
-      if (start.startsWith(n.phrase) || (n.phrase.startsWith("did not match") && node.includes(n.phrase))) {
+    const start = LEADING_QUOTE_START.includes(node.charAt(0)) ? node.replace(LEADING_QUOTE, "") : node;
+    for (const n of table.byFirst.get(start.charAt(0)) ?? table.anywhere) {
+      if (start.startsWith(n.phrase) || (n.anywhere && node.includes(n.phrase))) {
         found[n.kind] ??= { kind: n.kind, phrase: n.phrase, text: node, position };
         found.positions.push(position);
         break;
