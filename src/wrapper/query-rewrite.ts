@@ -46,14 +46,50 @@ interface NoticeTable {
   byFirst: Map<string, Notice[]>;
   /** The notices a node whose first character begins no phrase can carry. */
   anywhere: Notice[];
+  /** The first `HEAD` characters of every phrase that must begin a node; null when one is shorter. */
+  heads: Set<string> | null;
 }
+
+const HEAD = 4;
 
 function noticeTable(notices: readonly Notice[]): NoticeTable {
   const isAnywhere = (n: Notice) => n.anywhere || n.phrase === "";
   const byFirst = new Map<string, Notice[]>();
   for (const n of notices) if (!isAnywhere(n)) byFirst.set(n.phrase.charAt(0), []);
   for (const [first, list] of byFirst) for (const n of notices) if (isAnywhere(n) || n.phrase.charAt(0) === first) list.push(n);
-  return { byFirst, anywhere: notices.filter(isAnywhere) };
+  const starting = notices.filter((n) => !n.anywhere);
+  const heads = starting.every((n) => n.phrase.length >= HEAD) ? new Set(starting.map((n) => n.phrase.slice(0, HEAD))) : null;
+  return { byFirst, anywhere: notices.filter(isAnywhere), heads };
+}
+
+/** What every phrase that counts anywhere in a node says (`notice`), case aside. */
+const ANYWHERE_WORD = /match/i;
+
+/**
+ * Before folding a text node (most of the cost of the search): false when it cannot carry a notice of the table.
+ * Its folded form begins with its first `HEAD` characters read here (blanks as one space, ASCII letters
+ * lowercased; a node with another character among them is folded and tried); a node that begins with no
+ * phrase's head and with nothing `LEADING_QUOTE` strips can hold only a notice that counts anywhere, and that says
+ * "match" (folding changes blanks and case only, and no other character lowercases to an ASCII letter of it).
+ */
+function mayCarryNotice(table: NoticeTable, t: string): boolean {
+  if (table.heads === null) return true;
+  let head = "";
+  let blank = false;
+  for (let i = 0; i < t.length && head.length < HEAD; i++) {
+    const code = t.charCodeAt(i);
+    if (code === 32 || (code >= 9 && code <= 13)) {
+      blank = head.length > 0;
+      continue;
+    }
+    if (code >= 128) return true;
+    if (blank) head += " ";
+    blank = false;
+    if (head.length < HEAD) head += String.fromCharCode(code >= 65 && code <= 90 ? code + 32 : code);
+  }
+  if (head.length === 0) return false; // blank
+  if (head.length < HEAD || LEADING_QUOTE_START.includes(head.charAt(0)) || table.heads.has(head)) return true;
+  return table.anywhere.length > 0 && ANYWHERE_WORD.test(t);
 }
 
 const NOTICES: readonly Notice[] = data.notices.map((n) => notice(fold(n.text), n.kind === "rewrite" ? "rewrite" : "no-results"));
@@ -77,7 +113,7 @@ export function findQueryNotices(
   const found: Partial<Record<NoticeKind, QueryNotice>> & { positions: number[] } = { positions: [] };
   for (let position = 0; position < seq.texts.length; position++) {
     const t = seq.texts[position];
-    if (!t) continue;
+    if (!t || !mayCarryNotice(table, t)) continue;
     const node = fold(t);
     if (node.length === 0 || node.length > MAX_NOTICE_NODE) continue;
     const start = LEADING_QUOTE_START.includes(node.charAt(0)) ? node.replace(LEADING_QUOTE, "") : node;
