@@ -122,5 +122,24 @@ export function rangeText(ctx: TextContext, from: number, to: number, skip: Read
 }
 
 export function normaliseSpace(s: string): string {
+  // Most texts are normal already (single spaces between words): the replace would copy them for every space.
+  let space = true; // a space here would be a leading or a double one
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 32) {
+      if (space) return spaceNormalised(s);
+      space = true;
+    } else if (c < 32 || (c >= 0xa0 && mayBeSpace(c))) return spaceNormalised(s);
+    else space = false;
+  }
+  return space && s.length > 0 ? spaceNormalised(s) : s;
+}
+
+function spaceNormalised(s: string): string {
   return s.replace(/[\s\u00a0\u200b\u3000]+/g, " ").trim();
+}
+
+/** A superset of the non-ASCII characters `\s` and `trim` take as blank (and U+200B). */
+function mayBeSpace(c: number): boolean {
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x206f) || c === 0x3000 || c === 0xfeff;
 }
