@@ -68,7 +68,7 @@ const ANYWHERE_WORD = /match/i;
 /**
  * Before folding a text node (most of the cost of the search): false when it cannot carry a notice of the table.
  * Its folded form begins with its first `HEAD` characters read here (blanks as one space, ASCII letters
- * lowercased; a node with another character among them is folded and tried); a node that begins with no
+ * lowercased; a node with another character among them is folded and tried), and is no shorter; a node that begins with no
  * phrase's head and with nothing `LEADING_QUOTE` strips can hold only a notice that counts anywhere, and that says
  * "match" (folding changes blanks and case only, and no other character lowercases to an ASCII letter of it).
  */
@@ -78,7 +78,7 @@ function mayCarryNotice(table: NoticeTable, t: string): boolean {
   let blank = false;
   for (let i = 0; i < t.length && head.length < HEAD; i++) {
     const code = t.charCodeAt(i);
-    if (code === 32 || (code >= 9 && code <= 13)) {
+    if (code === 32 || (code >= 9 && code <= 13) || code === 0xa0) {
       blank = head.length > 0;
       continue;
     }
@@ -87,8 +87,8 @@ function mayCarryNotice(table: NoticeTable, t: string): boolean {
     blank = false;
     if (head.length < HEAD) head += String.fromCharCode(code >= 65 && code <= 90 ? code + 32 : code);
   }
-  if (head.length === 0) return false; // blank
-  if (head.length < HEAD || LEADING_QUOTE_START.includes(head.charAt(0)) || table.heads.has(head)) return true;
+  if (head.length < HEAD) return false; // read whole, the node is `head`: shorter than every phrase, or blank
+  if (LEADING_QUOTE_START.includes(head.charAt(0)) || table.heads.has(head)) return true;
   return table.anywhere.length > 0 && ANYWHERE_WORD.test(t);
 }
 

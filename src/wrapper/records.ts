@@ -1,6 +1,6 @@
 import type { TagPathIndex } from "../html/index.js";
 import type { ResultRecord } from "./types.js";
-import { BLOCK_TAGS, HEADING_TAGS, normaliseSpace, rangeText, type TextContext } from "./record-text.js";
+import { BLOCK_TAGS, HEADING_TAGS, rangeText, type TextContext } from "./record-text.js";
 
 /**
  * Turning one record region (feng2010 §4.3: the positions from an occurrence of the ancestor path P_a
@@ -195,17 +195,19 @@ export function buildRecord(
     const block = firstTextBlock(ctx, region);
     if (block < 0 || block >= link) return null;
     const title = rangeText(ctx, block, seq.ends[block]!);
-    const snippet = normaliseSpace(
-      `${rangeText(ctx, region.root, block, cites)} ${rangeText(ctx, seq.ends[block]!, region.end, [...cites, link])}`,
-    );
+    const snippet = joinTexts(rangeText(ctx, region.root, block, cites), rangeText(ctx, seq.ends[block]!, region.end, [...cites, link]));
     return title ? { title, url, snippet } : null;
   }
   const { text: title } = linkTitle(ctx, link);
   if (!title) return null;
   const before = rangeText(ctx, region.root, link, cites);
   const after = rangeText(ctx, seq.ends[link]!, region.end, cites);
-  const snippet = normaliseSpace(`${before} ${after}`);
-  return { title, url, snippet };
+  return { title, url, snippet: joinTexts(before, after) };
+}
+
+/** `normaliseSpace` of two normalised texts joined by a space, without reading them again. */
+function joinTexts(a: string, b: string): string {
+  return a && b ? `${a} ${b}` : a || b;
 }
 
 /** The innermost block element around the region's first text (the region's root if none is nearer), or -1. */
