@@ -220,7 +220,7 @@ export function pathTags(path: string): string[] {
 export function collapseRepeats(path: string): string {
   const tags = path.split(PATH_SEPARATOR);
   const ids = new Map<string, number>();
-  const work = tags.map((t) => {
+  const work = Int32Array.from(tags, (t) => {
     const id = ids.get(t) ?? ids.size;
     ids.set(t, id);
     return id;
@@ -234,7 +234,7 @@ export function collapseRepeats(path: string): string {
  * path. The rewriting is not confluent (`a\b\a\a\b\a\b` collapses to `a\b\a\a\b` whole, to `a\b` from its
  * collapsed parent path), so the order of the scans is part of the definition: keep it.
  */
-function collapseTagIds(tags: number[], length: number): number {
+function collapseTagIds(tags: Int32Array, length: number): number {
   let n = length;
   let changed = true;
   while (changed) {
@@ -263,7 +263,7 @@ function collapseTagIds(tags: number[], length: number): number {
 }
 
 /** The path string of `tags[0, length)`, tag ids naming `names`. */
-function tagsPath(tags: readonly number[], length: number, names: readonly string[]): string {
+function tagsPath(tags: Int32Array, length: number, names: readonly string[]): string {
   let path = names[tags[0]!]!;
   for (let k = 1; k < length; k++) path += PATH_SEPARATOR + names[tags[k]!]!;
   return path;
@@ -303,8 +303,13 @@ export function collapsedView(seq: TagPathSequence): TagPathSequence {
   const tagIds = new Map<string, number>();
   const names: string[] = [];
   const depth = new Int32Array(n); // number of tags in each path
-  const tags: number[] = []; // the tag ids of the path being visited (its ancestors' stay below it)
-  const work: number[] = [];
+  // A path without tandem repeats is its own collapsed form; it has none when its parent path has none and none
+  // ends at its own tags (every repeat ends at some tag, and a path's tags begin with its parent's).
+  const clean = new Uint8Array(n);
+  let longest = 0;
+  for (const p of seq.paths) longest = Math.max(longest, p.length);
+  const tags = new Int32Array((longest >> 1) + 2); // the tag ids of the path being visited (its ancestors' stay below it)
+  const scratch = new Int32Array(tags.length);
   // The collapsed paths as a trie of tag ids (node 0: the empty path), so that finding a path's costs no string.
   // Child node of (node, tag) under key node·2^24 + tag: the walk's path budget keeps tag ids below 2^24.
   const child = new Map<number, number>();
@@ -322,9 +327,15 @@ export function collapsedView(seq: TagPathSequence): TagPathSequence {
     const id = stack.pop()!;
     const up = parent[id]!;
     const path = seq.paths[id]!;
-    const own = path.slice(up >= 0 ? seq.paths[up]!.length + 1 : 0);
     let length = up >= 0 ? depth[up]! : 0;
-    for (const t of own.includes(PATH_SEPARATOR) ? own.split(PATH_SEPARATOR) : [own]) {
+    let repeats = up >= 0 && clean[up] === 0;
+    // Its own tags: one in a walk's sequence (a sequence made otherwise may skip a level).
+    let from = up >= 0 ? seq.paths[up]!.length + 1 : 0;
+    do {
+      let to = path.indexOf(PATH_SEPARATOR, from);
+      if (to < 0) to = path.length;
+      const t = path.slice(from, to);
+      from = to + 1;
       let tag = tagIds.get(t);
       if (tag === undefined) {
         tag = names.length;
@@ -332,10 +343,21 @@ export function collapsedView(seq: TagPathSequence): TagPathSequence {
         names.push(t);
       }
       tags[length++] = tag;
-    }
+      for (let unit = 2; unit <= 3 && !repeats; unit++) {
+        if (length < 2 * unit) break;
+        repeats = true;
+        for (let k = length - unit; k < length && repeats; k++) repeats = tags[k] === tags[k - unit];
+      }
+    } while (from <= path.length);
     depth[id] = length;
-    for (let k = 0; k < length; k++) work[k] = tags[k]!;
-    const kept = collapseTagIds(work, length);
+    clean[id] = repeats ? 0 : 1;
+    let kept = length;
+    let work = tags;
+    if (repeats) {
+      work = scratch;
+      for (let k = 0; k < length; k++) work[k] = tags[k]!;
+      kept = collapseTagIds(work, length);
+    }
     let node = up >= 0 ? nodeOf[up]! : 0;
     let k = nodeDepth[node]!;
     if (k > kept) k = -1;
