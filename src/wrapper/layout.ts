@@ -96,8 +96,42 @@ function fingerprintSet(fingerprint: LayoutFingerprint): Set<string> | Set<numbe
   return set;
 }
 
+/** A fingerprint's path tokens as numbers, sorted, distinct (built once per fingerprint). */
+const fingerprintValues = new WeakMap<LayoutFingerprint, Float64Array>();
+
+function sortedValues(fingerprint: LayoutFingerprint): Float64Array {
+  let values = fingerprintValues.get(fingerprint);
+  if (!values) {
+    values = Float64Array.from(fingerprintSet(fingerprint) as Set<number>).sort();
+    fingerprintValues.set(fingerprint, values);
+  }
+  return values;
+}
+
+/**
+ * Jaccard similarity of the fingerprint's path tokens and the page's, both sorted: no set of the page's tokens
+ * is built (a set of non-integer-sized numbers boxes each one).
+ */
+function pathTokenSimilarity(fingerprint: LayoutFingerprint, seq: TagPathSequence): number {
+  const known = sortedValues(fingerprint);
+  const page = pathTokenValues(seq).sort();
+  let distinct = 0;
+  let common = 0;
+  let k = 0;
+  for (let i = 0; i < page.length; i++) {
+    const v = page[i]!;
+    if (i > 0 && v === page[i - 1]) continue;
+    distinct++;
+    while (k < known.length && known[k]! < v) k++;
+    if (k < known.length && known[k] === v) common++;
+  }
+  const union = known.length + distinct - common;
+  return union === 0 ? 1 : common / union;
+}
+
 /** Jaccard similarity between the fingerprint and the page's tokens of the same kind. */
 export function layoutSimilarity(fingerprint: LayoutFingerprint, seq: TagPathSequence): number {
+  if (fingerprint.kind === "paths" && fingerprint.tokens[0]?.length !== LEGACY_TOKEN_LENGTH) return pathTokenSimilarity(fingerprint, seq);
   const known = fingerprintSet(fingerprint);
   let page: Set<string> | Set<number>;
   if (fingerprint.kind === "classes") page = classTokens(seq);
