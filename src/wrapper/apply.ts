@@ -164,7 +164,7 @@ export function extractRecords(wrapper: Wrapper, page: TagPathSequence, options:
     const template = recordTemplate(cluster);
     const titleFromText = cluster.titleFromText === true;
     for (const r of anchorRecords(ctx, pathIds, cluster).regions)
-      regions.push({ ...r, titlePath: cluster.titlePath, titleFromText, template });
+      regions.push({ root: r.root, end: r.end, titlePath: cluster.titlePath, titleFromText, template });
   }
   regions.sort((a, b) => a.root - b.root);
   const found = findQueryNotices(seq, notices);
