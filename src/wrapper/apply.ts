@@ -1,6 +1,6 @@
 import { collapsedView, indexTagPaths, type TagPathIndex, type TagPathSequence } from "../html/index.js";
 import { hasAdLabel } from "./ads.js";
-import { URL_LIKE } from "./evidence.js";
+import { URL_LIKE, targetSite } from "./evidence.js";
 import { sameLayout } from "./layout.js";
 import { answersSubmittedQuery, findQueryNotices, pageQuery, queryTerms } from "./query-rewrite.js";
 import { type TextContext, textContext } from "./record-text.js";
@@ -14,7 +14,7 @@ import {
   relativePath,
   repeatedRecordFlags,
 } from "./records.js";
-import { searchLinkFlags } from "./search-links.js";
+import { isEngineSearchControl, queryWords, searchLinkFlags } from "./search-links.js";
 import { candidateRoots, classSimilarity, recordTemplate, templateSimilarity, titleAtTemplate } from "./template.js";
 import type { ExtractResult, LayoutMatch, RecordCluster, ResultRecord, Wrapper } from "./types.js";
 
@@ -168,9 +168,11 @@ export function extractRecords(wrapper: Wrapper, page: TagPathSequence, options:
   }
   regions.sort((a, b) => a.root - b.root);
   const found = findQueryNotices(seq, notices);
-  const { records, kept: recordRegionsKept } = readRecords(ctx, seq, regions, found.positions, pageUrl);
-  // The records vouching for the layout are those with the title where the template has it; one read by the title
-  // link's tolerance (a link holding a heading elsewhere in the region) only when none is.
+  const { records, kept, parts } = readRecords(ctx, seq, regions, found.positions, pageUrl);
+  // The records vouching for the layout are those with the title where the template has it (with the parts of
+  // records read as a record's own, its sitelinks); one read by the title link's tolerance (a link holding a
+  // heading elsewhere in the region) only when none is.
+  const recordRegionsKept = [...kept, ...parts];
   const atTemplate = recordRegionsKept.filter((r) => titleAtTemplate(index, r, findTitleLink(ctx, r, r.titlePath), r.titlePath));
   const vouching = atTemplate.length > 0 ? atTemplate : recordRegionsKept;
   const match = { layout: layout.similarity, template: records.length > 0 ? templateMatch(index, vouching, wrapper) : null };
@@ -201,33 +203,26 @@ function readRecords(
   regions: readonly AnchoredRegion[],
   noticePositions: readonly number[],
   pageUrl: string | undefined,
-): { records: ResultRecord[]; kept: AnchoredRegion[] } {
+): { records: ResultRecord[]; kept: AnchoredRegion[]; parts: AnchoredRegion[] } {
   const index = ctx.index;
-  // A record whose title sits at another depth than learned is kept when it sits among the learned ones
-  // (same parent element: not an ad list above them) and looks like them: no more links than they have
-  // (a news, image or video block in the list holds many). A page with none at the learned depth keeps all.
   const titleLinks = regions.map((region) => findTitleLink(ctx, region, region.titlePath));
   const exact = regions.map(
     (region, i) =>
       titleLinks[i]! >= 0 && (region.titlePath === null || relativePath(index, region.root, titleLinks[i]!) === region.titlePath),
   );
-  let maxLinks = -1;
-  const lists = new Set<number>();
-  regions.forEach((region, i) => {
-    if (!exact[i]) return;
-    maxLinks = Math.max(maxLinks, countLinks(ctx, region));
-    lists.add(index.parents[region.root]!);
-  });
+  const amongLearned = learnedListReader(ctx, regions, exact);
+  const underAdHeader = adHeaderReader(index, regions);
+  const siteRowOf = siteRowReader(index, regions);
   let records: ResultRecord[] = [];
   let recordRegionsKept: AnchoredRegion[] = [];
+  const parts: AnchoredRegion[] = [];
   const links: Array<{ href: string; text: string; snippet: string }> = [];
-  const underAdHeader = adHeaderReader(index, regions);
-  let lastKept = -1;
+  let last: { root: number; site: string | null } | null = null;
   let coveredUntil = -1;
   regions.forEach((region, i) => {
     if (region.root < coveredUntil || titleLinks[i]! < 0) return; // inside a record already taken, or no title
     if (noticePositions.some((p) => p >= region.root && p < region.end)) return; // the engine's notice, not a record
-    if (!exact[i] && maxLinks >= 0 && (!lists.has(index.parents[region.root]!) || countLinks(ctx, region) > maxLinks)) return;
+    if (!exact[i] && !amongLearned(region)) return;
     const r = buildRecord(ctx, region, region.titlePath, pageUrl, region.titleFromText);
     if (!r) return;
     // An ad covers what is nested in it (its sitelinks, its address line): none of that is organic either.
@@ -235,8 +230,14 @@ function readRecords(
       coveredUntil = region.end;
       return;
     }
-    if (underAdHeader(region, lastKept)) return;
-    lastKept = region.root;
+    if (underAdHeader(region, last?.root ?? -1)) return;
+    const site = targetSite(seq.hrefs[titleLinks[i]!]!);
+    if (last && siteRowOf(region, site, last)) {
+      parts.push(region);
+      coveredUntil = region.end;
+      return;
+    }
+    last = { root: region.root, site };
     records.push({ rank: records.length + 1, ...r });
     links.push({ href: seq.hrefs[titleLinks[i]!]!, text: r.title, snippet: r.snippet });
     recordRegionsKept.push(region);
@@ -248,10 +249,48 @@ function readRecords(
   const search = searchLinkFlags(links, query);
   const repeated = repeatedRecordFlags(records);
   const control = controlTitleFlags(records, query ? queryTerms(query) : []);
-  const kept = (_: unknown, i: number) => !search[i] && !repeated[i] && !control[i];
+  const queryWordList = queryWords(query ?? "").split(" ");
+  const kept = (_: unknown, i: number) => !search[i] && !repeated[i] && !control[i] && !isEngineSearchControl(links[i]!, queryWordList);
   recordRegionsKept = recordRegionsKept.filter(kept);
   records = records.filter(kept).map((r, i) => ({ ...r, rank: i + 1 }));
-  return { records, kept: recordRegionsKept };
+  return { records, kept: recordRegionsKept, parts };
+}
+
+/**
+ * Whether a record whose title sits at another depth than learned is kept: when it sits among the learned ones
+ * (same parent element: not an ad list above them) and looks like them, no more links than they have (a news,
+ * image or video block in the list holds many). A page with none at the learned depth keeps all.
+ */
+function learnedListReader(
+  ctx: TextContext,
+  regions: readonly RecordRegion[],
+  exact: readonly boolean[],
+): (region: RecordRegion) => boolean {
+  const { parents } = ctx.index;
+  let maxLinks = -1;
+  const lists = new Set<number>();
+  regions.forEach((region, i) => {
+    if (!exact[i]) return;
+    maxLinks = Math.max(maxLinks, countLinks(ctx, region));
+    lists.add(parents[region.root]!);
+  });
+  return (region) => maxLinks < 0 || (lists.has(parents[region.root]!) && countLinks(ctx, region) <= maxLinks);
+}
+
+/**
+ * Whether a region is the row of sitelinks of the record before it: it leads to that record's site and shares a
+ * parent holding only the two of them (the record's own block, not the result list).
+ */
+function siteRowReader(
+  index: TagPathIndex,
+  regions: readonly RecordRegion[],
+): (region: RecordRegion, site: string | null, last: { root: number; site: string | null }) => boolean {
+  const perParent = new Map<number, number>();
+  for (const r of regions) perParent.set(index.parents[r.root]!, (perParent.get(index.parents[r.root]!) ?? 0) + 1);
+  return (region, site, last) => {
+    const parent = index.parents[region.root]!;
+    return site !== null && site === last.site && index.parents[last.root] === parent && perParent.get(parent) === 2;
+  };
 }
 
 /**
