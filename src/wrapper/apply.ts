@@ -210,7 +210,7 @@ function readRecords(
     (region, i) =>
       titleLinks[i]! >= 0 && (region.titlePath === null || relativePath(index, region.root, titleLinks[i]!) === region.titlePath),
   );
-  const amongLearned = learnedListReader(ctx, regions, exact);
+  const amongLearned = learnedListReader(ctx, regions, exact, titleLinks);
   const underAdHeader = adHeaderReader(index, regions);
   const siteRowOf = siteRowReader(index, regions);
   let records: ResultRecord[] = [];
@@ -222,7 +222,7 @@ function readRecords(
   regions.forEach((region, i) => {
     if (region.root < coveredUntil || titleLinks[i]! < 0) return; // inside a record already taken, or no title
     if (noticePositions.some((p) => p >= region.root && p < region.end)) return; // the engine's notice, not a record
-    if (!exact[i] && !amongLearned(region)) return;
+    if (!exact[i] && !amongLearned(region, i)) return;
     const r = buildRecord(ctx, region, region.titlePath, pageUrl, region.titleFromText);
     if (!r) return;
     // An ad covers what is nested in it (its sitelinks, its address line): none of that is organic either.
@@ -258,14 +258,16 @@ function readRecords(
 
 /**
  * Whether a record whose title sits at another depth than learned is kept: when it sits among the learned ones
- * (same parent element: not an ad list above them) and looks like them, no more links than they have (a news,
- * image or video block in the list holds many). A page with none at the learned depth keeps all.
+ * (same parent element: not an ad list above them) or holds the learned record one level or more deeper, and
+ * looks like them, no more links than they have (a news, image or video block in the list holds many). A page
+ * with none at the learned depth keeps all.
  */
 function learnedListReader(
   ctx: TextContext,
-  regions: readonly RecordRegion[],
+  regions: readonly AnchoredRegion[],
   exact: readonly boolean[],
-): (region: RecordRegion) => boolean {
+  titleLinks: readonly number[],
+): (region: AnchoredRegion, i: number) => boolean {
   const { parents } = ctx.index;
   let maxLinks = -1;
   const lists = new Set<number>();
@@ -274,7 +276,11 @@ function learnedListReader(
     maxLinks = Math.max(maxLinks, countLinks(ctx, region));
     lists.add(parents[region.root]!);
   });
-  return (region) => maxLinks < 0 || (lists.has(parents[region.root]!) && countLinks(ctx, region) <= maxLinks);
+  // A record wrapped deeper (a result inside a group's box, or nested in another result) still ends in the
+  // learned title path; ads among such boxes carry their labels (`hasAdLabel`, `adHeaderReader`).
+  const nested = (region: AnchoredRegion, i: number) =>
+    region.titlePath !== null && relativePath(ctx.index, region.root, titleLinks[i]!).endsWith(`\\${region.titlePath}`);
+  return (region, i) => maxLinks < 0 || ((lists.has(parents[region.root]!) || nested(region, i)) && countLinks(ctx, region) <= maxLinks);
 }
 
 /**
