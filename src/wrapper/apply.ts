@@ -1,6 +1,6 @@
 import { collapsedView, indexTagPaths, type TagPathIndex, type TagPathSequence } from "../html/index.js";
 import { hasAdLabel } from "./ads.js";
-import { URL_LIKE } from "./evidence.js";
+import { URL_LIKE, targetSite } from "./evidence.js";
 import { sameLayout } from "./layout.js";
 import { answersSubmittedQuery, findQueryNotices, pageQuery, queryTerms } from "./query-rewrite.js";
 import { type TextContext, textContext } from "./record-text.js";
@@ -14,7 +14,7 @@ import {
   relativePath,
   repeatedRecordFlags,
 } from "./records.js";
-import { searchLinkFlags } from "./search-links.js";
+import { isEngineSearchControl, queryWords, searchLinkFlags } from "./search-links.js";
 import { candidateRoots, classSimilarity, recordTemplate, templateSimilarity, titleAtTemplate } from "./template.js";
 import type { ExtractResult, LayoutMatch, RecordCluster, ResultRecord, Wrapper } from "./types.js";
 
@@ -168,9 +168,11 @@ export function extractRecords(wrapper: Wrapper, page: TagPathSequence, options:
   }
   regions.sort((a, b) => a.root - b.root);
   const found = findQueryNotices(seq, notices);
-  const { records, kept: recordRegionsKept } = readRecords(ctx, seq, regions, found.positions, pageUrl);
-  // The records vouching for the layout are those with the title where the template has it; one read by the title
-  // link's tolerance (a link holding a heading elsewhere in the region) only when none is.
+  const { records, kept, parts } = readRecords(ctx, seq, regions, found.positions, pageUrl);
+  // The records vouching for the layout are those with the title where the template has it (with the parts of
+  // records read as a record's own, its sitelinks); one read by the title link's tolerance (a link holding a
+  // heading elsewhere in the region) only when none is.
+  const recordRegionsKept = [...kept, ...parts];
   const atTemplate = recordRegionsKept.filter((r) => titleAtTemplate(index, r, findTitleLink(ctx, r, r.titlePath), r.titlePath));
   const vouching = atTemplate.length > 0 ? atTemplate : recordRegionsKept;
   const match = { layout: layout.similarity, template: records.length > 0 ? templateMatch(index, vouching, wrapper) : null };
@@ -201,33 +203,41 @@ function readRecords(
   regions: readonly AnchoredRegion[],
   noticePositions: readonly number[],
   pageUrl: string | undefined,
-): { records: ResultRecord[]; kept: AnchoredRegion[] } {
+): { records: ResultRecord[]; kept: AnchoredRegion[]; parts: AnchoredRegion[] } {
   const index = ctx.index;
-  // A record whose title sits at another depth than learned is kept when it sits among the learned ones
-  // (same parent element: not an ad list above them) and looks like them: no more links than they have
-  // (a news, image or video block in the list holds many). A page with none at the learned depth keeps all.
   const titleLinks = regions.map((region) => findTitleLink(ctx, region, region.titlePath));
   const exact = regions.map(
     (region, i) =>
       titleLinks[i]! >= 0 && (region.titlePath === null || relativePath(index, region.root, titleLinks[i]!) === region.titlePath),
   );
-  let maxLinks = -1;
-  const lists = new Set<number>();
-  regions.forEach((region, i) => {
-    if (!exact[i]) return;
-    maxLinks = Math.max(maxLinks, countLinks(ctx, region));
-    lists.add(index.parents[region.root]!);
-  });
+  const amongLearned = learnedListReader(ctx, regions, exact, titleLinks);
+  const underAdHeader = adHeaderReader(index, regions);
+  const siteRowOf = siteRowReader(index, regions);
   let records: ResultRecord[] = [];
   let recordRegionsKept: AnchoredRegion[] = [];
+  const parts: AnchoredRegion[] = [];
   const links: Array<{ href: string; text: string; snippet: string }> = [];
+  let last: { root: number; site: string | null } | null = null;
   let coveredUntil = -1;
   regions.forEach((region, i) => {
     if (region.root < coveredUntil || titleLinks[i]! < 0) return; // inside a record already taken, or no title
     if (noticePositions.some((p) => p >= region.root && p < region.end)) return; // the engine's notice, not a record
-    if (!exact[i] && maxLinks >= 0 && (!lists.has(index.parents[region.root]!) || countLinks(ctx, region) > maxLinks)) return;
+    if (!exact[i] && !amongLearned(region, i)) return;
     const r = buildRecord(ctx, region, region.titlePath, pageUrl, region.titleFromText);
-    if (!r || hasAdLabel(seq, region.root, region.end)) return;
+    if (!r) return;
+    // An ad covers what is nested in it (its sitelinks, its address line): none of that is organic either.
+    if (hasAdLabel(seq, region.root, region.end)) {
+      coveredUntil = region.end;
+      return;
+    }
+    if (underAdHeader(region, last?.root ?? -1)) return;
+    const site = targetSite(seq.hrefs[titleLinks[i]!]!);
+    if (last && siteRowOf(region, site, last)) {
+      parts.push(region);
+      coveredUntil = region.end;
+      return;
+    }
+    last = { root: region.root, site };
     records.push({ rank: records.length + 1, ...r });
     links.push({ href: seq.hrefs[titleLinks[i]!]!, text: r.title, snippet: r.snippet });
     recordRegionsKept.push(region);
@@ -239,10 +249,95 @@ function readRecords(
   const search = searchLinkFlags(links, query);
   const repeated = repeatedRecordFlags(records);
   const control = controlTitleFlags(records, query ? queryTerms(query) : []);
-  const kept = (_: unknown, i: number) => !search[i] && !repeated[i] && !control[i];
+  const queryWordList = queryWords(query ?? "").split(" ");
+  const kept = (_: unknown, i: number) => !search[i] && !repeated[i] && !control[i] && !isEngineSearchControl(links[i]!, queryWordList);
   recordRegionsKept = recordRegionsKept.filter(kept);
   records = records.filter(kept).map((r, i) => ({ ...r, rank: i + 1 }));
-  return { records, kept: recordRegionsKept };
+  return { records, kept: recordRegionsKept, parts };
+}
+
+/**
+ * Whether a record whose title sits at another depth than learned is kept: when it sits among the learned ones
+ * (same parent element: not an ad list above them) or holds the learned record one level or more deeper, and
+ * looks like them, no more links than they have (a news, image or video block in the list holds many). A page
+ * with none at the learned depth keeps all.
+ */
+function learnedListReader(
+  ctx: TextContext,
+  regions: readonly AnchoredRegion[],
+  exact: readonly boolean[],
+  titleLinks: readonly number[],
+): (region: AnchoredRegion, i: number) => boolean {
+  const { parents } = ctx.index;
+  let maxLinks = -1;
+  const lists = new Set<number>();
+  regions.forEach((region, i) => {
+    if (!exact[i]) return;
+    maxLinks = Math.max(maxLinks, countLinks(ctx, region));
+    lists.add(parents[region.root]!);
+  });
+  // A record wrapped deeper (a result inside a group's box, or nested in another result) still ends in the
+  // learned title path; ads among such boxes carry their labels (`hasAdLabel`, `adHeaderReader`).
+  const nested = (region: AnchoredRegion, i: number) =>
+    region.titlePath !== null && relativePath(ctx.index, region.root, titleLinks[i]!).endsWith(`\\${region.titlePath}`);
+  return (region, i) => maxLinks < 0 || ((lists.has(parents[region.root]!) || nested(region, i)) && countLinks(ctx, region) <= maxLinks);
+}
+
+/**
+ * Whether a region is the row of sitelinks of the record before it: it leads to that record's site and shares a
+ * parent holding only the two of them (the record's own block, not the result list).
+ */
+function siteRowReader(
+  index: TagPathIndex,
+  regions: readonly RecordRegion[],
+): (region: RecordRegion, site: string | null, last: { root: number; site: string | null }) => boolean {
+  const perParent = new Map<number, number>();
+  for (const r of regions) perParent.set(index.parents[r.root]!, (perParent.get(index.parents[r.root]!) ?? 0) + 1);
+  return (region, site, last) => {
+    const parent = index.parents[region.root]!;
+    return site !== null && site === last.site && index.parents[last.root] === parent && perParent.get(parent) === 2;
+  };
+}
+
+/**
+ * Whether a region sits in a block of ads whose label is printed once, above the block (a row of shopping cards
+ * under "Ad · …"), or inside the ad it belongs to (an ad's sitelinks after its "Ad" line), rather than on the
+ * region itself. Climbing from the region's parent, each block's part before the region is read for a label,
+ * skipping other regions (a labelled ad beside an organic record does not taint it). The climb stops at a block
+ * holding an organic record already kept or half of the page's regions: that is the result list, and a label
+ * in it belongs to some other ad.
+ */
+function adHeaderReader(index: TagPathIndex, regions: readonly RecordRegion[]): (region: RecordRegion, lastKept: number) => boolean {
+  const { seq, parents } = index;
+  const inRegion = new Uint8Array(index.length);
+  for (const r of regions) inRegion.fill(1, r.root, Math.min(r.end, index.length));
+  const half = regions.length / 2;
+  const regionRoots = regions.map((r) => r.root);
+  const regionsIn = (from: number, to: number) => countInRange(regionRoots, from, to);
+  return (region, lastKept) => {
+    let scannedFrom = region.root;
+    for (let a = parents[region.root]!; a >= 0; a = parents[a]!) {
+      if (lastKept >= a || regionsIn(a, seq.ends[a]!) >= half) return false;
+      for (let p = scannedFrom - 1; p >= a; p--) if (!inRegion[p] && seq.texts[p] && hasAdLabel(seq, p, p + 1)) return true;
+      scannedFrom = a;
+    }
+    return false;
+  };
+}
+
+/** Number of sorted values in [from, to). */
+function countInRange(sorted: readonly number[], from: number, to: number): number {
+  const lower = (x: number) => {
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (sorted[mid]! < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  return lower(to) - lower(from);
 }
 
 /** The page's status from its records and the engine's notices (a rewritten query, no results). */
