@@ -60,9 +60,31 @@ export function lastTags(paths: readonly string[]): string[] {
   return paths.map((p) => p.slice(p.lastIndexOf("\\") + 1));
 }
 
+/** Kinds of element a path id ends in (`TextContext.kinds`), as bits. */
+export const BLOCK = 1;
+export const HEADING = 2;
+export const BR = 4;
+export const LINK = 8;
+export const CITE = 16;
+
+function tagKinds(tags: readonly string[]): Uint8Array {
+  const kinds = new Uint8Array(tags.length);
+  tags.forEach((t, id) => {
+    kinds[id] =
+      (BLOCK_TAGS.has(t) ? BLOCK : 0) |
+      (HEADING_TAGS.has(t) ? HEADING : 0) |
+      (t === "br" ? BR : 0) |
+      (t === "a" ? LINK : 0) |
+      (t === "cite" ? CITE : 0);
+  });
+  return kinds;
+}
+
 export interface TextContext {
   index: TagPathIndex;
   tags: string[];
+  /** Per path id, the kinds of its last tag (`BLOCK`, `HEADING`…): looked up per position, with no string. */
+  kinds: Uint8Array;
   /**
    * What records.ts reads more than once on a page (applying reads each region's title link in several steps,
    * and each candidate link's title while looking for it), kept for the page's lifetime.
@@ -78,9 +100,11 @@ export interface TextContext {
 }
 
 export function textContext(index: TagPathIndex): TextContext {
+  const tags = lastTags(index.seq.paths);
   return {
     index,
-    tags: lastTags(index.seq.paths),
+    tags,
+    kinds: tagKinds(tags),
     memo: { linkTitles: new Map(), titleLinks: new Map(), navigable: new Uint8Array(index.length) },
   };
 }
@@ -88,7 +112,7 @@ export function textContext(index: TagPathIndex): TextContext {
 function nearestBlock(ctx: TextContext, pos: number, floor: number): number {
   const { parents, seq } = ctx.index;
   let p = parents[pos]!;
-  while (p >= floor && !BLOCK_TAGS.has(ctx.tags[seq.pathIds[p]!]!)) p = parents[p]!;
+  while (p >= floor && (ctx.kinds[seq.pathIds[p]!]! & BLOCK) === 0) p = parents[p]!;
   return p;
 }
 
@@ -99,22 +123,26 @@ export function rangeText(ctx: TextContext, from: number, to: number, skip: Read
   const { seq } = ctx.index;
   let out = "";
   let prevText = -1;
+  let prevBlock = -2; // nearestBlock of prevText once known (-2: not yet)
   let p = from;
   while (p < to) {
-    if (skip.includes(p)) {
+    if (skip.length > 0 && skip.includes(p)) {
       p = Math.max(p + 1, seq.ends[p]!);
       if (prevText >= 0) out += " ";
       continue;
     }
     const text = seq.texts[p];
     if (text !== null && text !== undefined) {
+      let block = -2;
       if (prevText >= 0 && out.length > 0) {
-        let separate = nearestBlock(ctx, prevText, from) !== nearestBlock(ctx, p, from);
-        for (let q = prevText + 1; q < p && !separate; q++) if (ctx.tags[seq.pathIds[q]!] === "br") separate = true;
+        block = nearestBlock(ctx, p, from);
+        let separate = (prevBlock !== -2 ? prevBlock : nearestBlock(ctx, prevText, from)) !== block;
+        for (let q = prevText + 1; q < p && !separate; q++) if ((ctx.kinds[seq.pathIds[q]!]! & BR) !== 0) separate = true;
         if (separate) out += " ";
       }
       out += text;
       prevText = p;
+      prevBlock = block;
     }
     p++;
   }

@@ -1,6 +1,6 @@
 import type { TagPathIndex } from "../html/index.js";
 import type { ResultRecord } from "./types.js";
-import { BLOCK_TAGS, HEADING_TAGS, rangeText, type TextContext } from "./record-text.js";
+import { BLOCK, CITE, HEADING, HEADING_TAGS, LINK, rangeText, type TextContext } from "./record-text.js";
 
 /**
  * Turning one record region (feng2010 §4.3: the positions from an occurrence of the ancestor path P_a
@@ -42,7 +42,7 @@ function isNavigableHref(href: string | null): href is string {
 function isNavigableLink(ctx: TextContext, p: number): boolean {
   const known = ctx.memo.navigable[p]!;
   if (known !== 0) return known === 1;
-  const yes = ctx.tags[ctx.index.seq.pathIds[p]!] === "a" && isNavigableHref(ctx.index.seq.hrefs[p] ?? null);
+  const yes = (ctx.kinds[ctx.index.seq.pathIds[p]!]! & LINK) !== 0 && isNavigableHref(ctx.index.seq.hrefs[p] ?? null);
   ctx.memo.navigable[p] = yes ? 1 : 2;
   return yes;
 }
@@ -64,13 +64,13 @@ function readLinkTitle(ctx: TextContext, link: number): { text: string; skip: nu
   const { seq } = ctx.index;
   const end = seq.ends[link]!;
   for (let p = link + 1; p < end; p++) {
-    if (HEADING_TAGS.has(ctx.tags[seq.pathIds[p]!]!)) {
+    if ((ctx.kinds[seq.pathIds[p]!]! & HEADING) !== 0) {
       const text = rangeText(ctx, p, seq.ends[p]!);
       if (text) return { text, skip: [] };
     }
   }
   const cites: number[] = [];
-  for (let p = link + 1; p < end; p++) if (ctx.tags[seq.pathIds[p]!] === "cite") cites.push(p);
+  for (let p = link + 1; p < end; p++) if ((ctx.kinds[seq.pathIds[p]!]! & CITE) !== 0) cites.push(p);
   // A card whose link holds the site line (name, displayed URL) and then the title: the title is what follows
   // the displayed URL's block, when something does.
   if (cites.length > 0) {
@@ -89,8 +89,8 @@ function readLinkTitle(ctx: TextContext, link: number): { text: string; skip: nu
 /** Whether `pos` lies inside a heading element, or its subtree contains one, within the region. */
 function headingRelated(ctx: TextContext, region: RecordRegion, pos: number): boolean {
   const { seq, parents } = ctx.index;
-  for (let p = parents[pos]!; p >= region.root; p = parents[p]!) if (HEADING_TAGS.has(ctx.tags[seq.pathIds[p]!]!)) return true;
-  for (let p = pos + 1; p < seq.ends[pos]!; p++) if (HEADING_TAGS.has(ctx.tags[seq.pathIds[p]!]!)) return true;
+  for (let p = parents[pos]!; p >= region.root; p = parents[p]!) if ((ctx.kinds[seq.pathIds[p]!]! & HEADING) !== 0) return true;
+  for (let p = pos + 1; p < seq.ends[pos]!; p++) if ((ctx.kinds[seq.pathIds[p]!]! & HEADING) !== 0) return true;
   return false;
 }
 
@@ -146,7 +146,7 @@ function readTitleLink(ctx: TextContext, region: RecordRegion, titlePath: string
 
 function holdsHeading(ctx: TextContext, link: number): boolean {
   const { seq } = ctx.index;
-  for (let p = link + 1; p < seq.ends[link]!; p++) if (HEADING_TAGS.has(ctx.tags[seq.pathIds[p]!]!)) return true;
+  for (let p = link + 1; p < seq.ends[link]!; p++) if ((ctx.kinds[seq.pathIds[p]!]! & HEADING) !== 0) return true;
   return false;
 }
 
@@ -188,7 +188,7 @@ export function buildRecord(
   if (link < 0) return null;
   // The snippet is the record's other text, without displayed URLs (`<cite>`), as engines define snippets.
   const cites: number[] = [];
-  for (let p = region.root; p < region.end; p++) if (ctx.tags[seq.pathIds[p]!] === "cite") cites.push(p);
+  for (let p = region.root; p < region.end; p++) if ((ctx.kinds[seq.pathIds[p]!]! & CITE) !== 0) cites.push(p);
   const url = resolveUrl(seq.hrefs[link]!, pageUrl, seq.baseHref);
   if (titleFromText) {
     // The link is a control ("Read more »"): the title is the record's first block of text.
@@ -216,7 +216,7 @@ function firstTextBlock(ctx: TextContext, region: RecordRegion): number {
   for (let p = region.root; p < region.end; p++) {
     if (!seq.texts[p]?.trim()) continue;
     let b = parents[p]!;
-    while (b > region.root && !BLOCK_TAGS.has(ctx.tags[seq.pathIds[b]!]!)) b = parents[b]!;
+    while (b > region.root && (ctx.kinds[seq.pathIds[b]!]! & BLOCK) === 0) b = parents[b]!;
     return b;
   }
   return -1;
