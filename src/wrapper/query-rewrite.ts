@@ -46,11 +46,20 @@ interface NoticeTable {
   byFirst: Map<string, Notice[]>;
   /** The notices a node whose first character begins no phrase can carry. */
   anywhere: Notice[];
-  /** The first `HEAD` characters of every phrase that must begin a node; null when one is shorter. */
-  heads: Set<string> | null;
+  /**
+   * The first `HEAD` characters of every phrase that must begin a node, when ASCII, packed 7 bits each (`packHead`);
+   * null when a phrase is shorter.
+   */
+  heads: Set<number> | null;
 }
 
 const HEAD = 4;
+
+function packHead(codes: readonly number[]): number {
+  let head = 0;
+  for (const c of codes) head = head * 128 + c;
+  return head;
+}
 
 function noticeTable(notices: readonly Notice[]): NoticeTable {
   const isAnywhere = (n: Notice) => n.anywhere || n.phrase === "";
@@ -58,7 +67,14 @@ function noticeTable(notices: readonly Notice[]): NoticeTable {
   for (const n of notices) if (!isAnywhere(n)) byFirst.set(n.phrase.charAt(0), []);
   for (const [first, list] of byFirst) for (const n of notices) if (isAnywhere(n) || n.phrase.charAt(0) === first) list.push(n);
   const starting = notices.filter((n) => !n.anywhere);
-  const heads = starting.every((n) => n.phrase.length >= HEAD) ? new Set(starting.map((n) => n.phrase.slice(0, HEAD))) : null;
+  let heads: Set<number> | null = null;
+  if (starting.every((n) => n.phrase.length >= HEAD)) {
+    heads = new Set();
+    for (const n of starting) {
+      const codes = Array.from(n.phrase.slice(0, HEAD), (c) => c.charCodeAt(0));
+      if (codes.every((c) => c < 128)) heads.add(packHead(codes));
+    }
+  }
   return { byFirst, anywhere: notices.filter(isAnywhere), heads };
 }
 
@@ -74,21 +90,27 @@ const ANYWHERE_WORD = /match/i;
  */
 function mayCarryNotice(table: NoticeTable, t: string): boolean {
   if (table.heads === null) return true;
-  let head = "";
+  let head = 0; // packHead of the characters read
+  let n = 0;
   let blank = false;
-  for (let i = 0; i < t.length && head.length < HEAD; i++) {
+  for (let i = 0; i < t.length && n < HEAD; i++) {
     const code = t.charCodeAt(i);
     if (code === 32 || (code >= 9 && code <= 13) || code === 0xa0) {
-      blank = head.length > 0;
+      blank = n > 0;
       continue;
     }
     if (code >= 128) return true;
-    if (blank) head += " ";
-    blank = false;
-    if (head.length < HEAD) head += String.fromCharCode(code >= 65 && code <= 90 ? code + 32 : code);
+    if (blank) {
+      head = head * 128 + 32;
+      n++;
+      blank = false;
+      if (n === HEAD) break;
+    }
+    head = head * 128 + (code >= 65 && code <= 90 ? code + 32 : code);
+    n++;
   }
-  if (head.length < HEAD) return false; // read whole, the node is `head`: shorter than every phrase, or blank
-  if (LEADING_QUOTE_START.includes(head.charAt(0)) || table.heads.has(head)) return true;
+  if (n < HEAD) return false; // read whole, the node is these characters: shorter than every phrase, or blank
+  if (LEADING_QUOTE_START.includes(String.fromCharCode(Math.floor(head / 128 ** (HEAD - 1)))) || table.heads.has(head)) return true;
   return table.anywhere.length > 0 && ANYWHERE_WORD.test(t);
 }
 
