@@ -17,22 +17,33 @@ function fold(s: string): string {
     .trim();
 }
 
-/** The first characters of the labels, folded. */
-const FIRSTS: ReadonlySet<string> = new Set([...LABELS].map((l) => l.charAt(0)));
+/** The first two characters of the labels, folded, when ASCII. */
+const HEADS: ReadonlySet<string> = new Set(
+  [...LABELS].map((l) => l.slice(0, 2)).filter((h) => h.length === 2 && h.charCodeAt(0) < 128 && h.charCodeAt(1) < 128),
+);
 /** The ASCII characters `fold` drops or turns into a space. */
 const ASCII_BLANKS = " \t\n\v\f\r|:()[]-";
 
 /**
- * Before folding a text (most of the check): false when its folded form cannot be a label, because it begins
- * with an ASCII character (read here, past what folding drops) that begins no label.
+ * Before folding a text (most of the check): false when its folded form cannot be a label, because its first two
+ * characters (read here: ASCII, lowercased, a run of what folding blanks as one space) begin no label. A text with
+ * another character among them, or shorter, is folded.
  */
 function mayBeLabel(t: string): boolean {
+  let head = "";
+  let blank = false;
   for (let i = 0; i < t.length; i++) {
     const code = t.charCodeAt(i);
     if (code >= 128) return true;
     const c = t.charAt(i);
-    if (ASCII_BLANKS.includes(c)) continue;
-    return FIRSTS.has(code >= 65 && code <= 90 ? String.fromCharCode(code + 32) : c);
+    if (ASCII_BLANKS.includes(c)) {
+      blank = head.length > 0;
+      continue;
+    }
+    if (blank) head += " ";
+    if (head.length < 2) head += code >= 65 && code <= 90 ? String.fromCharCode(code + 32) : c;
+    if (head.length === 2) return HEADS.has(head);
+    blank = false;
   }
   return true;
 }

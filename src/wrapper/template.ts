@@ -105,15 +105,23 @@ function dropFirst(rel: string): string {
   return i < 0 ? "" : rel.slice(i + 1);
 }
 
-type PathMatch = { direct: number | undefined; headed: number[] };
+/**
+ * What the paths match under one root path id, by path id: `direct[id]` the template entry it is (or, one level
+ * up, stands for), -1 none, -2 not looked up yet; `headed[id]` (only when it is no entry) the entries holding a
+ * heading that it ends in.
+ */
+interface PathMatches {
+  direct: Int32Array;
+  headed: Array<number[] | undefined>;
+}
 interface PreparedTemplate {
   /** Relative path (or its one-level-up variant) → template entry. */
   wanted: Map<string, number>;
   /** Template entries holding a heading, as suffixes. */
   headed: Array<{ suffix: string; i: number }>;
   index: TagPathIndex;
-  /** By root path id, then path id: what the path matches under that root (it depends on the pair only). */
-  matches: Map<number, Map<number, PathMatch>>;
+  /** By root path id: what each path matches under that root (it depends on the pair only). */
+  matches: Map<number, PathMatches>;
 }
 
 /** A template's lookups, built once per template and page: `templateMatch` asks for one region at a time. */
@@ -152,19 +160,22 @@ export function templateSimilarity(index: TagPathIndex, regions: readonly Record
     let found = 0;
     const rootId = seq.pathIds[region.root]!;
     const rootPath = seq.paths[rootId]!;
-    const byPath = matches.get(rootId) ?? new Map<number, PathMatch>();
-    matches.set(rootId, byPath);
+    let byPath = matches.get(rootId);
+    if (!byPath) {
+      byPath = { direct: new Int32Array(seq.paths.length).fill(-2), headed: [] };
+      matches.set(rootId, byPath);
+    }
     for (let p = region.root + 1; p < region.end; p++) {
       const id = seq.pathIds[p]!;
-      let m = byPath.get(id);
-      if (!m) {
+      let direct = byPath.direct[id]!;
+      if (direct === -2) {
         const rel = seq.paths[id]!.slice(rootPath.length + 1);
-        const direct = wanted.get(rel) ?? wanted.get(dropFirst(rel));
-        m = { direct, headed: direct === undefined ? headed.filter((h) => rel.endsWith(h.suffix)).map((h) => h.i) : [] };
-        byPath.set(id, m);
+        direct = wanted.get(rel) ?? wanted.get(dropFirst(rel)) ?? -1;
+        byPath.direct[id] = direct;
+        if (direct < 0) byPath.headed[id] = headed.filter((h) => rel.endsWith(h.suffix)).map((h) => h.i);
       }
-      let i = m.direct;
-      if (i === undefined) for (const hi of m.headed) if (!seen[hi]) i = hi;
+      let i = direct < 0 ? undefined : direct;
+      if (i === undefined) for (const hi of byPath.headed[id]!) if (!seen[hi]) i = hi;
       if (i !== undefined && !seen[i]) {
         seen[i] = 1;
         found++;
