@@ -248,8 +248,7 @@ function collapseTagIds(tags: Int32Array, length: number): number {
       let w = unit;
       let r = unit;
       while (r + unit <= n) {
-        let same = true;
-        for (let k = 0; k < unit && same; k++) same = tags[w - unit + k] === tags[r + k];
+        const same = tags[w - unit] === tags[r] && tags[w - unit + 1] === tags[r + 1] && (unit === 2 || tags[w - 1] === tags[r + 2]);
         if (same) {
           r += unit;
           changed = true;
