@@ -78,25 +78,43 @@ function noticeTable(notices: readonly Notice[]): NoticeTable {
   return { byFirst, anywhere: notices.filter(isAnywhere), heads };
 }
 
-/** What every phrase that counts anywhere in a node says (`notice`), case aside. */
-const ANYWHERE_WORD = /match/i;
+/** Whether `t` says "match" in any case, as every phrase that counts anywhere in a node does (`notice`). */
+function saysMatch(t: string): boolean {
+  return matchEndsAt(t, "h") || matchEndsAt(t, "H");
+}
+
+function matchEndsAt(t: string, h: string): boolean {
+  // Code | 32 is the lowercase letter for the two cases of an ASCII letter (and only for them).
+  for (let i = t.indexOf(h, 4); i >= 0; i = t.indexOf(h, i + 1)) {
+    if ((t.charCodeAt(i - 1) | 32) !== 99 || (t.charCodeAt(i - 2) | 32) !== 116) continue;
+    if ((t.charCodeAt(i - 3) | 32) === 97 && (t.charCodeAt(i - 4) | 32) === 109) return true;
+  }
+  return false;
+}
 
 /**
  * Before folding a text node (most of the cost of the search): false when it cannot carry a notice of the table.
- * Its folded form begins with its first `HEAD` characters read here (blanks as one space, ASCII letters
- * lowercased; a node with another character among them is folded and tried), and is no shorter; a node that begins with no
- * phrase's head and with nothing `LEADING_QUOTE` strips can hold only a notice that counts anywhere, and that says
+ * Read here without folding: past what `LEADING_QUOTE` strips from its start when that is blanks and ASCII
+ * punctuation (a quote, or any other character, and the node is folded and tried), its next `HEAD` characters
+ * (blanks as one space, ASCII letters lowercased, others: folded and tried) are how the stripped node begins.
+ * When they begin no phrase, or it is shorter, only a notice that counts anywhere can be in it, and that says
  * "match" (folding changes blanks and case only, and no other character lowercases to an ASCII letter of it).
  */
 function mayCarryNotice(table: NoticeTable, t: string): boolean {
   if (table.heads === null) return true;
+  let i = 0;
+  for (; i < t.length; i++) {
+    const code = t.charCodeAt(i);
+    if (code >= 128 || code === 34 || code === 39) return true; // non-ASCII, a quote
+    if (!isBlank(code) && !STRIPPED_ASCII.includes(t.charAt(i))) break;
+  }
   let head = 0; // packHead of the characters read
   let n = 0;
   let blank = false;
-  for (let i = 0; i < t.length && n < HEAD; i++) {
+  for (; i < t.length && n < HEAD; i++) {
     const code = t.charCodeAt(i);
-    if (code === 32 || (code >= 9 && code <= 13) || code === 0xa0) {
-      blank = n > 0;
+    if (isBlank(code)) {
+      blank = true;
       continue;
     }
     if (code >= 128) return true;
@@ -109,10 +127,17 @@ function mayCarryNotice(table: NoticeTable, t: string): boolean {
     head = head * 128 + (code >= 65 && code <= 90 ? code + 32 : code);
     n++;
   }
-  if (n < HEAD) return false; // read whole, the node is these characters: shorter than every phrase, or blank
-  if (LEADING_QUOTE_START.includes(String.fromCharCode(Math.floor(head / 128 ** (HEAD - 1)))) || table.heads.has(head)) return true;
-  return table.anywhere.length > 0 && ANYWHERE_WORD.test(t);
+  if (n === HEAD && table.heads.has(head)) return true;
+  return table.anywhere.length > 0 && saysMatch(t);
 }
+
+/** ASCII blanks and the non-breaking space: what folding turns into one space. */
+function isBlank(code: number): boolean {
+  return code === 32 || (code >= 9 && code <= 13) || code === 0xa0;
+}
+
+/** The ASCII punctuation `LEADING_QUOTE` strips (besides quoted text). */
+const STRIPPED_ASCII = ".,:;!?-";
 
 const NOTICES: readonly Notice[] = data.notices.map((n) => notice(fold(n.text), n.kind === "rewrite" ? "rewrite" : "no-results"));
 const NOTICE_TABLE = noticeTable(NOTICES);
