@@ -1,9 +1,9 @@
 import { collapsedView, indexTagPaths, type TagPathIndex, type TagPathSequence } from "../html/index.js";
 import { hasAdLabel } from "./ads.js";
-import { URL_LIKE } from "./evidence.js";
+import { targetSite, URL_LIKE } from "./evidence.js";
 import { sameLayout } from "./layout.js";
 import { answersSubmittedQuery, findQueryNotices, pageQuery, queryTerms } from "./query-rewrite.js";
-import { type TextContext, textContext } from "./record-text.js";
+import { rangeText, type TextContext, textContext } from "./record-text.js";
 import {
   buildRecord,
   controlTitleFlags,
@@ -61,6 +61,12 @@ const MAX_CANDIDATES = 4;
 export interface AnchoredRecords {
   /** Record regions with a title link, in page order. */
   regions: RecordRegion[];
+  /**
+   * Regions of the same root paths without a title link where the template has one (nor at its heading-led
+   * tail) but with some link with text: another template among the results, or a block that is none
+   * (`readRecords` decides).
+   */
+  loose: RecordRegion[];
   /** Their mean share of the cluster's template (0 without records). */
   similarity: number;
 }
@@ -81,14 +87,18 @@ export function anchorRecords(ctx: TextContext, pathIds: ReadonlyMap<string, num
   const readRoot = (id: number) => {
     const titled: RecordRegion[] = [];
     const atTemplate: RecordRegion[] = [];
+    const loose: RecordRegion[] = [];
     for (const r of recordRegions(index, index.occurrences[id]!)) {
       const link = findTitleLink(ctx, r, cluster.titlePath);
-      if (link < 0) continue;
+      if (link < 0) {
+        if (cluster.titlePath !== null && findTitleLink(ctx, r, null) >= 0) loose.push(r);
+        continue;
+      }
       titled.push(r);
       if (titleAtTemplate(index, r, link, cluster.titlePath)) atTemplate.push(r);
     }
     const similarity = templateSimilarity(index, atTemplate, template);
-    return { exact: id === exact, titled, atTemplate, similarity, score: atTemplate.length * similarity };
+    return { exact: id === exact, titled, atTemplate, loose, similarity, score: atTemplate.length * similarity };
   };
   const read = exact === undefined ? [] : [readRoot(exact)];
   // Only a root with more occurrences than the learned one has records can hold a longer list. Cheap first look:
@@ -112,11 +122,15 @@ export function anchorRecords(ctx: TextContext, pathIds: ReadonlyMap<string, num
   );
   const best = Math.max(0, ...eligible.map((r) => r.score));
   // Records under the learned root are kept even when none of the template is recognised in them.
-  if (best === 0) return learned && learned.titled.length > 0 ? { regions: learned.titled, similarity: 0 } : { regions: [], similarity: 0 };
+  if (best === 0)
+    return learned && learned.titled.length > 0
+      ? { regions: learned.titled, loose: learned.loose, similarity: 0 }
+      : { regions: [], loose: [], similarity: 0 };
   const kept = eligible.filter((r) => r.score >= NEAR_BEST * best);
   const regions = kept.flatMap((r) => r.titled).sort((a, b) => a.root - b.root);
+  const loose = kept.flatMap((r) => r.loose).sort((a, b) => a.root - b.root);
   const n = kept.reduce((s, r) => s + r.atTemplate.length, 0);
-  return { regions, similarity: kept.reduce((s, r) => s + r.similarity * r.atTemplate.length, 0) / n };
+  return { regions, loose, similarity: kept.reduce((s, r) => s + r.similarity * r.atTemplate.length, 0) / n };
 }
 
 /** Share of the template's paths that the page has under root path `id` (an upper bound, cheap). */
@@ -163,15 +177,27 @@ export function extractRecords(wrapper: Wrapper, page: TagPathSequence, options:
   for (const cluster of results) {
     const template = recordTemplate(cluster);
     const titleFromText = cluster.titleFromText === true;
-    for (const r of anchorRecords(ctx, pathIds, cluster).regions)
-      regions.push({ ...r, titlePath: cluster.titlePath, titleFromText, template });
+    const anchored = anchorRecords(ctx, pathIds, cluster);
+    for (const r of anchored.regions) regions.push({ ...r, titlePath: cluster.titlePath, titleFromText, template });
+    if (!titleFromText) for (const r of anchored.loose) regions.push({ ...r, titlePath: null, titleFromText, template, loose: true });
   }
-  regions.sort((a, b) => a.root - b.root);
+  // A loose region cut short by an element of its own path inside it (paths with repeats collapsed) reads its
+  // whole element when no record of a template lies inside.
+  const titledRoots = regions.filter((r) => !r.loose).map((r) => r.root);
+  for (const r of regions) {
+    if (!r.loose) continue;
+    const end = seq.ends[r.root]!;
+    if (end > r.end && !titledRoots.some((t) => t > r.root && t < end)) r.end = end;
+  }
+  // A region read both as a template's record and as another cluster's loose one is the record.
+  regions.sort((a, b) => a.root - b.root || Number(a.loose === true) - Number(b.loose === true));
   const found = findQueryNotices(seq, notices);
   const { records, kept: recordRegionsKept } = readRecords(ctx, seq, regions, found.positions, pageUrl);
   // The records vouching for the layout are those with the title where the template has it; one read by the title
   // link's tolerance (a link holding a heading elsewhere in the region) only when none is.
-  const atTemplate = recordRegionsKept.filter((r) => titleAtTemplate(index, r, findTitleLink(ctx, r, r.titlePath), r.titlePath));
+  const atTemplate = recordRegionsKept.filter(
+    (r) => !r.loose && titleAtTemplate(index, r, findTitleLink(ctx, r, r.titlePath), r.titlePath),
+  );
   const vouching = atTemplate.length > 0 ? atTemplate : recordRegionsKept;
   const match = { layout: layout.similarity, template: records.length > 0 ? templateMatch(index, vouching, wrapper) : null };
   if (match.template !== null && match.template < MIN_TEMPLATE_MATCH) {
@@ -189,7 +215,7 @@ export function extractRecords(wrapper: Wrapper, page: TagPathSequence, options:
   return verdict(records, found, pageQuery(seq), match);
 }
 
-type AnchoredRegion = RecordRegion & { titlePath: string | null; titleFromText: boolean; template: string[] };
+type AnchoredRegion = RecordRegion & { titlePath: string | null; titleFromText: boolean; template: string[]; loose?: boolean };
 
 /**
  * The records of the anchored regions, in page order: one per region with a title, not inside a record already
@@ -209,15 +235,38 @@ function readRecords(
   const titleLinks = regions.map((region) => findTitleLink(ctx, region, region.titlePath));
   const exact = regions.map(
     (region, i) =>
-      titleLinks[i]! >= 0 && (region.titlePath === null || relativePath(index, region.root, titleLinks[i]!) === region.titlePath),
+      !region.loose &&
+      titleLinks[i]! >= 0 &&
+      (region.titlePath === null || relativePath(index, region.root, titleLinks[i]!) === region.titlePath),
   );
   let maxLinks = -1;
   const lists = new Set<number>();
+  const targets: number[] = [];
   regions.forEach((region, i) => {
     if (!exact[i]) return;
     maxLinks = Math.max(maxLinks, countLinks(ctx, region));
     lists.add(index.parents[region.root]!);
+    targets.push(linkTargets(ctx, region).size);
   });
+  // A loose region (no title link where the template has one: a result the engine marks up otherwise, its own
+  // property's, a video's, a partner's) is a result when it sits in the results' own list (same parent element:
+  // not an ad list, not a sidebar), leads to no more pages than the list's typical record (its title, "More »"
+  // and thumbnail to one; a news or video block, related searches and a set of questions lead to many), says
+  // something in text of its own, not in links (a snippet; a block of links has none), its title link leads off
+  // the engine's page (an absolute URL, or a redirect carrying one: a relative link is a control or a new
+  // search) and not where a record of the template leads (an answer box quoting a result).
+  const typicalTargets = targets.length === 0 ? -1 : targets.sort((a, b) => a - b)[(targets.length - 1) >> 1]!;
+  const templateUrls = new Set<string>();
+  regions.forEach((_, i) => {
+    if (exact[i]) templateUrls.add(pageOf(seq.hrefs[titleLinks[i]!]!));
+  });
+  const looseResult = (region: AnchoredRegion, link: number) =>
+    typicalTargets >= 0 &&
+    lists.has(index.parents[region.root]!) &&
+    leadsOff(seq.hrefs[link]!) &&
+    linkTargets(ctx, region).size <= typicalTargets &&
+    ![...linkTargets(ctx, region)].some((u) => templateUrls.has(u)) &&
+    plainText(ctx, region).length >= MIN_SNIPPET;
   let records: ResultRecord[] = [];
   let recordRegionsKept: AnchoredRegion[] = [];
   const links: Array<{ href: string; text: string; snippet: string }> = [];
@@ -225,7 +274,9 @@ function readRecords(
   regions.forEach((region, i) => {
     if (region.root < coveredUntil || titleLinks[i]! < 0) return; // inside a record already taken, or no title
     if (noticePositions.some((p) => p >= region.root && p < region.end)) return; // the engine's notice, not a record
-    if (!exact[i] && maxLinks >= 0 && (!lists.has(index.parents[region.root]!) || countLinks(ctx, region) > maxLinks)) return;
+    if (region.loose) {
+      if (!looseResult(region, titleLinks[i]!)) return;
+    } else if (!exact[i] && maxLinks >= 0 && (!lists.has(index.parents[region.root]!) || countLinks(ctx, region) > maxLinks)) return;
     const r = buildRecord(ctx, region, region.titlePath, pageUrl, region.titleFromText);
     if (!r || hasAdLabel(seq, region.root, region.end)) return;
     records.push({ rank: records.length + 1, ...r });
@@ -243,6 +294,49 @@ function readRecords(
   recordRegionsKept = recordRegionsKept.filter(kept);
   records = records.filter(kept).map((r, i) => ({ ...r, rank: i + 1 }));
   return { records, kept: recordRegionsKept };
+}
+
+/** A snippet's least length (the seed's test, `recordEvidence`). */
+const MIN_SNIPPET = 20;
+
+function isNavigable(href: string | null | undefined): href is string {
+  const h = (href ?? "").trim().toLowerCase();
+  return h !== "" && !h.startsWith("#") && !h.startsWith("javascript:") && !h.startsWith("mailto:");
+}
+
+/** The page a link leads to: its href without a `#` fragment (a place on the page). */
+function pageOf(href: string): string {
+  return href.trim().replace(/#.*$/, "");
+}
+
+/** Whether a link leads off the engine's page: an absolute URL, or a redirect carrying one. */
+function leadsOff(href: string): boolean {
+  return /^(https?:)?\/\//i.test(href.trim()) || targetSite(href.trim()) !== null;
+}
+
+/** The distinct pages a region's navigable links lead to. */
+function linkTargets(ctx: TextContext, region: RecordRegion): Set<string> {
+  const { seq } = ctx.index;
+  const pages = new Set<string>();
+  for (let p = region.root; p < region.end; p++) {
+    const href = seq.hrefs[p];
+    if (ctx.tags[seq.pathIds[p]!] === "a" && isNavigable(href)) pages.add(pageOf(href));
+  }
+  return pages;
+}
+
+/** A region's text outside links and displayed URLs (`<cite>`). */
+function plainText(ctx: TextContext, region: RecordRegion): string {
+  const { seq } = ctx.index;
+  const skip: number[] = [];
+  for (let p = region.root; p < region.end; p++) {
+    const tag = ctx.tags[seq.pathIds[p]!];
+    if (tag === "a" || tag === "cite") {
+      skip.push(p);
+      p = seq.ends[p]! - 1;
+    }
+  }
+  return rangeText(ctx, region.root, region.end, skip);
 }
 
 /** The page's status from its records and the engine's notices (a rewritten query, no results). */
