@@ -21,8 +21,8 @@ function page(set: string, engine: string, name: string) {
   const url = manifest.find((m) => m.file.endsWith(`${name}.html`))?.serp_url;
   const base = join(dir, engine, name);
   const { seq } = readPageTagPaths(`${base}.html`);
-  const expected = (JSON.parse(readFileSync(`${base}.expected.json`, "utf8")) as { results: Array<{ title: string }> }).results.map(
-    (r) => normaliseTitle(r.title),
+  const expected = (JSON.parse(readFileSync(`${base}.expected.json`, "utf8")) as { results: Array<{ title: string }> }).results.map((r) =>
+    normaliseTitle(r.title),
   );
   return { seq, url, expected };
 }
@@ -55,7 +55,9 @@ describe("results of another template in the result list", () => {
   it("Brave: the code answer box quoting the first result does not replace it", () => {
     const p = page("aql-more", "brave", "brave-how-tot-ell-if-tail-recurssive-1658814198");
     const records = extractRecords(learnWrapper(p.seq, { engine: "brave", pageUrl: p.url }), p.seq, { pageUrl: p.url }).records;
-    expect(normaliseTitle(records[0]!.title)).toBe(normaliseTitle("algorithms - What is tail recursion? - Computer Science Stack Exchange"));
+    expect(normaliseTitle(records[0]!.title)).toBe(
+      normaliseTitle("algorithms - What is tail recursion? - Computer Science Stack Exchange"),
+    );
     expect(records.filter((r) => r.url.includes("cs.stackexchange.com/questions/6230"))).toHaveLength(1);
   });
 
