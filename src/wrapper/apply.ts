@@ -231,7 +231,8 @@ function readRecords(
   const index = ctx.index;
   // A record whose title sits at another depth than learned is kept when it sits among the learned ones
   // (same parent element: not an ad list above them) and looks like them: no more links than they have
-  // (a news, image or video block in the list holds many). A page with none at the learned depth keeps all.
+  // (a news, image or video block in the list holds many), and not a block of links (`linkBlock`). A page with
+  // none at the learned depth keeps all.
   const titleLinks = regions.map((region) => findTitleLink(ctx, region, region.titlePath));
   const exact = regions.map(
     (region, i) =>
@@ -267,6 +268,10 @@ function readRecords(
     linkTargets(ctx, region).size <= typicalTargets &&
     ![...linkTargets(ctx, region)].some((u) => templateUrls.has(u)) &&
     plainText(ctx, region).length >= MIN_SNIPPET;
+  // A block of links in the list (a news or video block headed like a result): more pages than the typical
+  // record leads to, and no text of its own.
+  const linkBlock = (region: AnchoredRegion) =>
+    linkTargets(ctx, region).size > typicalTargets && plainText(ctx, region).length < MIN_SNIPPET;
   let records: ResultRecord[] = [];
   let recordRegionsKept: AnchoredRegion[] = [];
   const links: Array<{ href: string; text: string; snippet: string }> = [];
@@ -276,7 +281,12 @@ function readRecords(
     if (noticePositions.some((p) => p >= region.root && p < region.end)) return; // the engine's notice, not a record
     if (region.loose) {
       if (!looseResult(region, titleLinks[i]!)) return;
-    } else if (!exact[i] && maxLinks >= 0 && (!lists.has(index.parents[region.root]!) || countLinks(ctx, region) > maxLinks)) return;
+    } else if (
+      !exact[i] &&
+      maxLinks >= 0 &&
+      (!lists.has(index.parents[region.root]!) || countLinks(ctx, region) > maxLinks || linkBlock(region))
+    )
+      return;
     const r = buildRecord(ctx, region, region.titlePath, pageUrl, region.titleFromText);
     if (!r || hasAdLabel(seq, region.root, region.end)) return;
     records.push({ rank: records.length + 1, ...r });

@@ -70,4 +70,13 @@ describe("results of another template in the result list", () => {
     const g = extractRecords(learnWrapper(google.seq, { engine: "google", pageUrl: google.url }), google.seq, { pageUrl: google.url });
     expect(g.records.some((r) => r.title === "ビル・イーズリー")).toBe(false);
   });
+
+  it("360: a news block headed like a result (a title, then only links to news pages) is not a record", () => {
+    const p = page("aql-more", "360", "360-hui-ji-pei-xun-1579668897");
+    const records = extractRecords(learnWrapper(p.seq, { engine: "360", pageUrl: p.url }), p.seq, { pageUrl: p.url }).records;
+    expect(p.expected).toHaveLength(6);
+    expect(records).toHaveLength(6);
+    expect(titlesOf(records)).toEqual(p.expected);
+    expect(records.some((r) => r.title.includes("相关资讯"))).toBe(false);
+  });
 });
