@@ -275,6 +275,8 @@ function readRecords(
   let records: ResultRecord[] = [];
   let recordRegionsKept: AnchoredRegion[] = [];
   const links: Array<{ href: string; text: string; snippet: string }> = [];
+  const underAdHeader = adHeaderReader(index, regions);
+  let lastKept = -1;
   let coveredUntil = -1;
   regions.forEach((region, i) => {
     if (region.root < coveredUntil || titleLinks[i]! < 0) return; // inside a record already taken, or no title
@@ -288,7 +290,14 @@ function readRecords(
     )
       return;
     const r = buildRecord(ctx, region, region.titlePath, pageUrl, region.titleFromText);
-    if (!r || hasAdLabel(seq, region.root, region.end)) return;
+    if (!r) return;
+    // An ad covers what is nested in it (its sitelinks, its address line): none of that is organic either.
+    if (hasAdLabel(seq, region.root, region.end)) {
+      coveredUntil = region.end;
+      return;
+    }
+    if (underAdHeader(region, lastKept)) return;
+    lastKept = region.root;
     records.push({ rank: records.length + 1, ...r });
     links.push({ href: seq.hrefs[titleLinks[i]!]!, text: r.title, snippet: r.snippet });
     recordRegionsKept.push(region);
@@ -347,6 +356,47 @@ function plainText(ctx: TextContext, region: RecordRegion): string {
     }
   }
   return rangeText(ctx, region.root, region.end, skip);
+}
+
+/**
+ * Whether a region sits in a block of ads whose label is printed once, above the block (a row of shopping cards
+ * under "Ad · …"), or inside the ad it belongs to (an ad's sitelinks after its "Ad" line), rather than on the
+ * region itself. Climbing from the region's parent, each block's part before the region is read for a label,
+ * skipping other regions (a labelled ad beside an organic record does not taint it). The climb stops at a block
+ * holding an organic record already kept or half of the page's regions: that is the result list, and a label
+ * in it belongs to some other ad.
+ */
+function adHeaderReader(index: TagPathIndex, regions: readonly RecordRegion[]): (region: RecordRegion, lastKept: number) => boolean {
+  const { seq, parents } = index;
+  const inRegion = new Uint8Array(index.length);
+  for (const r of regions) inRegion.fill(1, r.root, Math.min(r.end, index.length));
+  const half = regions.length / 2;
+  const regionRoots = regions.map((r) => r.root);
+  const regionsIn = (from: number, to: number) => countInRange(regionRoots, from, to);
+  return (region, lastKept) => {
+    let scannedFrom = region.root;
+    for (let a = parents[region.root]!; a >= 0; a = parents[a]!) {
+      if (lastKept >= a || regionsIn(a, seq.ends[a]!) >= half) return false;
+      for (let p = scannedFrom - 1; p >= a; p--) if (!inRegion[p] && seq.texts[p] && hasAdLabel(seq, p, p + 1)) return true;
+      scannedFrom = a;
+    }
+    return false;
+  };
+}
+
+/** Number of sorted values in [from, to). */
+function countInRange(sorted: readonly number[], from: number, to: number): number {
+  const lower = (x: number) => {
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (sorted[mid]! < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  return lower(to) - lower(from);
 }
 
 /** The page's status from its records and the engine's notices (a rewritten query, no results). */
