@@ -1,6 +1,6 @@
 import { collapsedView, indexTagPaths, type TagPathIndex, type TagPathSequence } from "../html/index.js";
 import { hasAdLabel } from "./ads.js";
-import { targetSite, URL_LIKE } from "./evidence.js";
+import { URL_LIKE, targetSite } from "./evidence.js";
 import { sameLayout } from "./layout.js";
 import { answersSubmittedQuery, findQueryNotices, pageQuery, queryTerms } from "./query-rewrite.js";
 import { rangeText, type TextContext, textContext } from "./record-text.js";
@@ -9,12 +9,13 @@ import {
   controlTitleFlags,
   countLinks,
   findTitleLink,
+  linkTitle,
   type RecordRegion,
   recordRegions,
   relativePath,
   repeatedRecordFlags,
 } from "./records.js";
-import { searchLinkFlags } from "./search-links.js";
+import { isEngineSearchControl, queryWords, searchLinkFlags } from "./search-links.js";
 import { candidateRoots, classSimilarity, recordTemplate, templateSimilarity, titleAtTemplate } from "./template.js";
 import type { ExtractResult, LayoutMatch, RecordCluster, ResultRecord, Wrapper } from "./types.js";
 
@@ -192,9 +193,11 @@ export function extractRecords(wrapper: Wrapper, page: TagPathSequence, options:
   // A region read both as a template's record and as another cluster's loose one is the record.
   regions.sort((a, b) => a.root - b.root || Number(a.loose === true) - Number(b.loose === true));
   const found = findQueryNotices(seq, notices);
-  const { records, kept: recordRegionsKept } = readRecords(ctx, seq, regions, found.positions, pageUrl);
-  // The records vouching for the layout are those with the title where the template has it; one read by the title
-  // link's tolerance (a link holding a heading elsewhere in the region) only when none is.
+  const { records, kept, parts } = readRecords(ctx, seq, regions, found.positions, pageUrl);
+  // The records vouching for the layout are those with the title where the template has it (with the parts of
+  // records read as a record's own, its sitelinks); one read by the title link's tolerance (a link holding a
+  // heading elsewhere in the region) only when none is.
+  const recordRegionsKept = [...kept, ...parts];
   const atTemplate = recordRegionsKept.filter(
     (r) => !r.loose && titleAtTemplate(index, r, findTitleLink(ctx, r, r.titlePath), r.titlePath),
   );
@@ -227,12 +230,8 @@ function readRecords(
   regions: readonly AnchoredRegion[],
   noticePositions: readonly number[],
   pageUrl: string | undefined,
-): { records: ResultRecord[]; kept: AnchoredRegion[] } {
+): { records: ResultRecord[]; kept: AnchoredRegion[]; parts: AnchoredRegion[] } {
   const index = ctx.index;
-  // A record whose title sits at another depth than learned is kept when it sits among the learned ones
-  // (same parent element: not an ad list above them) and looks like them: no more links than they have
-  // (a news, image or video block in the list holds many), and not a block of links (`linkBlock`). A page with
-  // none at the learned depth keeps all.
   const titleLinks = regions.map((region) => findTitleLink(ctx, region, region.titlePath));
   const exact = regions.map(
     (region, i) =>
@@ -240,55 +239,19 @@ function readRecords(
       titleLinks[i]! >= 0 &&
       (region.titlePath === null || relativePath(index, region.root, titleLinks[i]!) === region.titlePath),
   );
-  let maxLinks = -1;
-  const lists = new Set<number>();
-  const targets: number[] = [];
-  regions.forEach((region, i) => {
-    if (!exact[i]) return;
-    maxLinks = Math.max(maxLinks, countLinks(ctx, region));
-    lists.add(index.parents[region.root]!);
-    targets.push(linkTargets(ctx, region).size);
-  });
-  // A loose region (no title link where the template has one: a result the engine marks up otherwise, its own
-  // property's, a video's, a partner's) is a result when it sits in the results' own list (same parent element:
-  // not an ad list, not a sidebar), leads to no more pages than the list's typical record (its title, "More »"
-  // and thumbnail to one; a news or video block, related searches and a set of questions lead to many), says
-  // something in text of its own, not in links (a snippet; a block of links has none), its title link leads off
-  // the engine's page (an absolute URL, or a redirect carrying one: a relative link is a control or a new
-  // search) and not where a record of the template leads (an answer box quoting a result).
-  const typicalTargets = targets.length === 0 ? -1 : targets.sort((a, b) => a - b)[(targets.length - 1) >> 1]!;
-  const templateUrls = new Set<string>();
-  regions.forEach((_, i) => {
-    if (exact[i]) templateUrls.add(pageOf(seq.hrefs[titleLinks[i]!]!));
-  });
-  const looseResult = (region: AnchoredRegion, link: number) =>
-    typicalTargets >= 0 &&
-    lists.has(index.parents[region.root]!) &&
-    leadsOff(seq.hrefs[link]!) &&
-    linkTargets(ctx, region).size <= typicalTargets &&
-    ![...linkTargets(ctx, region)].some((u) => templateUrls.has(u)) &&
-    plainText(ctx, region).length >= MIN_SNIPPET;
-  // A block of links in the list (a news or video block headed like a result): more pages than the typical
-  // record leads to, and no text of its own.
-  const linkBlock = (region: AnchoredRegion) =>
-    linkTargets(ctx, region).size > typicalTargets && plainText(ctx, region).length < MIN_SNIPPET;
+  const amongLearned = learnedListReader(ctx, regions, exact, titleLinks);
+  const underAdHeader = adHeaderReader(index, regions);
+  const siteRowOf = siteRowReader(index, regions);
   let records: ResultRecord[] = [];
   let recordRegionsKept: AnchoredRegion[] = [];
+  const parts: AnchoredRegion[] = [];
   const links: Array<{ href: string; text: string; snippet: string }> = [];
-  const underAdHeader = adHeaderReader(index, regions);
-  let lastKept = -1;
+  let last: { root: number; site: string | null } | null = null;
   let coveredUntil = -1;
   regions.forEach((region, i) => {
     if (region.root < coveredUntil || titleLinks[i]! < 0) return; // inside a record already taken, or no title
     if (noticePositions.some((p) => p >= region.root && p < region.end)) return; // the engine's notice, not a record
-    if (region.loose) {
-      if (!looseResult(region, titleLinks[i]!)) return;
-    } else if (
-      !exact[i] &&
-      maxLinks >= 0 &&
-      (!lists.has(index.parents[region.root]!) || countLinks(ctx, region) > maxLinks || linkBlock(region))
-    )
-      return;
+    if (!exact[i] && !amongLearned(region, titleLinks[i]!)) return;
     const r = buildRecord(ctx, region, region.titlePath, pageUrl, region.titleFromText);
     if (!r) return;
     // An ad covers what is nested in it (its sitelinks, its address line): none of that is organic either.
@@ -296,8 +259,14 @@ function readRecords(
       coveredUntil = region.end;
       return;
     }
-    if (underAdHeader(region, lastKept)) return;
-    lastKept = region.root;
+    if (underAdHeader(region, last?.root ?? -1)) return;
+    const site = targetSite(seq.hrefs[titleLinks[i]!]!);
+    if (last && siteRowOf(region, site, last)) {
+      parts.push(region);
+      coveredUntil = region.end;
+      return;
+    }
+    last = { root: region.root, site };
     records.push({ rank: records.length + 1, ...r });
     links.push({ href: seq.hrefs[titleLinks[i]!]!, text: r.title, snippet: r.snippet });
     recordRegionsKept.push(region);
@@ -309,11 +278,62 @@ function readRecords(
   const search = searchLinkFlags(links, query);
   const repeated = repeatedRecordFlags(records);
   const control = controlTitleFlags(records, query ? queryTerms(query) : []);
-  const kept = (_: unknown, i: number) => !search[i] && !repeated[i] && !control[i];
+  const queryWordList = queryWords(query ?? "").split(" ");
+  const kept = (_: unknown, i: number) => !search[i] && !repeated[i] && !control[i] && !isEngineSearchControl(links[i]!, queryWordList);
   recordRegionsKept = recordRegionsKept.filter(kept);
   records = records.filter(kept).map((r, i) => ({ ...r, rank: i + 1 }));
-  return { records, kept: recordRegionsKept };
+  return { records, kept: recordRegionsKept, parts };
 }
+
+/**
+ * Whether a region whose title sits at another depth than learned is kept: when it sits among the learned ones
+ * (same parent element: not an ad list above them) and looks like them, no more links than they have (a news,
+ * image or video block in the list holds many), and is no block of links (more pages than the list's typical
+ * record leads to, and no text of its own: a news block headed like a result). A page with none at the learned
+ * depth keeps all.
+ *
+ * A loose region (no title link where the template has one: a result the engine marks up otherwise, its own
+ * property's, a video's, a partner's) is kept when it sits in the results' own list, leads to no more pages than
+ * the list's typical record (its title, "More »" and thumbnail to one; a news or video block, related searches
+ * and a set of questions lead to many), says something in text of its own, not in links (a snippet), its title
+ * link says words (not a video's duration on its thumbnail) and leads off the engine's page (an absolute URL, or
+ * a redirect carrying one: a relative link is a control or a new search), and no link of it leads where a record
+ * of the template does (an answer box quoting a result).
+ */
+function learnedListReader(
+  ctx: TextContext,
+  regions: readonly AnchoredRegion[],
+  exact: readonly boolean[],
+  titleLinks: readonly number[],
+): (region: AnchoredRegion, link: number) => boolean {
+  const { parents, seq } = ctx.index;
+  let maxLinks = -1;
+  const lists = new Set<number>();
+  const targets: number[] = [];
+  const templateUrls = new Set<string>();
+  regions.forEach((region, i) => {
+    if (!exact[i]) return;
+    maxLinks = Math.max(maxLinks, countLinks(ctx, region));
+    lists.add(parents[region.root]!);
+    targets.push(linkTargets(ctx, region).size);
+    templateUrls.add(pageOf(seq.hrefs[titleLinks[i]!]!));
+  });
+  const typical = targets.length === 0 ? -1 : targets.sort((a, b) => a - b)[(targets.length - 1) >> 1]!;
+  return (region, link) => {
+    if (region.loose) {
+      if (maxLinks < 0 || !lists.has(parents[region.root]!) || !leadsOff(seq.hrefs[link]!)) return false;
+      if (!WORDS.test(linkTitle(ctx, link).text)) return false;
+      const pages = linkTargets(ctx, region);
+      return pages.size <= typical && ![...pages].some((u) => templateUrls.has(u)) && plainText(ctx, region).length >= MIN_SNIPPET;
+    }
+    if (maxLinks < 0) return true;
+    if (!lists.has(parents[region.root]!) || countLinks(ctx, region) > maxLinks) return false;
+    return linkTargets(ctx, region).size <= typical || plainText(ctx, region).length >= MIN_SNIPPET;
+  };
+}
+
+/** Two letters in a row: a title says words, not a duration, a count or a rating. */
+const WORDS = /\p{L}{2}/u;
 
 /** A snippet's least length (the seed's test, `recordEvidence`). */
 const MIN_SNIPPET = 20;
@@ -356,6 +376,22 @@ function plainText(ctx: TextContext, region: RecordRegion): string {
     }
   }
   return rangeText(ctx, region.root, region.end, skip);
+}
+
+/**
+ * Whether a region is the row of sitelinks of the record before it: it leads to that record's site and shares a
+ * parent holding only the two of them (the record's own block, not the result list).
+ */
+function siteRowReader(
+  index: TagPathIndex,
+  regions: readonly RecordRegion[],
+): (region: RecordRegion, site: string | null, last: { root: number; site: string | null }) => boolean {
+  const perParent = new Map<number, number>();
+  for (const r of regions) perParent.set(index.parents[r.root]!, (perParent.get(index.parents[r.root]!) ?? 0) + 1);
+  return (region, site, last) => {
+    const parent = index.parents[region.root]!;
+    return site !== null && site === last.site && index.parents[last.root] === parent && perParent.get(parent) === 2;
+  };
 }
 
 /**

@@ -147,8 +147,10 @@ export function targetSite(url: string): string | null {
 }
 
 function embeddedUrl(url: string): string | null {
-  const m = EMBEDDED_URL.exec(url.slice(8));
-  if (m) return safeDecode(url.slice(8 + m.index).split(/[&;#]/, 1)[0]!);
+  // Past the link's own scheme and slashes: a relative redirect (`/url?q=https://…`) has none to skip.
+  const from = /^[a-z][a-z\d+.-]*:\/\//i.test(url) ? url.indexOf("//") + 2 : 0;
+  const m = EMBEDDED_URL.exec(url.slice(from));
+  if (m) return safeDecode(url.slice(from + m.index).split(/[&;#]/, 1)[0]!);
   for (const value of url.slice(url.indexOf("?") + 1).split(/[&;]/)) {
     const v = value.slice(value.indexOf("=") + 1);
     // A base64 URL, possibly behind a short version prefix: "aHR0c" is how "http" starts in base64.

@@ -70,6 +70,23 @@ export function searchLinkFlags(links: ReadonlyArray<{ href: string; text: strin
   });
 }
 
+/**
+ * A link that stays on the engine (a relative URL), carries a search for the page's query (the query's words in
+ * one parameter value, maybe with an operator: `q=javascript tutorial !g`) and whose own text says none of them
+ * ("View all", another engine's name): a control that runs the search elsewhere, whatever text sits beside it.
+ */
+export function isEngineSearchControl(link: { href: string; text: string }, query: readonly string[]): boolean {
+  if (query.length === 0 || query[0] === "" || /^([a-z][a-z\d+.-]*:|\/\/)/i.test(link.href.trim())) return false;
+  const carries = parameterValues(link.href).some((v) => {
+    if (/^(https?:|\/)/i.test(v)) return false; // a redirect's target, not a search
+    const words = queryWords(v).split(" ");
+    return query.every((w) => words.includes(w)) && words.length - query.length <= BLOCK_LABEL_WORDS;
+  });
+  if (!carries) return false;
+  const text = queryWords(link.text);
+  return !query.some((w) => w.length >= 3 && text.includes(w));
+}
+
 /** Scripts written without spaces between words: a run of them is read as one word per two characters. */
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]+/gu;
 

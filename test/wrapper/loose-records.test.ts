@@ -79,4 +79,11 @@ describe("results of another template in the result list", () => {
     expect(titlesOf(records)).toEqual(p.expected);
     expect(records.some((r) => r.title.includes("相关资讯"))).toBe(false);
   });
+
+  it("Google 2020: a featured video whose only link is its thumbnail, labelled with its duration, is not a record", () => {
+    const p = page("aql-more", "google", "google-susan-boyle-make-me-a-channel-of-your-peace-1607791072");
+    const records = extractRecords(learnWrapper(p.seq, { engine: "google", pageUrl: p.url }), p.seq, { pageUrl: p.url }).records;
+    expect(records.some((r) => r.title === "5:28")).toBe(false);
+    expect(records).toHaveLength(10);
+  });
 });
