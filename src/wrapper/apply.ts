@@ -1,6 +1,6 @@
 import { collapsedView, indexTagPaths, type TagPathIndex, type TagPathSequence } from "../html/index.js";
 import { hasAdLabel } from "./ads.js";
-import { URL_LIKE, targetSite } from "./evidence.js";
+import { embeddedUrl, URL_LIKE, targetSite } from "./evidence.js";
 import { sameLayout } from "./layout.js";
 import { answersSubmittedQuery, findQueryNotices, pageQuery, queryTerms } from "./query-rewrite.js";
 import { rangeText, type TextContext, textContext } from "./record-text.js";
@@ -343,9 +343,10 @@ function isNavigable(href: string | null | undefined): href is string {
   return h !== "" && !h.startsWith("#") && !h.startsWith("javascript:") && !h.startsWith("mailto:");
 }
 
-/** The page a link leads to: its href without a `#` fragment (a place on the page). */
+/** The page a link leads to: the URL it carries if a redirect, else its href; without a `#` fragment (a place on the page). */
 function pageOf(href: string): string {
-  return href.trim().replace(/#.*$/, "");
+  const h = href.trim();
+  return (embeddedUrl(h) ?? h).replace(/#.*$/, "");
 }
 
 /** Whether a link leads off the engine's page: an absolute URL, or a redirect carrying one. */
