@@ -251,7 +251,7 @@ function readRecords(
   regions.forEach((region, i) => {
     if (region.root < coveredUntil || titleLinks[i]! < 0) return; // inside a record already taken, or no title
     if (noticePositions.some((p) => p >= region.root && p < region.end)) return; // the engine's notice, not a record
-    if (!exact[i] && !amongLearned(region, titleLinks[i]!)) return;
+    if (!exact[i] && !amongLearned(region, i)) return;
     const r = buildRecord(ctx, region, region.titlePath, pageUrl, region.titleFromText);
     if (!r) return;
     // An ad covers what is nested in it (its sitelinks, its address line): none of that is organic either.
@@ -287,7 +287,8 @@ function readRecords(
 
 /**
  * Whether a region whose title sits at another depth than learned is kept: when it sits among the learned ones
- * (same parent element: not an ad list above them) and looks like them, no more links than they have (a news,
+ * (same parent element: not an ad list above them) or holds the learned record one level or more deeper, and
+ * looks like them, no more links than they have (a news,
  * image or video block in the list holds many), and is no block of links (more pages than the list's typical
  * record leads to, and no text of its own: a news block headed like a result). A page with none at the learned
  * depth keeps all.
@@ -305,7 +306,7 @@ function learnedListReader(
   regions: readonly AnchoredRegion[],
   exact: readonly boolean[],
   titleLinks: readonly number[],
-): (region: AnchoredRegion, link: number) => boolean {
+): (region: AnchoredRegion, i: number) => boolean {
   const { parents, seq } = ctx.index;
   let maxLinks = -1;
   const lists = new Set<number>();
@@ -319,7 +320,12 @@ function learnedListReader(
     templateUrls.add(pageOf(seq.hrefs[titleLinks[i]!]!));
   });
   const typical = targets.length === 0 ? -1 : targets.sort((a, b) => a - b)[(targets.length - 1) >> 1]!;
-  return (region, link) => {
+  // A record wrapped deeper (a result inside a group's box, or nested in another result) still ends in the
+  // learned title path; ads among such boxes carry their labels (`hasAdLabel`, `adHeaderReader`).
+  const nested = (region: AnchoredRegion, i: number) =>
+    region.titlePath !== null && relativePath(ctx.index, region.root, titleLinks[i]!).endsWith(`\\${region.titlePath}`);
+  return (region, i) => {
+    const link = titleLinks[i]!;
     if (region.loose) {
       if (maxLinks < 0 || !lists.has(parents[region.root]!) || !leadsOff(seq.hrefs[link]!)) return false;
       if (!WORDS.test(linkTitle(ctx, link).text)) return false;
@@ -327,7 +333,7 @@ function learnedListReader(
       return pages.size <= typical && ![...pages].some((u) => templateUrls.has(u)) && plainText(ctx, region).length >= MIN_SNIPPET;
     }
     if (maxLinks < 0) return true;
-    if (!lists.has(parents[region.root]!) || countLinks(ctx, region) > maxLinks) return false;
+    if (!(lists.has(parents[region.root]!) || nested(region, i)) || countLinks(ctx, region) > maxLinks) return false;
     return linkTargets(ctx, region).size <= typical || plainText(ctx, region).length >= MIN_SNIPPET;
   };
 }

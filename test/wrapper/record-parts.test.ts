@@ -32,6 +32,25 @@ describe("parts of a record and controls in the list are not records", () => {
     expect(records.map((r) => r.title)).not.toContain("Learn CSS");
   });
 
+  it("Google 2021: results wrapped deeper (in a group's box, or inside another result's box) are read with the list", () => {
+    const base = join(SHARED, "data", "serps", "modern", "google", "kokoc-google-2021-10-28");
+    const { seq } = readPageTagPaths(`${base}.html`);
+    const records = extractRecords(learnWrapper(seq, { engine: "google" }), seq).records;
+    const titles = records.map((r) => r.title);
+    // A box holding one result inside another's markup, and boxes grouping a few results: all at other depths.
+    expect(titles).toContain("Johns Hopkins Medicine, based in Baltimore, Maryland");
+    expect(titles).toContain("The Johns Hopkins University | LinkedIn");
+    expect(titles).toContain("Johns Hopkins University - Forbes");
+    const expected = new Set(
+      (JSON.parse(readFileSync(`${base}.expected.json`, "utf8")) as { results: Array<{ title: string }> }).results.map((r) =>
+        normaliseTitle(r.title),
+      ),
+    );
+    expect(expected.size).toBe(97); // 98 results, two with one title
+    expect(records.length).toBeGreaterThanOrEqual(92);
+    expect(records.filter((r) => !expected.has(normaliseTitle(r.title)))).toEqual([]);
+  });
+
   it("a relative link searching the page's query again, under a text without its words, is a control", () => {
     const q = ["javascript", "tutorial"];
     expect(isEngineSearchControl({ href: "/videos?q=javascript tutorial&source=vcluster", text: "View all" }, q)).toBe(true);
