@@ -310,16 +310,26 @@ function learnedListReader(
   const { parents, seq } = ctx.index;
   let maxLinks = -1;
   const lists = new Set<number>();
-  const targets: number[] = [];
-  const templateUrls = new Set<string>();
   regions.forEach((region, i) => {
     if (!exact[i]) return;
     maxLinks = Math.max(maxLinks, countLinks(ctx, region));
     lists.add(parents[region.root]!);
-    targets.push(linkTargets(ctx, region).size);
-    templateUrls.add(pageOf(seq.hrefs[titleLinks[i]!]!));
   });
-  const typical = targets.length === 0 ? -1 : targets.sort((a, b) => a - b)[(targets.length - 1) >> 1]!;
+  // The pages a typical record of the template leads to, and where their titles lead (read when first asked).
+  let typicalPages = -1;
+  let templateUrls: Set<string> | null = null;
+  const typical = () => {
+    if (templateUrls) return typicalPages;
+    templateUrls = new Set<string>();
+    const counts: number[] = [];
+    regions.forEach((region, i) => {
+      if (!exact[i]) return;
+      counts.push(linkTargets(ctx, region).size);
+      templateUrls!.add(pageOf(seq.hrefs[titleLinks[i]!]!));
+    });
+    typicalPages = counts.length === 0 ? -1 : counts.sort((a, b) => a - b)[(counts.length - 1) >> 1]!;
+    return typicalPages;
+  };
   // A record wrapped deeper (a result inside a group's box, or nested in another result) still ends in the
   // learned title path; ads among such boxes carry their labels (`hasAdLabel`, `adHeaderReader`).
   const nested = (region: AnchoredRegion, i: number) =>
@@ -330,11 +340,11 @@ function learnedListReader(
       if (maxLinks < 0 || !lists.has(parents[region.root]!) || !leadsOff(seq.hrefs[link]!)) return false;
       if (!WORDS.test(linkTitle(ctx, link).text)) return false;
       const pages = linkTargets(ctx, region);
-      return pages.size <= typical && ![...pages].some((u) => templateUrls.has(u)) && plainText(ctx, region).length >= MIN_SNIPPET;
+      return pages.size <= typical() && ![...pages].some((u) => templateUrls!.has(u)) && plainText(ctx, region).length >= MIN_SNIPPET;
     }
     if (maxLinks < 0) return true;
     if (!(lists.has(parents[region.root]!) || nested(region, i)) || countLinks(ctx, region) > maxLinks) return false;
-    return linkTargets(ctx, region).size <= typical || plainText(ctx, region).length >= MIN_SNIPPET;
+    return linkTargets(ctx, region).size <= typical() || plainText(ctx, region).length >= MIN_SNIPPET;
   };
 }
 
