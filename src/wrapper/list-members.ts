@@ -70,8 +70,14 @@ export function learnedListReader(
       return pages.size <= typical() && ![...pages].some((u) => templateUrls!.has(u)) && plainText(ctx, region).length >= MIN_SNIPPET;
     }
     if (maxLinks < 0) return true;
-    if (!(lists.has(parents[region.root]!) || nested(region, i)) || countLinks(ctx, region) > maxLinks) return false;
-    return linkTargets(ctx, region).size <= typical() || plainText(ctx, region).length >= MIN_SNIPPET;
+    if (!(lists.has(parents[region.root]!) || nested(region, i))) return false;
+    const links = countLinks(ctx, region);
+    if (links > maxLinks + 1) return false;
+    const ownText = plainText(ctx, region).length >= MIN_SNIPPET;
+    // One link more than the learned records hold ("Translate this page" beside the title) is allowed a record
+    // with a snippet of its own.
+    if (links > maxLinks) return ownText && linkTargets(ctx, region).size <= typical() + 1;
+    return linkTargets(ctx, region).size <= typical() || ownText;
   };
 }
 
