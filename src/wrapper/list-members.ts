@@ -1,4 +1,5 @@
 import type { TagPathIndex } from "../html/index.js";
+import { lowerBound } from "../stats.js";
 import { hasAdLabel } from "./ads.js";
 import { embeddedUrl, targetSite } from "./evidence.js";
 import { rangeText, type TextContext } from "./record-text.js";
@@ -153,7 +154,7 @@ export function adHeaderReader(index: TagPathIndex, regions: readonly RecordRegi
   for (const r of regions) inRegion.fill(1, r.root, Math.min(r.end, index.length));
   const half = regions.length / 2;
   const regionRoots = regions.map((r) => r.root);
-  const regionsIn = (from: number, to: number) => countInRange(regionRoots, from, to);
+  const regionsIn = (from: number, to: number) => lowerBound(regionRoots, to) - lowerBound(regionRoots, from);
   return (region, lastKept) => {
     let scannedFrom = region.root;
     for (let a = parents[region.root]!; a >= 0; a = parents[a]!) {
@@ -163,19 +164,4 @@ export function adHeaderReader(index: TagPathIndex, regions: readonly RecordRegi
     }
     return false;
   };
-}
-
-/** Number of sorted values in [from, to). */
-function countInRange(sorted: readonly number[], from: number, to: number): number {
-  const lower = (x: number) => {
-    let lo = 0;
-    let hi = sorted.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (sorted[mid]! < x) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-  return lower(to) - lower(from);
 }
