@@ -20,7 +20,7 @@
  */
 import type { ContentIndex } from "./content.js";
 import type { Site } from "./types.js";
-import { median } from "../stats.js";
+import { lowerBound, median, upperBound } from "../stats.js";
 
 export interface CandidateOptions {
   /** Largest accepted size ratio, either way, after the site's length constant. */
@@ -318,26 +318,4 @@ class TopK {
   forEach(f: (id: number, score: number) => void): void {
     for (let i = 0; i < this.ids.length; i++) f(this.ids[i]!, this.scores[i]!);
   }
-}
-
-function lowerBound(xs: Float64Array, x: number): number {
-  let lo = 0;
-  let hi = xs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (xs[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-function upperBound(xs: Float64Array, x: number): number {
-  let lo = 0;
-  let hi = xs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (xs[mid]! <= x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

@@ -1,5 +1,6 @@
 import { seededRandom } from "../random.js";
 import { denseGraph, type SimilarityGraph } from "./similarity.js";
+import { lowerBound } from "../stats.js";
 
 /**
  * Affinity Propagation (Frey & Dueck, Science 2007) on a dense similarity matrix held in a
@@ -353,17 +354,6 @@ export function resolveGraphPreference(graph: SimilarityGraph, preference: "medi
   const total = n * (n - 1);
   const mid = total >> 1;
   return total % 2 ? nth(mid) : (nth(mid - 1) + nth(mid)) / 2;
-}
-
-function lowerBound(sorted: Float64Array, x: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** The preference value: the median (or minimum) of the off-diagonal similarities, or the given number. */

@@ -1,5 +1,6 @@
 import { collapsedView, indexTagPaths, type TagPathIndex, type TagPathSequence } from "../html/index.js";
 import { hasAdLabel } from "./ads.js";
+import { type AnchoredRegion, adHeaderReader, learnedListReader, siteRowReader } from "./list-members.js";
 import { URL_LIKE, targetSite } from "./evidence.js";
 import { sameLayout } from "./layout.js";
 import { answersSubmittedQuery, findQueryNotices, pageQuery, queryTerms } from "./query-rewrite.js";
@@ -7,7 +8,6 @@ import { type TextContext, textContext } from "./record-text.js";
 import {
   buildRecord,
   controlTitleFlags,
-  countLinks,
   findTitleLink,
   type RecordRegion,
   recordRegions,
@@ -61,6 +61,12 @@ const MAX_CANDIDATES = 4;
 export interface AnchoredRecords {
   /** Record regions with a title link, in page order. */
   regions: RecordRegion[];
+  /**
+   * Regions of the same root paths without a title link where the template has one (nor at its heading-led
+   * tail) but with some link with text: another template among the results, or a block that is none
+   * (`readRecords` decides).
+   */
+  loose: RecordRegion[];
   /** Their mean share of the cluster's template (0 without records). */
   similarity: number;
 }
@@ -81,14 +87,18 @@ export function anchorRecords(ctx: TextContext, pathIds: ReadonlyMap<string, num
   const readRoot = (id: number) => {
     const titled: RecordRegion[] = [];
     const atTemplate: RecordRegion[] = [];
+    const loose: RecordRegion[] = [];
     for (const r of recordRegions(index, index.occurrences[id]!)) {
       const link = findTitleLink(ctx, r, cluster.titlePath);
-      if (link < 0) continue;
+      if (link < 0) {
+        if (cluster.titlePath !== null && findTitleLink(ctx, r, null) >= 0) loose.push(r);
+        continue;
+      }
       titled.push(r);
       if (titleAtTemplate(index, r, link, cluster.titlePath)) atTemplate.push(r);
     }
     const similarity = templateSimilarity(index, atTemplate, template);
-    return { exact: id === exact, titled, atTemplate, similarity, score: atTemplate.length * similarity };
+    return { exact: id === exact, titled, atTemplate, loose, similarity, score: atTemplate.length * similarity };
   };
   const read = exact === undefined ? [] : [readRoot(exact)];
   // Only a root with more occurrences than the learned one has records can hold a longer list. Cheap first look:
@@ -112,11 +122,15 @@ export function anchorRecords(ctx: TextContext, pathIds: ReadonlyMap<string, num
   );
   const best = Math.max(0, ...eligible.map((r) => r.score));
   // Records under the learned root are kept even when none of the template is recognised in them.
-  if (best === 0) return learned && learned.titled.length > 0 ? { regions: learned.titled, similarity: 0 } : { regions: [], similarity: 0 };
+  if (best === 0)
+    return learned && learned.titled.length > 0
+      ? { regions: learned.titled, loose: learned.loose, similarity: 0 }
+      : { regions: [], loose: [], similarity: 0 };
   const kept = eligible.filter((r) => r.score >= NEAR_BEST * best);
   const regions = kept.flatMap((r) => r.titled).sort((a, b) => a.root - b.root);
+  const loose = kept.flatMap((r) => r.loose).sort((a, b) => a.root - b.root);
   const n = kept.reduce((s, r) => s + r.atTemplate.length, 0);
-  return { regions, similarity: kept.reduce((s, r) => s + r.similarity * r.atTemplate.length, 0) / n };
+  return { regions, loose, similarity: kept.reduce((s, r) => s + r.similarity * r.atTemplate.length, 0) / n };
 }
 
 /** Share of the template's paths that the page has under root path `id` (an upper bound, cheap). */
@@ -163,17 +177,30 @@ export function extractRecords(wrapper: Wrapper, page: TagPathSequence, options:
   for (const cluster of results) {
     const template = recordTemplate(cluster);
     const titleFromText = cluster.titleFromText === true;
-    for (const r of anchorRecords(ctx, pathIds, cluster).regions)
-      regions.push({ root: r.root, end: r.end, titlePath: cluster.titlePath, titleFromText, template });
+    const anchored = anchorRecords(ctx, pathIds, cluster);
+    for (const r of anchored.regions) regions.push({ root: r.root, end: r.end, titlePath: cluster.titlePath, titleFromText, template });
+    if (!titleFromText)
+      for (const r of anchored.loose) regions.push({ root: r.root, end: r.end, titlePath: null, titleFromText, template, loose: true });
   }
-  regions.sort((a, b) => a.root - b.root);
+  // A loose region cut short by an element of its own path inside it (paths with repeats collapsed) reads its
+  // whole element when no record of a template lies inside.
+  const titledRoots = regions.filter((r) => !r.loose).map((r) => r.root);
+  for (const r of regions) {
+    if (!r.loose) continue;
+    const end = seq.ends[r.root]!;
+    if (end > r.end && !titledRoots.some((t) => t > r.root && t < end)) r.end = end;
+  }
+  // A region read both as a template's record and as another cluster's loose one is the record.
+  regions.sort((a, b) => a.root - b.root || Number(a.loose === true) - Number(b.loose === true));
   const found = findQueryNotices(seq, notices);
   const { records, kept, parts } = readRecords(ctx, seq, regions, found.positions, pageUrl);
   // The records vouching for the layout are those with the title where the template has it (with the parts of
   // records read as a record's own, its sitelinks); one read by the title link's tolerance (a link holding a
   // heading elsewhere in the region) only when none is.
   const recordRegionsKept = [...kept, ...parts];
-  const atTemplate = recordRegionsKept.filter((r) => titleAtTemplate(index, r, findTitleLink(ctx, r, r.titlePath), r.titlePath));
+  const atTemplate = recordRegionsKept.filter(
+    (r) => !r.loose && titleAtTemplate(index, r, findTitleLink(ctx, r, r.titlePath), r.titlePath),
+  );
   const vouching = atTemplate.length > 0 ? atTemplate : recordRegionsKept;
   const match = { layout: layout.similarity, template: records.length > 0 ? templateMatch(index, vouching, wrapper) : null };
   if (match.template !== null && match.template < MIN_TEMPLATE_MATCH) {
@@ -191,8 +218,6 @@ export function extractRecords(wrapper: Wrapper, page: TagPathSequence, options:
   return verdict(records, found, pageQuery(seq), match);
 }
 
-type AnchoredRegion = RecordRegion & { titlePath: string | null; titleFromText: boolean; template: string[] };
-
 /**
  * The records of the anchored regions, in page order: one per region with a title, not inside a record already
  * taken, not the engine's notice, not an ad; then links to a new search, answer-box parts and control titles dropped.
@@ -208,7 +233,9 @@ function readRecords(
   const titleLinks = regions.map((region) => findTitleLink(ctx, region, region.titlePath));
   const exact = regions.map(
     (region, i) =>
-      titleLinks[i]! >= 0 && (region.titlePath === null || relativePath(index, region.root, titleLinks[i]!) === region.titlePath),
+      !region.loose &&
+      titleLinks[i]! >= 0 &&
+      (region.titlePath === null || relativePath(index, region.root, titleLinks[i]!) === region.titlePath),
   );
   const amongLearned = learnedListReader(ctx, regions, exact, titleLinks);
   const underAdHeader = adHeaderReader(index, regions);
@@ -254,90 +281,6 @@ function readRecords(
   recordRegionsKept = recordRegionsKept.filter(kept);
   records = records.filter(kept).map((r, i) => ({ ...r, rank: i + 1 }));
   return { records, kept: recordRegionsKept, parts };
-}
-
-/**
- * Whether a record whose title sits at another depth than learned is kept: when it sits among the learned ones
- * (same parent element: not an ad list above them) or holds the learned record one level or more deeper, and
- * looks like them, no more links than they have (a news, image or video block in the list holds many). A page
- * with none at the learned depth keeps all.
- */
-function learnedListReader(
-  ctx: TextContext,
-  regions: readonly AnchoredRegion[],
-  exact: readonly boolean[],
-  titleLinks: readonly number[],
-): (region: AnchoredRegion, i: number) => boolean {
-  const { parents } = ctx.index;
-  let maxLinks = -1;
-  const lists = new Set<number>();
-  regions.forEach((region, i) => {
-    if (!exact[i]) return;
-    maxLinks = Math.max(maxLinks, countLinks(ctx, region));
-    lists.add(parents[region.root]!);
-  });
-  // A record wrapped deeper (a result inside a group's box, or nested in another result) still ends in the
-  // learned title path; ads among such boxes carry their labels (`hasAdLabel`, `adHeaderReader`).
-  const nested = (region: AnchoredRegion, i: number) =>
-    region.titlePath !== null && relativePath(ctx.index, region.root, titleLinks[i]!).endsWith(`\\${region.titlePath}`);
-  return (region, i) => maxLinks < 0 || ((lists.has(parents[region.root]!) || nested(region, i)) && countLinks(ctx, region) <= maxLinks);
-}
-
-/**
- * Whether a region is the row of sitelinks of the record before it: it leads to that record's site and shares a
- * parent holding only the two of them (the record's own block, not the result list).
- */
-function siteRowReader(
-  index: TagPathIndex,
-  regions: readonly RecordRegion[],
-): (region: RecordRegion, site: string | null, last: { root: number; site: string | null }) => boolean {
-  const perParent = new Map<number, number>();
-  for (const r of regions) perParent.set(index.parents[r.root]!, (perParent.get(index.parents[r.root]!) ?? 0) + 1);
-  return (region, site, last) => {
-    const parent = index.parents[region.root]!;
-    return site !== null && site === last.site && index.parents[last.root] === parent && perParent.get(parent) === 2;
-  };
-}
-
-/**
- * Whether a region sits in a block of ads whose label is printed once, above the block (a row of shopping cards
- * under "Ad · …"), or inside the ad it belongs to (an ad's sitelinks after its "Ad" line), rather than on the
- * region itself. Climbing from the region's parent, each block's part before the region is read for a label,
- * skipping other regions (a labelled ad beside an organic record does not taint it). The climb stops at a block
- * holding an organic record already kept or half of the page's regions: that is the result list, and a label
- * in it belongs to some other ad.
- */
-function adHeaderReader(index: TagPathIndex, regions: readonly RecordRegion[]): (region: RecordRegion, lastKept: number) => boolean {
-  const { seq, parents } = index;
-  const inRegion = new Uint8Array(index.length);
-  for (const r of regions) inRegion.fill(1, r.root, Math.min(r.end, index.length));
-  const half = regions.length / 2;
-  const regionRoots = regions.map((r) => r.root);
-  const regionsIn = (from: number, to: number) => countInRange(regionRoots, from, to);
-  return (region, lastKept) => {
-    let scannedFrom = region.root;
-    for (let a = parents[region.root]!; a >= 0; a = parents[a]!) {
-      if (lastKept >= a || regionsIn(a, seq.ends[a]!) >= half) return false;
-      for (let p = scannedFrom - 1; p >= a; p--) if (!inRegion[p] && seq.texts[p] && hasAdLabel(seq, p, p + 1)) return true;
-      scannedFrom = a;
-    }
-    return false;
-  };
-}
-
-/** Number of sorted values in [from, to). */
-function countInRange(sorted: readonly number[], from: number, to: number): number {
-  const lower = (x: number) => {
-    let lo = 0;
-    let hi = sorted.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (sorted[mid]! < x) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-  return lower(to) - lower(from);
 }
 
 /** The page's status from its records and the engine's notices (a rewritten query, no results). */

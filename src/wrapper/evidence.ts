@@ -146,7 +146,8 @@ export function targetSite(url: string): string | null {
   return hostSite(url);
 }
 
-function embeddedUrl(url: string): string | null {
+/** The URL a redirect link carries (in a parameter, escaped or base64-encoded, or in its path), or null. */
+export function embeddedUrl(url: string): string | null {
   // Past the link's own scheme and slashes: a relative redirect (`/url?q=https://…`) has none to skip.
   const from = /^[a-z][a-z\d+.-]*:\/\//i.test(url) ? url.indexOf("//") + 2 : 0;
   const m = EMBEDDED_URL.exec(url.slice(from));

@@ -32,7 +32,7 @@ export function relativePath(index: TagPathIndex, root: number, pos: number): st
   return path.length === rootPath.length ? "" : path.slice(rootPath.length + 1);
 }
 
-function isNavigableHref(href: string | null): href is string {
+export function isNavigableHref(href: string | null): href is string {
   if (href === null) return false;
   const h = href.trim().toLowerCase();
   return h !== "" && !h.startsWith("#") && !h.startsWith("javascript:") && !h.startsWith("mailto:");
