@@ -78,6 +78,7 @@ export function collectTagPaths(root: MinimalNode): TagPathSequence {
   const capDepth = 513;
   const maxPathChars = 16777216;
   let pathChars = 0;
+  let lastText = -1;
   // Path ids by parent path id (+1, so the root's -1 is slot 0), then by tag: no string is built to look one up.
   const childPaths: Array<Map<string, number>> = [new Map()];
   // The stack, entries of three slots pushed together: a node to visit, its parent's path id (-1: none) and
@@ -104,7 +105,13 @@ export function collectTagPaths(root: MinimalNode): TagPathSequence {
     let text: string | null = null;
     if (isText) {
       text = node.nodeValue ?? node.value ?? "";
-      if (!/\S/.test(text)) continue;
+      if (!/\S/.test(text)) {
+        // Not a position of its own, but the space it puts between two inline texts (`<b>a</b> <b>b</b>`) is
+        // kept at the end of the text before it.
+        if (lastText >= 0 && !/\s$/.test(out.texts[lastText]!)) out.texts[lastText] += " ";
+        continue;
+      }
+      lastText = out.pathIds.length;
     }
     const siblings = childPaths[arg + 1]!;
     let id = siblings.get(name);

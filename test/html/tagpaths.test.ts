@@ -60,6 +60,12 @@ describe("tag paths (feng2010 §3.1, §4.2)", () => {
     expect(seq.ends[8]).toBe(13); // the first <tr> spans positions 8..12
   });
 
+  it("keeps the space a blank text node puts between two inline texts, at the end of the first, as no position", () => {
+    const seq = tagPathsFromHtml("<html><body><p><b>Keyword</b> <b>Tests</b>\n  <i>x</i></p></body></html>");
+    expect(seq.texts.filter((t) => t !== null)).toEqual(["Keyword ", "Tests ", "x"]);
+    expect(seq.paths.filter((p) => p.endsWith("#text"))).toEqual(["html\\body\\p\\b\\#text", "html\\body\\p\\i\\#text"]);
+  });
+
   it("builds the inverted map from each unique path to its sorted occurrence vector S_i", () => {
     const index = indexTagPaths(tagPathsFromHtml(SMALL));
     const id = index.seq.paths.indexOf("html\\body\\table\\tbody\\tr\\td\\a");

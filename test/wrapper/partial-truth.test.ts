@@ -7,7 +7,10 @@ import { learnWrapper } from "../../src/wrapper/learn.js";
 import { SHARED } from "../helpers/cli.js";
 
 // se-scraper's own tests assert the organic count and the first title of each of its mock pages: partial truth,
-// on pages never used to develop the wrapper (Google, Bing 2019, French market, query "test keyword").
+// on pages never used to develop the wrapper (Google, Bing, DuckDuckGo 2019, French market, query "test keyword").
+// Not asserted: Google page 1 (9 of 10: the first result, with a row of sitelinks and a "People also search for"
+// box inside its box, holds too many links to join), DuckDuckGo pages 2-3 (infinite scroll: se-scraper counts
+// differently).
 const DIR = join(SHARED, "data", "serps", "fixtures", "se-scraper");
 const EXPECTED = JSON.parse(readFileSync(join(DIR, "expected_from_tests.json"), "utf8")) as Record<
   string,
@@ -23,6 +26,7 @@ describe("se-scraper's assertions on its mock result pages", () => {
   for (const [engine, file] of [
     ["bing", "test_keyword_page1.html"],
     ["bing", "test_keyword_page2.html"],
+    ["duckduckgo", "test_keyword_page1.html"],
     ["google", "test_keyword_page2.html"],
     ["google", "test_keyword_page3.html"],
   ] as const) {
