@@ -299,13 +299,7 @@ export function parentPathIds(seq: TagPathSequence): Int32Array {
 export function collapsedView(seq: TagPathSequence): TagPathSequence {
   const n = seq.paths.length;
   const parent = parentPathIds(seq);
-  // The path tree's children lists: those of path id p (-1: the roots) are kids[first[p + 1], first[p + 2]), by id.
-  const first = new Int32Array(n + 2);
-  for (let id = 0; id < n; id++) first[parent[id]! + 2]!++;
-  for (let p = 1; p <= n + 1; p++) first[p]! += first[p - 1]!;
-  const kids = new Int32Array(n);
-  const fill = first.slice(0, n + 1);
-  for (let id = 0; id < n; id++) kids[fill[parent[id]! + 1]!++] = id;
+  const { first, kids } = pathChildren(parent);
   const tagIds = new Map<string, number>();
   const names: string[] = [];
   const depth = new Int32Array(n); // number of tags in each path
@@ -316,16 +310,7 @@ export function collapsedView(seq: TagPathSequence): TagPathSequence {
   for (const p of seq.paths) longest = Math.max(longest, p.length);
   const tags = new Int32Array((longest >> 1) + 2); // the tag ids of the path being visited (its ancestors' stay below it)
   const scratch = new Int32Array(tags.length);
-  // The collapsed paths as a trie of tag ids (node 0: the empty path), so that finding a path's costs no string.
-  // Child node of (node, tag) under key node·2^24 + tag: the walk's path budget keeps tag ids below 2^24.
-  const child = new Map<number, number>();
-  const nodePath: string[] = [""];
-  // Each node's tag, parent node and number of tags: a path mostly collapses to its parent path's collapsed form
-  // and its own tag, which is checked by walking up from the parent's node (integers) and then taking one step
-  // down, instead of descending from the root by the map.
-  const nodeTag: number[] = [-1];
-  const nodeUp: number[] = [-1];
-  const nodeDepth: number[] = [0];
+  const trie = new CollapsedTrie(names);
   const nodeOf = new Int32Array(n);
   const stack: number[] = [];
   for (let k = first[1]! - 1; k >= first[0]!; k--) stack.push(kids[k]!);
@@ -364,38 +349,80 @@ export function collapsedView(seq: TagPathSequence): TagPathSequence {
       for (let k = 0; k < length; k++) work[k] = tags[k]!;
       kept = collapseTagIds(work, length);
     }
-    let node = up >= 0 ? nodeOf[up]! : 0;
-    let k = nodeDepth[node]!;
-    if (k > kept) k = -1;
-    for (let m = node; k > 0 && m > 0; m = nodeUp[m]!) if (nodeTag[m] !== work[--k]) k = -1;
-    if (k < 0) node = 0; // not the parent's collapsed path and more: from the root
-    for (k = nodeDepth[node]!; k < kept; k++) {
-      const key = node * 16777216 + work[k]!;
-      let next = child.get(key);
-      if (next === undefined) {
-        next = nodePath.length;
-        child.set(key, next);
-        nodePath.push(node === 0 ? names[work[k]!]! : `${nodePath[node]}${PATH_SEPARATOR}${names[work[k]!]}`);
-        nodeTag.push(work[k]!);
-        nodeUp.push(node);
-        nodeDepth.push(k + 1);
-      }
-      node = next;
-    }
-    nodeOf[id] = node;
+    nodeOf[id] = trie.find(work, kept, up >= 0 ? nodeOf[up]! : 0);
     for (let k = first[id + 2]! - 1; k >= first[id + 1]!; k--) stack.push(kids[k]!);
   }
   // Collapsed path ids in order of the first path id that collapses to each, as before.
   const paths: string[] = [];
-  const idOfNode = new Int32Array(nodePath.length).fill(-1);
+  const idOfNode = new Int32Array(trie.paths.length).fill(-1);
   const remap = new Int32Array(n);
   for (let id = 0; id < n; id++) {
     const node = nodeOf[id]!;
     if (idOfNode[node]! < 0) {
       idOfNode[node] = paths.length;
-      paths.push(nodePath[node]!);
+      paths.push(trie.paths[node]!);
     }
     remap[id] = idOfNode[node]!;
   }
   return { ...seq, paths, pathIds: seq.pathIds.map((id) => remap[id]!) };
+}
+
+/** The path tree's children lists: those of path id p (-1: the roots) are kids[first[p + 1], first[p + 2]), by id. */
+function pathChildren(parent: Int32Array): { first: Int32Array; kids: Int32Array } {
+  const n = parent.length;
+  const first = new Int32Array(n + 2);
+  for (let id = 0; id < n; id++) first[parent[id]! + 2]!++;
+  for (let p = 1; p <= n + 1; p++) first[p]! += first[p - 1]!;
+  const kids = new Int32Array(n);
+  const fill = first.slice(0, n + 1);
+  for (let id = 0; id < n; id++) kids[fill[parent[id]! + 1]!++] = id;
+  return { first, kids };
+}
+
+/**
+ * The collapsed paths as a trie of tag ids (node 0: the empty path), so that finding a path's costs no string.
+ * Child node of (node, tag) under key node·2^24 + tag: the walk's path budget keeps tag ids below 2^24.
+ */
+class CollapsedTrie {
+  /** Each node's path string. */
+  readonly paths: string[] = [""];
+  private readonly child = new Map<number, number>();
+  // Each node's tag, parent node and number of tags.
+  private readonly tag: number[] = [-1];
+  private readonly up: number[] = [-1];
+  private readonly depth: number[] = [0];
+  private readonly names: readonly string[];
+
+  /** `names`: the tag names by tag id (the caller adds to them). */
+  constructor(names: readonly string[]) {
+    this.names = names;
+  }
+
+  /**
+   * The node of the path `tags[0, length)`. A path mostly collapses to its parent path's collapsed form (`near`)
+   * and its own tag: that is checked by walking up from `near` (integers), then the rest taken step by step down,
+   * instead of descending from the root by the map.
+   */
+  find(tags: Int32Array, length: number, near: number): number {
+    let node = near;
+    let k = this.depth[node]!;
+    if (k > length) k = -1;
+    for (let m = node; k > 0 && m > 0; m = this.up[m]!) if (this.tag[m] !== tags[--k]) k = -1;
+    if (k < 0) node = 0; // not `near`'s path and more: from the root
+    for (k = this.depth[node]!; k < length; k++) {
+      const key = node * 16777216 + tags[k]!;
+      let next = this.child.get(key);
+      if (next === undefined) {
+        next = this.paths.length;
+        this.child.set(key, next);
+        const name = this.names[tags[k]!]!;
+        this.paths.push(node === 0 ? name : `${this.paths[node]}${PATH_SEPARATOR}${name}`);
+        this.tag.push(tags[k]!);
+        this.up.push(node);
+        this.depth.push(k + 1);
+      }
+      node = next;
+    }
+    return node;
+  }
 }
