@@ -152,6 +152,18 @@ function holdsHeading(ctx: TextContext, link: number): boolean {
 
 /** The part of a relative title path from its last heading on (`div\h2\a` → `h2\a`), or null without one. */
 export function headingTail(titlePath: string): string | null {
+  // Asked for every region and link with one of a few title paths: each is split once (the cache is kept small).
+  const known = headingTails.get(titlePath);
+  if (known !== undefined) return known;
+  if (headingTails.size >= 256) headingTails.clear();
+  const tail = readHeadingTail(titlePath);
+  headingTails.set(titlePath, tail);
+  return tail;
+}
+
+const headingTails = new Map<string, string | null>();
+
+function readHeadingTail(titlePath: string): string | null {
   const tags = titlePath.split("\\");
   for (let i = tags.length - 1; i >= 0; i--) if (HEADING_TAGS.has(tags[i]!)) return tags.slice(i).join("\\");
   return null;

@@ -186,6 +186,9 @@ export function templateSimilarity(index: TagPathIndex, regions: readonly Record
   return total / regions.length;
 }
 
+/** A fingerprint's class tokens as a set, built once per fingerprint (a wrapper reads many pages). */
+const fingerprintTokens = new WeakMap<LayoutFingerprint, Set<string>>();
+
 /**
  * Share of the class tokens used inside the records that the sample page used too (null when the records carry
  * no class, or the fingerprint is not of class names): records of one engine and period are styled by the
@@ -193,7 +196,11 @@ export function templateSimilarity(index: TagPathIndex, regions: readonly Record
  */
 export function classSimilarity(index: TagPathIndex, regions: readonly RecordRegion[], fingerprint: LayoutFingerprint): number | null {
   if (fingerprint.kind !== "classes") return null;
-  const known = new Set(fingerprint.tokens);
+  let known = fingerprintTokens.get(fingerprint);
+  if (!known) {
+    known = new Set(fingerprint.tokens);
+    fingerprintTokens.set(fingerprint, known);
+  }
   const tokens = new Set<string>();
   const { classes } = index.seq;
   for (const region of regions) {
