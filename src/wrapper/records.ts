@@ -181,10 +181,31 @@ export function resolveUrl(href: string, pageUrl: string | undefined, baseHref: 
   const raw = href.trim();
   try {
     const base = baseHref ? new URL(baseHref, pageUrl).href : pageUrl;
+    // Without a base only an absolute URL parses: a relative one would throw, which costs more than parsing.
+    if (base === undefined && !beginsWithScheme(raw)) return raw;
     return new URL(raw, base).href;
   } catch {
     return raw;
   }
+}
+
+/**
+ * Whether `href` begins with a scheme as the URL parser reads one (past leading controls and spaces, tabs and
+ * newlines ignored): an ASCII letter, then letters, digits, `+`, `-`, `.`, then `:`.
+ */
+function beginsWithScheme(href: string): boolean {
+  let i = 0;
+  while (i < href.length && href.charCodeAt(i) <= 32) i++;
+  const first = href.charCodeAt(i) | 32;
+  if (first < 97 || first > 122) return false;
+  for (i++; i < href.length; i++) {
+    const code = href.charCodeAt(i);
+    if (code === 58) return true;
+    const letter = code | 32;
+    const schemeChar = (letter >= 97 && letter <= 122) || (code >= 48 && code <= 57) || code === 43 || code === 45 || code === 46;
+    if (!schemeChar && code !== 9 && code !== 10 && code !== 13) return false;
+  }
+  return false;
 }
 
 /** Build the record of a region, or null when it has no main link with text. */
