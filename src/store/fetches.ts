@@ -104,6 +104,8 @@ export function recordFetch(store: Store, fetch: NewFetch, records: readonly New
     let seenAgain = 0;
     for (const r of records) {
       const key = [fetch.engine, fetch.query.source.text, fetch.query.target.text, r.url] as const;
+      // What this sighting says of the record, for its first insert or its update.
+      const seen = { title: r.title, snippet: r.snippet, rank: r.rank, page: fetch.page, seen: fetch.startedAt, fetch_id: fetchId };
       const found = s.findRecord.get(...key) as SeenRecord | undefined;
       const inserted =
         found !== undefined
@@ -113,12 +115,7 @@ export function recordFetch(store: Store, fetch: NewFetch, records: readonly New
               query_en: fetch.query.source.text,
               query_zh: fetch.query.target.text,
               url: r.url,
-              title: r.title,
-              snippet: r.snippet,
-              rank: r.rank,
-              page: fetch.page,
-              seen: fetch.startedAt,
-              fetch_id: fetchId,
+              ...seen,
             }) as { id: number } | undefined);
       // Another worker stored the record after our look-up (PostgreSQL, many writers): the uniqueness
       // constraint made our insert do nothing, and the record is one seen again.
@@ -132,15 +129,7 @@ export function recordFetch(store: Store, fetch: NewFetch, records: readonly New
         id = existing.id;
         // The same URL twice on one page (sitelinks, duplicates): keep the first, best-ranked sighting.
         if (existing.last_fetch_id === fetchId) continue;
-        s.updateRecord.run({
-          id,
-          title: r.title,
-          snippet: r.snippet,
-          rank: r.rank,
-          page: fetch.page,
-          seen: fetch.startedAt,
-          fetch_id: fetchId,
-        });
+        s.updateRecord.run({ id, ...seen });
         seenAgain++;
       }
       s.insertSighting.run(id, fetchId, r.rank);

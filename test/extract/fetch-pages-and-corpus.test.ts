@@ -1,4 +1,3 @@
-import { parallelText } from "../../src/language-pair.js";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,16 +6,8 @@ import { exportCorpus } from "../../src/extract/corpus.js";
 import { fetchBilingualPages } from "../../src/extract/fetch.js";
 import { loadPageInput } from "../../src/extract/pages.js";
 import { createFetcher, FetchError } from "../../src/net/index.js";
-import {
-  getPage,
-  listCorpusPairs,
-  listPagePairs,
-  listRecords,
-  openStore,
-  recordFetch,
-  type Store,
-  setClassification,
-} from "../../src/store/index.js";
+import { getPage, listCorpusPairs, listPagePairs, listRecords, openStore, type Store, setClassification } from "../../src/store/index.js";
+import { storeHarvestedRecords } from "../helpers/record-store.js";
 import { type LocalServer, startServer } from "../net/local-server.js";
 import { fixture } from "./helpers.js";
 
@@ -48,18 +39,9 @@ describe("bitext fetch-pages and export corpus", () => {
     });
     store = openStore(join(dir, "bitext.db"));
     const urls = ["/office.html", "/mirror/office.html", "/news.html", "/private/secret.html", "/gone.html", "/monolingual.html"];
-    recordFetch(
+    storeHarvestedRecords(
       store,
-      {
-        runId: null,
-        engine: "bing",
-        query: parallelText("Good morning", "早上好"),
-        page: 1,
-        url: "https://bing.example/search?q=x",
-        status: "ok",
-        startedAt: new Date().toISOString(),
-        durationMs: 1,
-      },
+      "bing",
       urls.map((u, i) => ({ url: server.url(u), title: `t${i}`, snippet: "s", rank: i + 1 })),
     );
     for (const r of listRecords(store)) {

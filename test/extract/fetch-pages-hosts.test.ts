@@ -7,9 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fetchBilingualPages } from "../../src/extract/fetch.js";
-import { parallelText } from "../../src/language-pair.js";
 import { DEFAULT_FETCHER_OPTIONS, type FetchedPage, type Fetcher } from "../../src/net/index.js";
-import { listRecords, openStore, recordFetch, type Store, setClassification } from "../../src/store/index.js";
+import { listRecords, openStore, type Store, setClassification } from "../../src/store/index.js";
+import { storeHarvestedRecords } from "../helpers/record-store.js";
 
 const HOSTS = ["a.example", "b.example", "c.example"];
 const URLS = HOSTS.flatMap((h) => [1, 2, 3].map((i) => `https://${h}/p${i}.html`));
@@ -53,18 +53,9 @@ describe("fetch-pages on the shared scheduler", () => {
 
   beforeAll(() => {
     store = openStore(join(dir, "bitext.db"));
-    recordFetch(
+    storeHarvestedRecords(
       store,
-      {
-        runId: null,
-        engine: "sim",
-        query: parallelText("Good morning", "早上好"),
-        page: 1,
-        url: "https://engine.example/search?q=x",
-        status: "ok",
-        startedAt: new Date().toISOString(),
-        durationMs: 1,
-      },
+      "sim",
       URLS.map((url, i) => ({ url, title: `t${i}`, snippet: "s", rank: i + 1 })),
     );
     for (const r of listRecords(store)) setClassification(store, r.id, { label: "bilingual", probability: 0.9, model: "test" });

@@ -2,14 +2,14 @@
  * fetch-pages downloads a page once: a record whose link redirects and a record linking straight to where the
  * redirect leads share one download (issue 11: one download per page).
  */
-import { parallelText } from "../../src/language-pair.js";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fetchBilingualPages } from "../../src/extract/fetch.js";
 import { createFetcher } from "../../src/net/index.js";
-import { getPage, listRecords, openStore, recordFetch, type Store, setClassification } from "../../src/store/index.js";
+import { getPage, listRecords, openStore, type Store, setClassification } from "../../src/store/index.js";
+import { storeHarvestedRecords } from "../helpers/record-store.js";
 import { type LocalServer, startServer } from "../net/local-server.js";
 import { fixture } from "./helpers.js";
 
@@ -26,18 +26,9 @@ describe("fetch-pages and redirects", () => {
         res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(fixture("feng2011-figure3.html")),
     });
     store = openStore(join(dir, "bitext.db"));
-    recordFetch(
+    storeHarvestedRecords(
       store,
-      {
-        runId: null,
-        engine: "sim",
-        query: parallelText("Good morning", "早上好"),
-        page: 1,
-        url: "https://engine.example/search?q=x",
-        status: "ok",
-        startedAt: new Date().toISOString(),
-        durationMs: 1,
-      },
+      "sim",
       // The engine's redirect link first, then a record that links straight to the page it leads to.
       ["/link", "/office.html"].map((u, i) => ({ url: server.url(u), title: `t${i}`, snippet: "s", rank: i + 1 })),
     );

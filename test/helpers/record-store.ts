@@ -1,5 +1,5 @@
 import { parallelText } from "../../src/language-pair.js";
-import { inTransaction, openStore, recordFetch } from "../../src/store/index.js";
+import { inTransaction, openStore, recordFetch, type Store } from "../../src/store/index.js";
 
 /**
  * A store holding `n` harvested records (100 per result page, one transaction), for tests and benchmarks
@@ -41,4 +41,26 @@ export function buildRecordStore(path: string, n: number): void {
   } finally {
     store.close();
   }
+}
+
+/** Records of one result page of `engine` for the query "Good morning / 早上好", as a harvest stores them. */
+export function storeHarvestedRecords(
+  store: Store,
+  engine: string,
+  records: ReadonlyArray<{ url: string; title: string; snippet: string; rank: number }>,
+): void {
+  recordFetch(
+    store,
+    {
+      runId: null,
+      engine,
+      query: parallelText("Good morning", "早上好"),
+      page: 1,
+      url: `https://${engine}.example/search?q=x`,
+      status: "ok",
+      startedAt: new Date().toISOString(),
+      durationMs: 1,
+    },
+    records,
+  );
 }

@@ -1,4 +1,3 @@
-import { parallelText } from "../../src/language-pair.js";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fetchBilingualPages } from "../../src/extract/fetch.js";
 import { MAX_ELEMENTS } from "../../src/html/limits.js";
 import { createFetcher } from "../../src/net/index.js";
-import { getPage, listRecords, openStore, recordFetch, type Store, setClassification } from "../../src/store/index.js";
+import { getPage, listRecords, openStore, type Store, setClassification } from "../../src/store/index.js";
 import { fixture } from "../extract/helpers.js";
+import { storeHarvestedRecords } from "../helpers/record-store.js";
 import { type LocalServer, startServer } from "../net/local-server.js";
 
 /** A stored page that cannot be processed is marked with its reason, and later runs skip it. */
@@ -24,18 +24,9 @@ describe("stored pages that cannot be processed", () => {
     };
     server = await startServer({ "/deep.html": serve(hostile), "/office.html": serve(fixture("feng2011-figure3.html")) });
     store = openStore(join(dir, "bitext.db"));
-    recordFetch(
+    storeHarvestedRecords(
       store,
-      {
-        runId: null,
-        engine: "bing",
-        query: parallelText("Good morning", "早上好"),
-        page: 1,
-        url: "https://bing.example/search?q=x",
-        status: "ok",
-        startedAt: new Date().toISOString(),
-        durationMs: 1,
-      },
+      "bing",
       ["/deep.html", "/office.html"].map((u, i) => ({ url: server.url(u), title: `t${i}`, snippet: "s", rank: i + 1 })),
     );
     for (const r of listRecords(store)) setClassification(store, r.id, { label: "bilingual", probability: 0.9, model: "test" });
