@@ -6,7 +6,6 @@
  * BENCH_LATENCY ms (default 100: an engine's answer time), so a worker mostly waits, as on the web;
  * the engines set no politeness limit here. Each setting runs REPEATS times; the table gives medians.
  */
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,6 +18,7 @@ import { HttpLoader } from "../src/serp/http-loader.js";
 import { readQueryFile } from "../src/serp/queries.js";
 import { startSimulator } from "../src/sim/index.js";
 import { openStore } from "../src/store/index.js";
+import { spawnCli } from "../test/helpers/cli.js";
 import { redisUnavailable, startRedis } from "../test/helpers/redis.js";
 import { median } from "./stats.js";
 
@@ -47,7 +47,6 @@ const SETTINGS: readonly Setting[] = [
 ];
 const WORKERS = [1, 2, 4];
 const ENGINES = ["sim-list", "sim-div"];
-const ROOT = join(import.meta.dirname, "..");
 
 type FetchPath = "http" | "browser";
 
@@ -159,12 +158,8 @@ async function trials(
 }
 
 function workerProcess(queue: string, wrappers: string, db: string, concurrency: number): Promise<void> {
-  const child = spawn(
-    process.execPath,
+  const child = spawnCli(
     [
-      "--import",
-      "tsx",
-      join(ROOT, "src/cli/main.ts"),
       "worker",
       "--queue",
       queue,
@@ -180,7 +175,7 @@ function workerProcess(queue: string, wrappers: string, db: string, concurrency:
       "--concurrency",
       String(concurrency),
     ],
-    { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] },
+    { stdio: ["ignore", "ignore", "pipe"] },
   );
   let stderr = "";
   child.stderr!.on("data", (d) => (stderr += d));

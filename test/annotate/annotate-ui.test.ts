@@ -1,5 +1,4 @@
 import { parallelText } from "../../src/language-pair.js";
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AnnotationServer, createSession, startAnnotationServer } from "../../src/annotate/index.js";
 import { launchChromium } from "../../src/browser/launch.js";
 import { type ClassifierInput, loadClassifier, parseAnnotations, parseClassifierInput } from "../../src/classify/index.js";
-import { ROOT } from "../helpers/cli.js";
+import { spawnCli } from "../helpers/cli.js";
 import { getRecord, listRecords, openStore, recordFetch, setAnnotation } from "../../src/store/index.js";
 
 const fixture = new URL("../fixtures/classify/annotations-sample.jsonl", import.meta.url).pathname;
@@ -259,18 +258,11 @@ describe("bitext annotate --db", () => {
     setAnnotation(store, listRecords(store)[1]!.id, "monolingual");
     store.close();
     // A process of its own: it serves until Ctrl-C (SIGINT).
-    const child = spawn(
-      process.execPath,
-      ["--import", "tsx", join(ROOT, "src", "cli", "main.ts"), "annotate", "--db", db, "--out", join(dir, "cli.jsonl"), "--json"],
-      {
-        cwd: ROOT,
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
+    const child = spawnCli(["annotate", "--db", db, "--out", join(dir, "cli.jsonl"), "--json"]);
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     const first = await new Promise<string>((resolve, reject) => {
       let buf = "";
-      child.stdout.on("data", (d: Buffer) => {
+      child.stdout!.on("data", (d: Buffer) => {
         buf += d.toString();
         if (buf.includes("\n")) resolve(buf.split("\n")[0]!);
       });

@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { type ChildProcess, type SpawnOptions, spawn, spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
@@ -26,6 +26,29 @@ export function runCli(args: string[], options: { cwd?: string; input?: string; 
     timeout: 120_000,
   });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * Start `bitext ARGS` from source as a process of its own, not waited for (`runCli` waits): for what a test
+ * interrupts (kill -9, Ctrl-C), serves until stopped, or runs beside other processes. Its output is piped.
+ */
+export function spawnCli(args: string[], options: SpawnOptions = {}): ChildProcess {
+  return spawn(process.execPath, ["--import", "tsx", join(ROOT, "src", "cli", "main.ts"), ...args], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+    ...options,
+  });
+}
+
+/** A spawned process's end: its exit code or signal and all it wrote. */
+export function exited(
+  child: ChildProcess,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (d) => (stdout += d));
+  child.stderr?.on("data", (d) => (stderr += d));
+  return new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal, stdout, stderr })));
 }
 
 /** The read-only shared material, beside the project (`../shared`), wherever the clone is. */

@@ -1,9 +1,9 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT, runCommand } from "../helpers/cli.js";
+import { runCommand, spawnCli } from "../helpers/cli.js";
 import { type RedisServer, redisUnavailable, startRedis } from "../helpers/redis.js";
 
 /** The daemon with a queue: its cron runs are BullMQ job schedulers, so two daemons enqueue each tick once. */
@@ -32,14 +32,7 @@ describe.skipIf(unavailable !== null)("bitext daemon --queue", () => {
     );
     // Daemons are processes of their own: two at once, stopped with SIGTERM.
     const daemon = (): { child: ChildProcess; text: () => string; out: Promise<string> } => {
-      const child = spawn(
-        process.execPath,
-        ["--import", "tsx", join(ROOT, "src/cli/main.ts"), "daemon", "--config", config, "--queue", redis.url, "--json"],
-        {
-          cwd: ROOT,
-          stdio: ["ignore", "pipe", "pipe"],
-        },
-      );
+      const child = spawnCli(["daemon", "--config", config, "--queue", redis.url, "--json"]);
       let out = "";
       let err = "";
       child.stdout!.on("data", (d) => (out += d));

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,7 +12,7 @@ import { readQueryFile } from "../../src/serp/queries.js";
 import { resourcePath } from "../../src/paths.js";
 import { type Simulator, startSimulator } from "../../src/sim/index.js";
 import { openStore, type Store } from "../../src/store/index.js";
-import { ROOT, runCommand } from "../helpers/cli.js";
+import { runCommand, spawnCli } from "../helpers/cli.js";
 import { adminQuery, type PostgresCluster, reportSkip, startPostgres } from "../helpers/postgres.js";
 import { type RedisServer, redisUnavailable, startRedis } from "../helpers/redis.js";
 
@@ -81,29 +81,22 @@ interface Running {
 
 /** A worker is a process of its own: several share the queue and the store, and tests kill them. */
 function worker(redis: RedisServer, s: Site, db: string, engines: string, extra: string[] = []): Running {
-  const child = spawn(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      join(ROOT, "src/cli/main.ts"),
-      "worker",
-      "--queue",
-      redis.url,
-      "--engines",
-      engines,
-      "--wrappers",
-      s.wrappers,
-      "--db",
-      db,
-      "--no-classify",
-      "--exit-when-drained",
-      "--stall",
-      "2s",
-      ...extra,
-    ],
-    { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: process.env },
-  );
+  const child = spawnCli([
+    "worker",
+    "--queue",
+    redis.url,
+    "--engines",
+    engines,
+    "--wrappers",
+    s.wrappers,
+    "--db",
+    db,
+    "--no-classify",
+    "--exit-when-drained",
+    "--stall",
+    "2s",
+    ...extra,
+  ]);
   let stdout = "";
   let stderr = "";
   child.stdout!.on("data", (d) => (stdout += d));

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,43 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SerpDriver } from "../../src/serp/driver.js";
 import { harvest } from "../../src/serp/harvest.js";
 import { openStore } from "../../src/store/index.js";
-import { type Bench, bench, DEMO, FAST } from "./helpers.js";
+import { exited, spawnCli } from "../helpers/cli.js";
+import { type Bench, bench, DEMO, FAST, untilFetches } from "./helpers.js";
 
 /** The user data folder of these runs (browser profiles), never the tester's own. */
 const HOME = mkdtempSync(join(tmpdir(), "bitext-crash-home-"));
 
 /** `bitext …` as a child process, straight from the sources: these tests kill it (kill -9, Ctrl-C). */
 function bitext(args: string[]): ChildProcess {
-  return spawn(process.execPath, ["--import", "tsx", join(import.meta.dirname, "../../src/cli/main.ts"), ...args], {
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, BITEXT_HOME: HOME },
-  });
-}
-
-function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.on("data", (d) => (stdout += d));
-  child.stderr!.on("data", (d) => (stderr += d));
-  return new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal, stdout, stderr })));
-}
-
-/** Resolves once the store holds at least `n` fetches (polled through a separate read-only connection). */
-async function untilFetches(db: string, n: number): Promise<number> {
-  for (;;) {
-    await new Promise((r) => setTimeout(r, 50));
-    try {
-      const conn = new Database(db, { readonly: true, fileMustExist: true });
-      try {
-        const got = (conn.prepare("SELECT count(*) AS n FROM fetches").get() as { n: number }).n;
-        if (got >= n) return got;
-      } finally {
-        conn.close();
-      }
-    } catch {
-      // not created yet
-    }
-  }
+  return spawnCli(args, { env: { ...process.env, BITEXT_HOME: HOME } });
 }
 
 function recordKeys(db: string): string[] {

@@ -1,3 +1,4 @@
+import Database from "better-sqlite3";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -48,3 +49,21 @@ export const FAST = {
   backoff: { baseMs: 50, maxMs: 200 },
   breaker: { threshold: 3, cooldownMs: 300, maxTrips: 2 },
 } as const;
+
+/** Resolves once the SQLite store at `db` holds at least `n` fetches (polled through a read-only connection of its own). */
+export async function untilFetches(db: string, n: number): Promise<number> {
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 50));
+    try {
+      const conn = new Database(db, { readonly: true, fileMustExist: true });
+      try {
+        const got = (conn.prepare("SELECT count(*) AS n FROM fetches").get() as { n: number }).n;
+        if (got >= n) return got;
+      } finally {
+        conn.close();
+      }
+    } catch {
+      // not created yet
+    }
+  }
+}

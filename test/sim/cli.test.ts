@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,7 +7,7 @@ import { registerSimCommand } from "../../src/cli/sim.js";
 import { UserError } from "../../src/errors.js";
 import { readQueryFile } from "../../src/serp/queries.js";
 import { resourcePath } from "../../src/paths.js";
-import { ROOT, runCommand } from "../helpers/cli.js";
+import { runCommand, spawnCli } from "../helpers/cli.js";
 
 /** `bitext sim` as a user runs it: a process serving until Ctrl-C, and a harvest in another "terminal" (this process). */
 describe("bitext sim", () => {
@@ -16,18 +15,12 @@ describe("bitext sim", () => {
     const dir = mkdtempSync(join(tmpdir(), "bitext-sim-"));
     const wrappers = join(dir, "wrappers");
     // A process of its own: it serves until Ctrl-C (SIGINT).
-    const child = spawn(
-      process.execPath,
-      ["--import", "tsx", join(ROOT, "src", "cli", "main.ts"), "sim", "--port", "0", "--wrappers", wrappers, "--json"],
-      {
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
+    const child = spawnCli(["sim", "--port", "0", "--wrappers", wrappers, "--json"]);
     try {
       let out = "";
       const banner = await new Promise<{ origin: string; wrappers: string; engines: Array<{ name: string; trait: string }> }>(
         (resolve, reject) => {
-          child.stdout.on("data", (d) => {
+          child.stdout!.on("data", (d) => {
             out += String(d);
             const nl = out.indexOf("\n");
             if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)));

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { UserError } from "../../src/errors.js";
 import { MAX_ELEMENTS } from "../../src/html/limits.js";
 import { crawlSite, loadSite, readCrawlManifest } from "../../src/site/index.js";
+import { spawnCli } from "../helpers/cli.js";
 import { type Handler, type LocalServer, startServer, startStaticServer } from "../net/local-server.js";
 import { generateSite, readSentencePairs, SCHEMES, writeSite } from "./site-generator.js";
 
@@ -38,7 +39,7 @@ const article = (i: number) =>
 
 /** A process of its own: the test kills it with kill -9. */
 function bitext(args: string[]): ChildProcess {
-  return spawn(process.execPath, ["--import", "tsx", join(import.meta.dirname, "../../src/cli/main.ts"), ...args], { stdio: "ignore" });
+  return spawnCli(args, { stdio: "ignore" });
 }
 
 describe("a crawl keeps what it has", () => {

@@ -1,11 +1,11 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCommand } from "../helpers/cli.js";
-import { type Bench, bench, DEMO } from "../serp/helpers.js";
+import { exited, runCommand, spawnCli } from "../helpers/cli.js";
+import { type Bench, bench, DEMO, untilFetches } from "../serp/helpers.js";
 
 /**
  * Two processes on one store, for real: a harvest running in a process of its own (Chromium against the
@@ -14,33 +14,7 @@ import { type Bench, bench, DEMO } from "../serp/helpers.js";
  */
 /** The first harvest is a process of its own: another process's lock and pid, ended by Ctrl-C (SIGINT). */
 function bitext(args: string[]): ChildProcess {
-  return spawn(process.execPath, ["--import", "tsx", join(import.meta.dirname, "../../src/cli/main.ts"), ...args], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-}
-
-function exited(child: ChildProcess): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.on("data", (d) => (stdout += d));
-  child.stderr!.on("data", (d) => (stderr += d));
-  return new Promise((resolve) => child.on("exit", (code) => resolve({ code, stdout, stderr })));
-}
-
-async function untilFetches(db: string, n: number): Promise<void> {
-  for (;;) {
-    await new Promise((r) => setTimeout(r, 50));
-    try {
-      const conn = new Database(db, { readonly: true, fileMustExist: true });
-      try {
-        if ((conn.prepare("SELECT count(*) AS n FROM fetches").get() as { n: number }).n >= n) return;
-      } finally {
-        conn.close();
-      }
-    } catch {
-      // not created yet
-    }
-  }
+  return spawnCli(args);
 }
 
 let b: Bench;
