@@ -1,5 +1,6 @@
 import { Cron } from "croner";
 import { type Command, Option } from "commander";
+import { withBrowserOptions } from "./browser-options.js";
 import { type ScheduledRun, Scheduler, type SchedulerEvent, readScheduleConfig, scheduleFromValue } from "../serp/index.js";
 import { runHarvest } from "../serp/index.js";
 import { activeRuns, openStore } from "../store/index.js";
@@ -18,21 +19,16 @@ interface DaemonFlags extends BrowserFlags {
 }
 
 export function registerDaemonCommand(program: Command): void {
-  program
-    .command("daemon")
-    .option(
-      "--config <file>",
-      "schedule config (JSON: runs with cron, queries, engines, …; default: the config file's schedule, else bitext.schedule.json)",
-    )
-    .option("--once", "run every configured run once, now, and exit (1 if a run failed, 75 if pages were left for the next run)")
-    .option("--dry-run", "check the config and print each run's next times, then exit")
-    .addOption(new Option("--chromium <path>", "Chromium executable").env("BITEXT_CHROMIUM"))
-    .option("--profile <dir>", "per-engine browser profiles, cookies kept between runs (default: the user data folder's profiles/)")
-    .option("--no-profile", "keep no cookies between runs")
-    .option("--accept-consent", "accept cookie-consent interstitials through the page's own button")
-    .option("--trace <dir>", "write a Playwright trace of every failed page into DIR")
-    .option("--proxy <url>", "proxy (http, https or socks5); repeat for several", (v: string, p: string[]) => [...p, v], [])
-    .option("--proxies <file>", "proxy list file, one URL a line")
+  withBrowserOptions(
+    program
+      .command("daemon")
+      .option(
+        "--config <file>",
+        "schedule config (JSON: runs with cron, queries, engines, …; default: the config file's schedule, else bitext.schedule.json)",
+      )
+      .option("--once", "run every configured run once, now, and exit (1 if a run failed, 75 if pages were left for the next run)")
+      .option("--dry-run", "check the config and print each run's next times, then exit"),
+  )
     .addOption(
       new Option(
         "--queue <url>",

@@ -1,4 +1,5 @@
 import { type Command, Option } from "commander";
+import { withBrowserOptions } from "./browser-options.js";
 import { parseDuration } from "../duration.js";
 import type { FetchMode } from "../serp/index.js";
 import { formatFailureCounts } from "../serp/index.js";
@@ -63,35 +64,27 @@ left for the next run (some failed after their retries, or an engine was given u
 
 /** The options of `harvest`, their defaults from the config file or DEFAULTS. */
 function harvestOptions(command: Command, settings: Settings): Command {
-  return command
-    .option("--engines <list>", "comma-separated engines (wrappers/<engine>.json)", defaultEngines(settings).join(","))
-    .option("--pages <n>", "result pages per query (later pages only while pages come back full)", String(DEFAULTS.pages))
-    .option(
-      "--concurrency <n>",
-      "page loads in flight at once, over all engines",
-      String(settings.config.concurrency ?? DEFAULTS.concurrency),
-    )
-    .option("--max-age <duration>", "skip pages fetched successfully this recently (0: fetch all again)", DEFAULTS.maxAge)
-    .option("--db <file>", "the store", storePath(undefined, settings))
-    .option("--wrappers <dir>", "folder of engine wrapper files (default: the shipped wrappers/)")
-    .option("--keep-html", "keep every result page's HTML (compressed) in the store, to re-extract later")
-    .option("--retries <n>", "retries of a page after a network error or timeout", String(DEFAULTS.retries))
-    .option("--timeout <duration>", "page load timeout (30s, 1m; a bare number is seconds)", DEFAULTS.timeout)
-    .option("--model <file>", "classifier model for classifying records as they are stored (default: models/default.json if present)")
-    .option("--no-classify", "store records unclassified even if a model is present")
-    .option("--no-learn", "never learn or re-learn wrappers from harvested pages")
-    .option("--reextract", "ask no engine: re-extract records from the pages kept with --keep-html, with the current wrappers")
-    .addOption(new Option("--chromium <path>", "Chromium executable").env("BITEXT_CHROMIUM"))
-    .option(
-      "--profile <dir>",
-      "per-engine browser profiles, cookies kept between runs (default: $BITEXT_HOME/profiles or ~/.local/share/bitext/profiles)",
-    )
-    .option("--no-profile", "keep no cookies between runs")
-    .option("--accept-consent", "accept cookie-consent interstitials through the page's own button (remembered in the profile)")
+  return withBrowserOptions(
+    command
+      .option("--engines <list>", "comma-separated engines (wrappers/<engine>.json)", defaultEngines(settings).join(","))
+      .option("--pages <n>", "result pages per query (later pages only while pages come back full)", String(DEFAULTS.pages))
+      .option(
+        "--concurrency <n>",
+        "page loads in flight at once, over all engines",
+        String(settings.config.concurrency ?? DEFAULTS.concurrency),
+      )
+      .option("--max-age <duration>", "skip pages fetched successfully this recently (0: fetch all again)", DEFAULTS.maxAge)
+      .option("--db <file>", "the store", storePath(undefined, settings))
+      .option("--wrappers <dir>", "folder of engine wrapper files (default: the shipped wrappers/)")
+      .option("--keep-html", "keep every result page's HTML (compressed) in the store, to re-extract later")
+      .option("--retries <n>", "retries of a page after a network error or timeout", String(DEFAULTS.retries))
+      .option("--timeout <duration>", "page load timeout (30s, 1m; a bare number is seconds)", DEFAULTS.timeout)
+      .option("--model <file>", "classifier model for classifying records as they are stored (default: models/default.json if present)")
+      .option("--no-classify", "store records unclassified even if a model is present")
+      .option("--no-learn", "never learn or re-learn wrappers from harvested pages")
+      .option("--reextract", "ask no engine: re-extract records from the pages kept with --keep-html, with the current wrappers"),
+  )
     .option("--headed", "show the browser window (needs a display)")
-    .option("--trace <dir>", "write a Playwright trace (zip; npx playwright show-trace FILE) of every failed page into DIR")
-    .option("--proxy <url>", "proxy (http, https or socks5; http://user:pass@host:port); repeat for several", collect, [])
-    .option("--proxies <file>", "proxy list file, one URL a line; proxies are rotated per engine and rested when they fail")
     .addOption(
       new Option(
         "--fetch <mode>",
@@ -303,8 +296,4 @@ export function browserFlags(
     traceDir: flags.trace ?? null,
     proxies,
   };
-}
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
 }

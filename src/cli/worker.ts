@@ -1,4 +1,5 @@
 import { type Command, Option } from "commander";
+import { withBrowserOptions } from "./browser-options.js";
 import { defaultEngines, loadSettings, storePath } from "../config/index.js";
 import { UserError } from "../errors.js";
 import type { FetchMode } from "../serp/index.js";
@@ -49,41 +50,36 @@ their jobs go to another worker after --stall).`,
 type Settings = ReturnType<typeof loadSettings>;
 
 function addWorkerOptions(command: Command, settings: Settings): Command {
-  return command
-    .addOption(new Option("--queue <url>", "the Redis of the queue (redis://host:port)").env("BITEXT_QUEUE").makeOptionMandatory())
-    .option("--engines <list>", "engines whose queues this worker serves (wrappers/<engine>.json)", defaultEngines(settings).join(","))
-    .addOption(
-      new Option(
-        "--db <store>",
-        "the store the pages are written to: a SQLite file, or postgres://user@host:5432/db for workers on many machines",
+  return withBrowserOptions(
+    command
+      .addOption(new Option("--queue <url>", "the Redis of the queue (redis://host:port)").env("BITEXT_QUEUE").makeOptionMandatory())
+      .option("--engines <list>", "engines whose queues this worker serves (wrappers/<engine>.json)", defaultEngines(settings).join(","))
+      .addOption(
+        new Option(
+          "--db <store>",
+          "the store the pages are written to: a SQLite file, or postgres://user@host:5432/db for workers on many machines",
+        )
+          .default(storePath(undefined, settings))
+          .env("BITEXT_DB"),
       )
-        .default(storePath(undefined, settings))
-        .env("BITEXT_DB"),
-    )
-    .option("--wrappers <dir>", "folder of engine wrapper files (default: the shipped wrappers/)")
-    .option(
-      "--concurrency <n>",
-      "pages in flight at once in this worker, per engine (each engine's limit over all workers still holds)",
-      "2",
-    )
-    .option("--timeout <duration>", "page load timeout (30s, 1m; a bare number is seconds)", "30s")
-    .option("--stall <duration>", "a job held by a worker that stopped answering goes to another after this long", "30s")
-    .addOption(
-      new Option(
-        "--fetch <mode>",
-        "fetch result pages with the browser, a plain HTTP client, or HTTP first (default: each engine's definition)",
-      ).choices(["browser", "http", "auto"]),
-    )
-    .option("--model <file>", "classifier model for classifying records as they are stored (default: models/default.json if present)")
-    .option("--no-classify", "store records unclassified even if a model is present")
-    .option("--no-learn", "never learn or re-learn wrappers from harvested pages")
-    .addOption(new Option("--chromium <path>", "Chromium executable").env("BITEXT_CHROMIUM"))
-    .option("--profile <dir>", "per-engine browser profiles, cookies kept between runs")
-    .option("--no-profile", "keep no cookies between runs")
-    .option("--accept-consent", "accept cookie-consent interstitials through the page's own button")
-    .option("--trace <dir>", "write a Playwright trace of every failed page into DIR")
-    .option("--proxy <url>", "proxy (http, https or socks5); repeat for several", (v: string, p: string[]) => [...p, v], [])
-    .option("--proxies <file>", "proxy list file, one URL a line")
+      .option("--wrappers <dir>", "folder of engine wrapper files (default: the shipped wrappers/)")
+      .option(
+        "--concurrency <n>",
+        "pages in flight at once in this worker, per engine (each engine's limit over all workers still holds)",
+        "2",
+      )
+      .option("--timeout <duration>", "page load timeout (30s, 1m; a bare number is seconds)", "30s")
+      .option("--stall <duration>", "a job held by a worker that stopped answering goes to another after this long", "30s")
+      .addOption(
+        new Option(
+          "--fetch <mode>",
+          "fetch result pages with the browser, a plain HTTP client, or HTTP first (default: each engine's definition)",
+        ).choices(["browser", "http", "auto"]),
+      )
+      .option("--model <file>", "classifier model for classifying records as they are stored (default: models/default.json if present)")
+      .option("--no-classify", "store records unclassified even if a model is present")
+      .option("--no-learn", "never learn or re-learn wrappers from harvested pages"),
+  )
     .option("--exit-when-drained", "stop once the queues of its engines are empty (default: serve until Ctrl-C / SIGTERM)")
     .option("--json", "log events as JSON lines and print the summary as JSON");
 }
