@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ROOT, SHARED } from "../helpers/cli.js";
+import { ROOT, REAL_DATA } from "../helpers/cli.js";
 
 /*
  * The library as another package sees it: the package staged in a temporary folder (package.json and its
@@ -13,7 +13,7 @@ import { ROOT, SHARED } from "../helpers/cli.js";
  * then a consumer written in TypeScript is type-checked against the packed .d.ts and run with node.
  */
 
-const BING = join(SHARED, "data", "serps", "aql", "bing");
+const BING = join(REAL_DATA, "serps", "aql", "bing");
 const SAMPLE = join(BING, "bing-crimson-coward-1640789839.html");
 const OTHER = join(BING, "bing-connecticut-covid-deaths-1628019384.html");
 const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");

@@ -12,10 +12,10 @@ import { evaluateOnRealData } from "../../src/classify/evaluate.js";
 import { analyseRecord, loadClassifier } from "../../src/classify/index.js";
 import { pageSnippets } from "../../src/classify/page-snippets.js";
 import { loadLexicon } from "../../src/text/index.js";
-import { ROOT, SHARED } from "../helpers/cli.js";
+import { ROOT, REAL_DATA } from "../helpers/cli.js";
 
 const exclude = readFileSync(join(ROOT, "test", "holdout.md"), "utf8");
-const pagesDir = join(SHARED, "data", "bilingual-pages", "real");
+const pagesDir = join(REAL_DATA, "bilingual-pages", "real");
 const LITERARY = ["xlhhai_translations", "kanblog_yykan"];
 
 describe("engine-like snippets of real bilingual pages", () => {
@@ -51,7 +51,7 @@ describe("the shipped model on real data", () => {
     readRealBilingualPages(pagesDir, exclude).filter((p) => LITERARY.includes(p.source.split("/")[0]!)),
     ["aql-more", "modern"].map((d) => ({
       name: d,
-      records: readSerpRecords(join(SHARED, "data", "serps", d)).filter(
+      records: readSerpRecords(join(REAL_DATA, "serps", d)).filter(
         (r) => !exclude.includes(r.source.split("#")[0]!.replace(/\.expected\.json$/, ".html")),
       ),
     })),

@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { normaliseTitle } from "../../src/eval/records.js";
-import { runCommand, SHARED } from "../helpers/cli.js";
+import { runCommand, REAL_DATA } from "../helpers/cli.js";
 import { NO_RESULTS } from "../helpers/serps.js";
 
 // Two real Google pages of December 2020 whose layouts share no class name: a wrapper learned on one is
 // refused on the other (`eval records --pages` lists the pair as a mismatch).
-const GOOGLE = join(SHARED, "data", "serps", "aql-more", "google");
+const GOOGLE = join(REAL_DATA, "serps", "aql-more", "google");
 const sample = join(GOOGLE, "google-does-steve-has-a-beard-1601705030.html");
 const other = join(GOOGLE, "google-susan-boyle-make-me-a-channel-of-your-peace-1607791072");
 

@@ -1,9 +1,13 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { SHARED } from "../helpers/cli.js";
+import { FIXTURES, ROOT } from "../helpers/cli.js";
+
 import { hashTree, type Outside, outsideTheCheckout } from "../helpers/outside.js";
 import { AQL } from "../helpers/serps.js";
+
+/** Real Tatoeba pairs shipped with bitext (queries/), the same format as ../shared/data/parallel. */
+const TATOEBA = join(ROOT, "queries", "tatoeba-cmn-eng.tsv");
 
 /**
  * Issue 12, "where things live": run from a folder outside the checkout with a fresh HOME, commands that
@@ -50,9 +54,10 @@ describe("a user's state goes to their folder, never into the installation", { t
 
   it("lexicon learn writes models/lexicon-<name>.tsv in the user's folder, and lookups use it", async () => {
     const corpus = join(user.cwd, "mini.tsv");
-    const lines = readFileSync(join(SHARED, "data", "parallel", "tatoeba-cmn-eng.dev.tsv"), "utf8")
+    const lines = readFileSync(TATOEBA, "utf8")
       .split("\n")
-      .slice(2000, 3000);
+      .filter((l) => l && !l.startsWith("#"))
+      .slice(0, 1000);
     writeFileSync(corpus, `${lines.join("\n")}\n`);
     const r = await user.run(["lexicon", "learn", corpus, "--iterations", "2", "--json"]);
     expect(r.code, r.stderr).toBe(0);
@@ -71,9 +76,9 @@ describe("a user's state goes to their folder, never into the installation", { t
       "--serps",
       AQL,
       "--parallel",
-      join(SHARED, "data", "parallel", "tatoeba-cmn-eng.dev.tsv"),
+      TATOEBA,
       "--page",
-      join(SHARED, "data", "bilingual-pages", "animal_farm_bilingual__index_split_002.html"),
+      join(FIXTURES, "extract", "animal-farm-bilingual.html"),
       "--out",
       out,
       "--per-kind",

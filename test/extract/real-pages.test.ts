@@ -9,9 +9,9 @@ import { devKey, evaluateRealPages, findRealPages } from "../../src/extract/eval
 import { extractFromHtml } from "../../src/extract/extract.js";
 import { readGoldPairs } from "../../src/extract/gold.js";
 import { readSavedPage } from "../../src/html/load.js";
-import { SHARED } from "../helpers/cli.js";
+import { REAL_DATA } from "../helpers/cli.js";
 
-const REAL = join(SHARED, "data", "bilingual-pages", "real");
+const REAL = join(REAL_DATA, "bilingual-pages", "real");
 const HELD_OUT = ["xlhhai_translations/winter-in-jinan.html", "rakudocs_zh_en/packages.html", "kanblog_yykan/lands-end.html"];
 
 function pairsOf(page: string) {

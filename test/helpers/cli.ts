@@ -51,8 +51,12 @@ export function exited(
   return new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal, stdout, stderr })));
 }
 
-/** The read-only shared material, beside the project (`../shared`), wherever the clone is. */
-export const SHARED = join(ROOT, "..", "shared");
+/**
+ * Real pages and files of the development data (`../shared/data`) that tests name, copied with the same layout
+ * (provenance: `test/fixtures/README.md`). Tests read them here, never from `../shared`, so a clone with nothing
+ * beside it passes; evaluations over the whole development data use `devData` (`test/helpers/dev-data.ts`).
+ */
+export const REAL_DATA = join(FIXTURES, "real");
 
 /**
  * Run `bitext ARGS` in this process (the command functions, as `main.ts` runs them), with its standard

@@ -7,7 +7,7 @@ import { MAX_DEPTH, MAX_ELEMENTS, PageSkipped, checkPageBytes } from "../../src/
 import { readPageTagPaths, readSavedPage } from "../../src/html/load.js";
 import { maxDepth, parseHtml, tagPathsFromHtml } from "../../src/html/parse.js";
 import { seededRandom as random } from "../../src/random.js";
-import { runCommand, SHARED } from "../helpers/cli.js";
+import { runCommand, REAL_DATA } from "../helpers/cli.js";
 
 const deepClosed = (n: number) => `<html><body>${"<div>".repeat(n)}deep text${"</div>".repeat(n)}<p>after</p></body></html>`;
 const deepUnclosed = (n: number) => `<html><body>${"<div>".repeat(n)}deep text`;
@@ -24,7 +24,7 @@ function skipReason(fn: () => unknown): string | null {
 
 describe("the capped parse entry", () => {
   it("parses a real page exactly as before: nothing reparented, depth far below the cap", () => {
-    const page = readSavedPage(join(SHARED, "data/serps/modern/google/kokoc-google-2024-05-06.html"));
+    const page = readSavedPage(join(REAL_DATA, "serps/modern/google/kokoc-google-2024-05-06.html"));
     const parsed = parseHtml(page.text);
     expect(parsed.reparented).toBe(0);
     expect(parsed.elements).toBeGreaterThan(1000);
@@ -59,7 +59,7 @@ describe("the capped parse entry", () => {
     const bytes = Uint8Array.from({ length: 200_000 }, () => Math.floor(rnd() * 256));
     expect(skipReason(() => checkPageBytes(bytes))).toBe("binary");
     expect(skipReason(() => parseHtml(new TextDecoder("gb18030").decode(bytes)))).toBe("binary");
-    const gbk = readSavedPage(join(SHARED, "data/serps/modern/google/kokoc-google-2024-05-06.html"));
+    const gbk = readSavedPage(join(REAL_DATA, "serps/modern/google/kokoc-google-2024-05-06.html"));
     expect(skipReason(() => checkPageBytes(Buffer.from(gbk.text)))).toBeNull();
     // UTF-16 with its BOM is text even though half its bytes are NUL.
     expect(skipReason(() => checkPageBytes(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("<p>hi</p>", "utf16le")])))).toBeNull();

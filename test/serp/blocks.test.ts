@@ -7,7 +7,8 @@ import { hardBlockReason, type PageObservation, saysNoResults, softBlockReason }
 import { pageText } from "../../src/serp/driver.js";
 import { defaultWrappersDir, loadEngine } from "../../src/serp/engine-files.js";
 import { parseEngineDefinition } from "../../src/serp/engines.js";
-import { SHARED } from "../helpers/cli.js";
+import { REAL_DATA } from "../helpers/cli.js";
+import { DEV_DATA, describeDevData } from "../helpers/dev-data.js";
 
 const baidu = loadEngine(defaultWrappersDir(), "baidu").definition;
 const google = loadEngine(defaultWrappersDir(), "google").definition;
@@ -62,36 +63,53 @@ describe("telling a block from results", () => {
     expect(softBlockReason(obs({ text: "There are no results for this query" }), generic.blocks)).toBeNull();
   });
 
-  it("finds no block signal on 81 real result pages, except block words quoted inside result snippets", () => {
-    const root = `${SHARED}/data/serps`;
-    const files: string[] = [];
-    const walk = (d: string) => {
-      for (const f of readdirSync(d, { withFileTypes: true })) {
-        if (f.isDirectory()) walk(join(d, f.name));
-        else if (f.name.endsWith(".html")) files.push(join(d, f.name));
-      }
-    };
-    walk(root);
-    expect(files.length).toBeGreaterThanOrEqual(80);
-    const flagged: string[] = [];
-    for (const f of files) {
-      const seq = tagPathsFromHtml(decodeHtml(readFileSync(f)).text);
-      const o = obs({ requestUrl: "https://s.example/s?q=x", finalUrl: "https://s.example/s?q=x", text: pageText(seq, 1_000_000) });
-      expect(hardBlockReason(o, generic.blocks)).toBeNull();
-      const soft = softBlockReason(o, {
-        ...generic.blocks,
-        textPatterns: [...new Set([...generic.blocks.textPatterns, ...baidu.blocks.textPatterns, ...google.blocks.textPatterns])],
-      });
-      if (soft) {
-        flagged.push(f);
-        // The archive's expected records show where the words are: in a result's snippet.
-        const expected = JSON.parse(readFileSync(f.replace(/\.html$/, ".expected.json"), "utf8")) as { results: { snippet: string }[] };
-        expect(expected.results.map((r) => r.snippet).join("\n")).toContain(soft.replace(/^page says "|"$/g, ""));
-      }
-    }
-    expect(flagged.length).toBeLessThanOrEqual(2);
+  it("finds no block signal on the real result pages of the fixtures, except block words quoted inside result snippets", () => {
+    const { files, flagged } = blockSignals(`${REAL_DATA}/serps`);
+    expect(files).toBeGreaterThanOrEqual(50);
+    expect(flagged).toBeLessThanOrEqual(1);
   });
 });
+
+describeDevData("block signals on every real result page of the development data", () => {
+  it("finds none, except block words quoted inside result snippets", () => {
+    const { files, flagged } = blockSignals(`${DEV_DATA}/serps`);
+    expect(files).toBeGreaterThanOrEqual(80);
+    expect(flagged).toBeLessThanOrEqual(2);
+  });
+});
+
+/**
+ * Every saved result page below ROOT read as the harvest reads a page: no hard block signal, and where block
+ * wording shows, the archive's expected records show it inside a result's snippet. The counts of pages and
+ * of pages with such wording.
+ */
+function blockSignals(root: string): { files: number; flagged: number } {
+  const files: string[] = [];
+  const walk = (d: string) => {
+    for (const f of readdirSync(d, { withFileTypes: true })) {
+      if (f.isDirectory()) walk(join(d, f.name));
+      else if (f.name.endsWith(".html")) files.push(join(d, f.name));
+    }
+  };
+  walk(root);
+  let flagged = 0;
+  for (const f of files) {
+    const seq = tagPathsFromHtml(decodeHtml(readFileSync(f)).text);
+    const o = obs({ requestUrl: "https://s.example/s?q=x", finalUrl: "https://s.example/s?q=x", text: pageText(seq, 1_000_000) });
+    expect(hardBlockReason(o, generic.blocks)).toBeNull();
+    const soft = softBlockReason(o, {
+      ...generic.blocks,
+      textPatterns: [...new Set([...generic.blocks.textPatterns, ...baidu.blocks.textPatterns, ...google.blocks.textPatterns])],
+    });
+    if (soft) {
+      flagged++;
+      // The archive's expected records show where the words are: in a result's snippet.
+      const expected = JSON.parse(readFileSync(f.replace(/\.html$/, ".expected.json"), "utf8")) as { results: { snippet: string }[] };
+      expect(expected.results.map((r) => r.snippet).join("\n")).toContain(soft.replace(/^page says "|"$/g, ""));
+    }
+  }
+  return { files: files.length, flagged };
+}
 
 describe("a genuine no-results page", () => {
   it("is recognised by the engine's markers, and undecided when the engine has none", () => {

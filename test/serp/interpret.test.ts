@@ -13,7 +13,7 @@ import { type FaultRule, type Simulator, startSimulator } from "../../src/sim/in
 import { learnWrapper } from "../../src/wrapper/learn.js";
 import type { Wrapper } from "../../src/wrapper/types.js";
 import { DEMO } from "./helpers.js";
-import { SHARED } from "../helpers/cli.js";
+import { REAL_DATA } from "../helpers/cli.js";
 
 /** What the driver would see, built offline: the tag paths (parse5, as in the browser) and the selectors (jsdom). */
 async function load(def: EngineDefinition, url: string): Promise<LoadedResultPage> {
@@ -57,7 +57,7 @@ async function withFault(rule: Omit<FaultRule, "from">, run: () => Promise<void>
 
 describe("real pages where the engine found nothing for the exact query", () => {
   it("are empty (the engine answered another query), never blocks: 9 captures of Google, Bing, Yahoo, Baidu, Ask, Yandex", () => {
-    const dir = `${SHARED}/data/serps/fixtures/googlescraper/no_results`;
+    const dir = `${REAL_DATA}/serps/fixtures/googlescraper/no_results`;
     const files = readdirSync(dir).filter((f) => !f.includes("duckduckgo")); // DuckDuckGo's capture is its script-rendered page
     expect(files).toHaveLength(9);
     for (const f of files) {

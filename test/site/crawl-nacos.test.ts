@@ -5,7 +5,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { scores } from "../../src/eval/metrics.js";
 import {
   crawlSite,
@@ -20,9 +20,9 @@ import {
 } from "../../src/site/index.js";
 import { EN_ZH, loadLexicon } from "../../src/text/index.js";
 import { type Handler, type LocalServer, startStaticServer } from "../net/local-server.js";
-import { SHARED } from "../helpers/cli.js";
+import { DEV_DATA, describeDevData } from "../helpers/dev-data.js";
 
-const SITE = `${SHARED}/data/sites/nacos-astro/site`;
+const SITE = `${DEV_DATA}/sites/nacos-astro/site`;
 const FIXTURES = new URL("../fixtures/sites/nacos-astro/", import.meta.url).pathname;
 const declared = readGoldPairs(join(FIXTURES, "pairs.json"), EN_ZH);
 const translated = readGoldPairs(join(FIXTURES, "pairs.translated.json"), EN_ZH);
@@ -51,24 +51,24 @@ function sitemapRoutes(): Record<string, Handler> {
   };
 }
 
-beforeAll(async () => {
-  server = await startStaticServer(SITE, sitemapRoutes());
-  out = mkdtempSync(join(tmpdir(), "bitext-nacos-"));
-  // The site links its English half only through <link rel=alternate hreflang> to its public host.
-  summary = await crawlSite([server.url("/")], {
-    out,
-    hostAliases: ["nacos-group.github.io"],
-    fetch: { delayMs: 0 },
-    concurrency: 4,
+describeDevData("crawling the real nacos site from 127.0.0.1", () => {
+  beforeAll(async () => {
+    server = await startStaticServer(SITE, sitemapRoutes());
+    out = mkdtempSync(join(tmpdir(), "bitext-nacos-"));
+    // The site links its English half only through <link rel=alternate hreflang> to its public host.
+    summary = await crawlSite([server.url("/")], {
+      out,
+      hostAliases: ["nacos-group.github.io"],
+      fetch: { delayMs: 0 },
+      concurrency: 4,
+    });
+    site = loadSite(out);
   });
-  site = loadSite(out);
-});
-afterAll(async () => {
-  await server.close();
-  rmSync(out, { recursive: true, force: true });
-});
+  afterAll(async () => {
+    await server.close();
+    rmSync(out, { recursive: true, force: true });
+  });
 
-describe("crawling the real nacos site from 127.0.0.1", () => {
   it("keeps every page of both languages, with URLs and links, and records what it skipped", () => {
     expect(summary.pages).toBe(121);
     const manifest = readCrawlManifest(out);

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { lcsLength, lcsLengthDp, pageFeatures, structuralSimilarity } from "../../src/site/index.js";
-import { SHARED } from "../helpers/cli.js";
+import { REAL_DATA } from "../helpers/cli.js";
 
-const NACOS = `${SHARED}/data/sites/nacos-astro/site/`;
+const NACOS = `${REAL_DATA}/sites/nacos-astro/site/`;
 
 function rng(seed: number): () => number {
   let a = seed;

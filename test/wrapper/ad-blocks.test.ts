@@ -6,9 +6,9 @@ import { readPageTagPaths } from "../../src/html/load.js";
 import { tagPathsFromHtml } from "../../src/html/parse.js";
 import { extractRecords } from "../../src/wrapper/apply.js";
 import { learnWrapper } from "../../src/wrapper/learn.js";
-import { SHARED } from "../helpers/cli.js";
+import { REAL_DATA } from "../helpers/cli.js";
 
-const MODERN_GOOGLE = join(SHARED, "data", "serps", "modern", "google");
+const MODERN_GOOGLE = join(REAL_DATA, "serps", "modern", "google");
 
 function selfLearned(name: string) {
   const { seq } = readPageTagPaths(join(MODERN_GOOGLE, `${name}.html`));

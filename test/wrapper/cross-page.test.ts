@@ -11,14 +11,14 @@ import { learnWrapper } from "../../src/wrapper/learn.js";
 import { LAYOUT_THRESHOLD } from "../../src/wrapper/layout.js";
 import { recordTemplate, shorterHeadingTail, withinShift } from "../../src/wrapper/template.js";
 import type { ExtractResult, Wrapper } from "../../src/wrapper/types.js";
-import { SHARED } from "../helpers/cli.js";
+import { REAL_DATA } from "../helpers/cli.js";
 
 /**
  * Applying a wrapper learned on one real result page to another (development pages of ../shared/data/serps,
  * none of the held-out ones): the same layout must be read, another engine's or another decade's refused.
  */
 
-const SERPS = join(SHARED, "data", "serps");
+const SERPS = join(REAL_DATA, "serps");
 
 interface Page {
   engine: string;

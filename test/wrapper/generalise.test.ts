@@ -7,11 +7,12 @@ import { tagPathsFromHtml } from "../../src/html/parse.js";
 import { extractRecords } from "../../src/wrapper/apply.js";
 import { learnWrapper } from "../../src/wrapper/learn.js";
 import { pageQuery } from "../../src/wrapper/query-rewrite.js";
-import { SHARED } from "../helpers/cli.js";
+import { REAL_DATA } from "../helpers/cli.js";
+import { DEV_DATA, describeDevData } from "../helpers/dev-data.js";
 import { fixturePage } from "../helpers/serps.js";
 
 /** Real pages of ../shared/data/serps/aql-more (development data, not held out). */
-const AQL_MORE = join(SHARED, "data", "serps", "aql-more");
+const AQL_MORE = join(REAL_DATA, "serps", "aql-more");
 const page = (engine: string, name: string) => readPageTagPaths(join(AQL_MORE, engine, `${name}.html`)).seq;
 
 describe("record wrappers on pages no one tuned for", () => {
@@ -89,9 +90,11 @@ describe("evaluating records on a data set", () => {
     expect(matchTitles(["a1", "a1"], ["a1"])).toEqual({ tp: 1, fp: 1, fn: 0 });
     expect(normaliseTitle("<em>Ｆｕｌｌ</em>&amp; Width")).toBe("full&width");
   });
+});
 
+describeDevData("evaluating records on a whole development set", () => {
   it("loads the modern layout (manifest with <engine>/ paths and years), leaves out excluded pages, pairs pages of one year", () => {
-    const dir = join(SHARED, "data", "serps", "modern");
+    const dir = join(DEV_DATA, "serps", "modern");
     const all = loadGoldPages(dir);
     expect(all).toHaveLength(25);
     const pages = loadGoldPages(dir, undefined, ["modern/google/kokoc-google-2021-10-26.html", "modern/bing/celina-bing-caffeine.html"]);

@@ -3,14 +3,14 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readPageTagPaths } from "../../src/html/load.js";
 import { layoutFingerprint, layoutSimilarity, sameLayout } from "../../src/wrapper/layout.js";
-import { SHARED } from "../helpers/cli.js";
+import { REAL_DATA } from "../helpers/cli.js";
 
 // Two class-poor Yahoo pages of 2000 (their fingerprint is of tag paths) and a Google page of 2020.
-const YAHOO = join(SHARED, "data", "serps", "aql-more", "yahoo");
+const YAHOO = join(REAL_DATA, "serps", "aql-more", "yahoo");
 const page = (dir: string, name: string) => readPageTagPaths(join(dir, `${name}.html`)).seq;
 const a = page(YAHOO, "yahoo-gabel-970409689");
 const b = page(YAHOO, "yahoo-gender-discrimination-970694307");
-const google = page(join(SHARED, "data", "serps", "aql-more", "google"), "google-does-steve-has-a-beard-1601705030");
+const google = page(join(REAL_DATA, "serps", "aql-more", "google"), "google-does-steve-has-a-beard-1601705030");
 
 describe("layout fingerprint of tag paths", () => {
   it("is one token per unique path, and tells a page of the same layout from another engine's", () => {

@@ -8,11 +8,11 @@ import { parseWrapperFile } from "../../src/wrapper/file.js";
 import { learnWrapper } from "../../src/wrapper/learn.js";
 import { controlTitleFlags, repeatedRecordFlags } from "../../src/wrapper/records.js";
 import { searchLinkFlags, searchLinkKind } from "../../src/wrapper/search-links.js";
-import { FIXTURES, SHARED } from "../helpers/cli.js";
+import { FIXTURES, REAL_DATA } from "../helpers/cli.js";
 
 /** Self-learned records of a real page of ../shared/data/serps, with its expected titles. */
 function selfLearned(set: string, engine: string, name: string) {
-  const base = join(SHARED, "data", "serps", set, engine, name);
+  const base = join(REAL_DATA, "serps", set, engine, name);
   const { seq } = readPageTagPaths(`${base}.html`);
   const result = extractRecords(learnWrapper(seq, { engine }), seq);
   const expected = (JSON.parse(readFileSync(`${base}.expected.json`, "utf8")) as { results: Array<{ title: string }> }).results.map((r) =>
@@ -97,7 +97,7 @@ describe("one result template at several depths", () => {
 
 describe("titles", () => {
   it("Brave 2026: a link holding the site line and then the title gives the title alone; every expected URL is found", () => {
-    const base = join(SHARED, "data", "serps", "modern", "brave", "wsm-brave-javascript-tutorial");
+    const base = join(REAL_DATA, "serps", "modern", "brave", "wsm-brave-javascript-tutorial");
     const { seq } = readPageTagPaths(`${base}.html`);
     const records = extractRecords(learnWrapper(seq, { engine: "brave" }), seq).records;
     const titles = records.map((r) => r.title);
@@ -152,7 +152,7 @@ describe("repeated records and control links", () => {
     // Saved and read back, the wrapper reads another page of that layout the same way.
     const saved = parseWrapperFile(JSON.stringify({ formatVersion: 1, engine: "ask", wrapper, previous: [] })).wrapper!;
     expect(saved.clusters[0]!.titleFromText).toBe(true);
-    const other = readPageTagPaths(join(SHARED, "data", "serps", "fixtures", "googlescraper", "serp_pages", "fellow_ask_de_ip.html")).seq;
+    const other = readPageTagPaths(join(REAL_DATA, "serps", "fixtures", "googlescraper", "serp_pages", "fellow_ask_de_ip.html")).seq;
     const titles = extractRecords(saved, other).records.map((x) => x.title);
     expect(titles).toHaveLength(10);
     expect(titles[0]).toMatch(/^Deutscher Odd Fellow-Orden/);

@@ -8,7 +8,7 @@ import { readPageTagPaths } from "../../src/html/load.js";
 import { tagPathsFromHtml } from "../../src/html/parse.js";
 import { extractRecords } from "../../src/wrapper/apply.js";
 import { analysePage, learnWrapper } from "../../src/wrapper/learn.js";
-import { SHARED } from "../helpers/cli.js";
+import { REAL_DATA } from "../helpers/cli.js";
 import { fixturePage, MANIFEST, NO_RESULTS } from "../helpers/serps.js";
 
 function titlesScore(found: string[], expected: string[]) {
@@ -172,7 +172,7 @@ describe("applying a wrapper to other pages", () => {
 
   it("keeps the results of a page whose engine corrected the query, and flags the rewrite", () => {
     // Bing 2022, "Including results for harukaze wakaba" for the query harukazewakaba0: the five results are real.
-    const { seq } = readPageTagPaths(join(SHARED, "data", "serps", "aql-more", "bing", "bing-harukazewakaba0-1643181401.html"));
+    const { seq } = readPageTagPaths(join(REAL_DATA, "serps", "aql-more", "bing", "bing-harukazewakaba0-1643181401.html"));
     const r = extractRecords(learnWrapper(seq, { engine: "bing" }), seq);
     expect(r.status).toBe("ok");
     expect(r.rewrittenQuery).toMatch(/^including results for/);

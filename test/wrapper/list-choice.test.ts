@@ -7,7 +7,7 @@ import { siteDiversity, targetSite } from "../../src/wrapper/evidence.js";
 import { extractRecords } from "../../src/wrapper/apply.js";
 import { learnWrapper } from "../../src/wrapper/learn.js";
 import { searchLinkFlags } from "../../src/wrapper/search-links.js";
-import { SHARED } from "../helpers/cli.js";
+import { REAL_DATA } from "../helpers/cli.js";
 
 describe("the site a record leads to", () => {
   it("reads the URL a redirect link carries (parameter, path, base64), else the link's own host", () => {
@@ -34,7 +34,7 @@ describe("the site a record leads to", () => {
 
 describe("choosing the result list", () => {
   it("Google 2025: the organic results win over a longer video carousel whose cards all lead to one site", () => {
-    const base = join(SHARED, "data", "serps", "modern", "google", "deepresearch-google-ai-tools");
+    const base = join(REAL_DATA, "serps", "modern", "google", "deepresearch-google-ai-tools");
     const { seq } = readPageTagPaths(`${base}.html`);
     const records = extractRecords(learnWrapper(seq, { engine: "google" }), seq).records;
     const expected = (JSON.parse(readFileSync(`${base}.expected.json`, "utf8")) as { results: Array<{ title: string }> }).results.map((r) =>
@@ -72,7 +72,7 @@ describe("a vertical's block in a script written without spaces", () => {
     expect(searchLinkFlags([result(1), answer, result(2), result(3)], "会计培训")).toEqual([false, false, false, false]);
   });
   it("Chinese 2020 (360): the news block titled '…的最新相关消息' is not a record", () => {
-    const { seq } = readPageTagPaths(join(SHARED, "data", "serps", "aql", "360", "360-duo-jia-ju-chang-qu-xiao-yan-chu-1579663841.html"));
+    const { seq } = readPageTagPaths(join(REAL_DATA, "serps", "aql", "360", "360-duo-jia-ju-chang-qu-xiao-yan-chu-1579663841.html"));
     const titles = extractRecords(learnWrapper(seq, { engine: "360" }), seq).records.map((r) => r.title);
     expect(titles).toHaveLength(8);
     expect(titles).not.toContain("多家剧场取消演出的最新相关消息");

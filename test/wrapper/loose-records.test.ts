@@ -5,7 +5,7 @@ import { normaliseTitle } from "../../src/eval/records.js";
 import { readPageTagPaths } from "../../src/html/load.js";
 import { extractRecords } from "../../src/wrapper/apply.js";
 import { learnWrapper } from "../../src/wrapper/learn.js";
-import { SHARED } from "../helpers/cli.js";
+import { REAL_DATA } from "../helpers/cli.js";
 
 /**
  * Results the engine marks up otherwise than the list's template (its own property's, a partner's, a video's), in the
@@ -13,7 +13,7 @@ import { SHARED } from "../helpers/cli.js";
  * list are not (real pages of ../shared/data/serps).
  */
 
-const SERPS = join(SHARED, "data", "serps");
+const SERPS = join(REAL_DATA, "serps");
 
 function page(set: string, engine: string, name: string) {
   const dir = join(SERPS, set);

@@ -4,14 +4,14 @@ import { describe, expect, it } from "vitest";
 import { readPageTagPaths } from "../../src/html/load.js";
 import { extractRecords } from "../../src/wrapper/apply.js";
 import { learnWrapper } from "../../src/wrapper/learn.js";
-import { SHARED } from "../helpers/cli.js";
+import { REAL_DATA } from "../helpers/cli.js";
 
 // se-scraper's own tests assert the organic count and the first title of each of its mock pages: partial truth,
 // on pages never used to develop the wrapper (Google, Bing, DuckDuckGo 2019, French market, query "test keyword").
 // Not asserted: Google page 1 (9 of 10: the first result, with a row of sitelinks and a "People also search for"
 // box inside its box, holds too many links to join), DuckDuckGo pages 2-3 (infinite scroll: se-scraper counts
 // differently).
-const DIR = join(SHARED, "data", "serps", "fixtures", "se-scraper");
+const DIR = join(REAL_DATA, "serps", "fixtures", "se-scraper");
 const EXPECTED = JSON.parse(readFileSync(join(DIR, "expected_from_tests.json"), "utf8")) as Record<
   string,
   Record<string, { organic_count: number; first_title: string }>

@@ -7,11 +7,11 @@ import { extractRecords } from "../../src/wrapper/apply.js";
 import { targetSite } from "../../src/wrapper/evidence.js";
 import { learnWrapper } from "../../src/wrapper/learn.js";
 import { isEngineSearchControl } from "../../src/wrapper/search-links.js";
-import { SHARED } from "../helpers/cli.js";
+import { REAL_DATA } from "../helpers/cli.js";
 
 describe("parts of a record and controls in the list are not records", () => {
   it("Brave 2026: a result's sitelinks row, the video block's 'View all' and the 'search on Google' link are left out", () => {
-    const base = join(SHARED, "data", "serps", "modern", "brave", "wsm-brave-javascript-tutorial");
+    const base = join(REAL_DATA, "serps", "modern", "brave", "wsm-brave-javascript-tutorial");
     const { seq } = readPageTagPaths(`${base}.html`);
     const records = extractRecords(learnWrapper(seq, { engine: "brave" }), seq).records;
     // The expected titles carry the site name and the displayed URL before the title (the data README says so):
@@ -33,7 +33,7 @@ describe("parts of a record and controls in the list are not records", () => {
   });
 
   it("Google 2021: results wrapped deeper (in a group's box, or inside another result's box) are read with the list", () => {
-    const base = join(SHARED, "data", "serps", "modern", "google", "kokoc-google-2021-10-28");
+    const base = join(REAL_DATA, "serps", "modern", "google", "kokoc-google-2021-10-28");
     const { seq } = readPageTagPaths(`${base}.html`);
     const records = extractRecords(learnWrapper(seq, { engine: "google" }), seq).records;
     const titles = records.map((r) => r.title);
