@@ -1,6 +1,4 @@
-import { parallelTextKey } from "../language-pair.js";
-import { createHash } from "node:crypto";
-import type { QueryPair } from "../store/index.js";
+import { pageTaskKey, type QueryPair } from "../store/index.js";
 
 /**
  * What travels through the queue: one job per (run, engine, query, page), its id made of those alone
@@ -45,11 +43,9 @@ export function engineOfQueue(name: string): string | null {
   return name.startsWith(QUEUE_PREFIX) ? name.slice(QUEUE_PREFIX.length) : null;
 }
 
-/** The deterministic id of a page job (BullMQ ids may not contain ":" and may not be integers). */
+/** The deterministic id of a page job: its page task's key in the store (`pageTaskKey`), the run being the harvest. */
 export function pageJobId(run: string, engine: string, query: QueryPair, page: number): string {
-  const q = createHash("sha256").update(parallelTextKey(query)).digest("hex").slice(0, 20);
-  const r = createHash("sha256").update(run).digest("hex").slice(0, 12);
-  return `r${r}-${engine}-q${q}-p${page}`;
+  return pageTaskKey(run, engine, query, page);
 }
 
 export function pageJob(

@@ -173,10 +173,11 @@ function engineState(cx: WorkerContext, rs: RunState, engine: string): EngineSta
   return e;
 }
 
-function pageContext(o: QueueWorkerOptions, runId: number, keepHtml: boolean) {
+function pageContext(o: QueueWorkerOptions, runId: number, run: string, keepHtml: boolean) {
   return {
     store: o.store,
     runId,
+    harvest: run,
     loader: o.loader,
     http: o.http,
     fetchMode: o.fetchMode,
@@ -259,7 +260,7 @@ async function checkEngineOpen(cx: WorkerContext, rs: RunState, d: PageJob, queu
 async function fetchPage(cx: WorkerContext, rs: RunState, d: PageJob, w: EngineWrappers, task: PageTask): Promise<PageResult> {
   const sw = cx.sharedWrappers.get(d.engine)!;
   sw.refresh();
-  const r = await runPage(pageContext(cx.o, rs.runId, d.keepHtml), w, task);
+  const r = await runPage(pageContext(cx.o, rs.runId, d.run, d.keepHtml), w, task);
   if (r === null) throw new Error("page interrupted");
   if (r.learned) sw.learned();
   const v = r.verdict;

@@ -115,6 +115,7 @@ function pageContext(store: Store, runId: number, o: HarvestOptions): PageRunCon
   return {
     store,
     runId,
+    harvest: `local run ${runId}`,
     loader: o.driver,
     http: o.http ?? null,
     fetchMode: o.fetchMode ?? null,

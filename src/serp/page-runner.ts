@@ -1,4 +1,13 @@
-import { inTransaction, type NewRecord, nowIso, type QueryPair, recordFetch, setFetchTransport, type Store } from "../store/index.js";
+import {
+  inTransaction,
+  type NewRecord,
+  nowIso,
+  pageTaskKey,
+  type QueryPair,
+  recordFetch,
+  setFetchTransport,
+  type Store,
+} from "../store/index.js";
 import type { Wrapper } from "../wrapper/index.js";
 import type { LoadedPage } from "./driver.js";
 import { type EngineSetup, saveWrapper } from "./engine-files.js";
@@ -35,6 +44,11 @@ export interface PageLoader {
 export interface PageRunContext {
   store: Store;
   runId: number;
+  /**
+   * What the page tasks belong to (a local run, a distributed run's name): a page of it is stored completed once
+   * (`pageTaskKey`), whichever of two workers that fetched it commits first.
+   */
+  harvest: string;
   /** The browser. */
   loader: PageLoader;
   /** The plain HTTP client, for engines fetched with `http` or `auto` (absent: everything goes through the browser). */
@@ -101,6 +115,7 @@ export async function runPage(
       contentSha256: loaded.contentSha256,
       html: ctx.keepHtml ? loaded.body : null,
       wrapperLearnedAt: learnedAt,
+      taskKey: pageTaskKey(ctx.harvest, def.engine, task.query, task.page),
     },
     records,
     loaded,

@@ -1,4 +1,5 @@
-import { parallelText } from "../language-pair.js";
+import { createHash } from "node:crypto";
+import { parallelText, parallelTextKey } from "../language-pair.js";
 import { compressHtml, decompressHtml } from "./blob.js";
 import { nowIso, type Store } from "./db.js";
 import type { Classification, QueryPair } from "./records.js";
@@ -25,6 +26,22 @@ export interface NewFetch {
   html?: string | Uint8Array | null;
   /** Set when this page's wrapper was (re-)learned from it. */
   wrapperLearnedAt?: string | null;
+  /**
+   * The page task this fetch is for (`pageTaskKey`): a task is completed (ok or empty) by one fetch only, which
+   * the schema enforces. Null for fetches that complete no task of a harvest (re-extraction).
+   */
+  taskKey?: string | null;
+}
+
+/**
+ * The key of one page task of a harvest: (harvest, engine, query, page), hashed where free text would make it
+ * long. `harvest` names what the task belongs to (a distributed run's name, or a local run). The same key is a
+ * distributed page job's BullMQ id, which may contain neither ":" nor be an integer.
+ */
+export function pageTaskKey(harvest: string, engine: string, query: QueryPair, page: number): string {
+  const q = createHash("sha256").update(parallelTextKey(query)).digest("hex").slice(0, 20);
+  const r = createHash("sha256").update(harvest).digest("hex").slice(0, 12);
+  return `r${r}-${engine}-q${q}-p${page}`;
 }
 
 /** A record extracted from a fetched page, ready to store. */
@@ -59,6 +76,11 @@ export interface StoredFetch {
 
 export interface FetchOutcome {
   fetchId: number;
+  /**
+   * The task was already completed by another fetch (another worker stored the same page first): nothing was
+   * stored, and `fetchId` is that fetch's.
+   */
+  duplicate: boolean;
   /** Records seen for the first time (for this engine and query). */
   newRecords: number;
   /** Records already stored, now seen again. */
@@ -98,8 +120,15 @@ export function recordFetch(store: Store, fetch: NewFetch, records: readonly New
       html: fetch.html == null ? null : compressHtml(fetch.html),
       record_count: records.length,
       wrapper_learned_at: fetch.wrapperLearnedAt ?? null,
-    });
-    const fetchId = (inserted as { id: number }).id;
+      task_key: fetch.taskKey ?? null,
+    }) as { id: number } | undefined;
+    if (inserted === undefined) {
+      // The unique key of completed tasks refused a second completion: someone else stored this page.
+      const first = s.completedTask.get(fetch.taskKey) as { id: number } | undefined;
+      if (first === undefined) throw new Error(`recordFetch: fetch of task ${fetch.taskKey} was neither inserted nor found`);
+      return { fetchId: first.id, duplicate: true, newRecords: 0, seenAgain: 0 };
+    }
+    const fetchId = inserted.id;
     let newRecords = 0;
     let seenAgain = 0;
     for (const r of records) {
@@ -137,7 +166,7 @@ export function recordFetch(store: Store, fetch: NewFetch, records: readonly New
         s.classify.run(r.classification.label, r.classification.probability, r.classification.model, nowIso(), id, r.classification.model);
       }
     }
-    return { fetchId, newRecords, seenAgain };
+    return { fetchId, duplicate: false, newRecords, seenAgain };
   });
 }
 
@@ -323,11 +352,13 @@ function prepare(store: Store) {
   return {
     insertFetch: db.prepare(
       `INSERT INTO fetches (run_id, engine, query_en, query_zh, page, url, final_url, status, http_status, detail,
-         started_at, duration_ms, content_sha256, html, record_count, wrapper_learned_at)
+         started_at, duration_ms, content_sha256, html, record_count, wrapper_learned_at, task_key)
        VALUES (@run_id, @engine, @query_en, @query_zh, @page, @url, @final_url, @status, @http_status, @detail,
-         @started_at, @duration_ms, @content_sha256, @html, @record_count, @wrapper_learned_at)
+         @started_at, @duration_ms, @content_sha256, @html, @record_count, @wrapper_learned_at, @task_key)
+       ON CONFLICT DO NOTHING
        RETURNING id`,
     ),
+    completedTask: db.prepare("SELECT id FROM fetches WHERE task_key = ? AND status IN ('ok', 'empty') ORDER BY id LIMIT 1"),
     findRecord: db.prepare("SELECT id, last_fetch_id FROM records WHERE engine = ? AND query_en = ? AND query_zh = ? AND url = ?"),
     insertRecord: db.prepare(
       `INSERT INTO records (engine, query_en, query_zh, url, title, snippet, rank, page, first_seen, last_seen,

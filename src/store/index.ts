@@ -22,6 +22,7 @@ export {
   markFetchUnprocessable,
   type NewFetch,
   type NewRecord,
+  pageTaskKey,
   recordFetch,
   type StoredFetch,
 } from "./fetches.js";

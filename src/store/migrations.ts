@@ -133,6 +133,15 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (engine, version)
   );
   `,
+  // 6: a page task is completed once. `task_key` names the (harvest, engine, query, page) a fetch is for (a
+  // distributed run's page job id; a local run's own key). The partial unique index lets exactly one of two
+  // workers that both fetched the page (one paused past its job lock, then resumed) store a completed fetch:
+  // the other's insert does nothing. Failed attempts (blocked, error) repeat freely; older fetches keep a NULL
+  // key, which never conflicts.
+  `
+  ALTER TABLE fetches ADD COLUMN task_key TEXT;
+  CREATE UNIQUE INDEX fetches_task_done ON fetches (task_key) WHERE status IN ('ok', 'empty');
+  `,
 ];
 
 /** A migration in the dialect of the store's backend. */

@@ -358,3 +358,59 @@ describe.skipIf(unavailable !== null)("distributed harvest: workers and Redis th
     }
   }, 120_000);
 });
+
+describe.each(backends)("distributed harvest: a worker paused past its job lock ($backend store)", ({ backend, skip }) => {
+  let redis: RedisServer;
+  let s: Site;
+  let pg: PostgresCluster | null = null;
+  beforeAll(async () => {
+    if (skip !== null) return;
+    redis = await startRedis();
+    s = await site(250); // every search takes 250 ms: the worker is stopped in the middle of a page
+    if (backend === "PostgreSQL") pg = await startPostgres();
+  });
+  afterAll(async () => {
+    await s?.close();
+    await redis?.stop();
+    pg?.stop();
+  });
+
+  it.skipIf(skip !== null)(
+    "SIGSTOP past the stall interval, then SIGCONT: the page another worker took over is stored once, records seen once",
+    async () => {
+      const list = queryFile(s.dir, "paused", 8, 500);
+      await enqueue(redis, s, list, "sim-table", ["--run", "paused"]);
+      const db = pg ? pg.createDatabase() : join(s.dir, "paused.db");
+      openStore(db).close();
+      const before = s.sim.log.length;
+      const paused = worker(redis, s, db, "sim-table", ["--concurrency", "1"]);
+      // Its third search has reached the simulator, whose answer takes 250 ms: freeze the worker (a GC pause, a VM
+      // freeze) for longer than the stall interval (2 s), so another worker takes the job over and stores the page.
+      while (s.sim.log.length < before + 3) await new Promise((r) => setTimeout(r, 10));
+      paused.child.kill("SIGSTOP");
+      const inFlight = s.sim.log[before + 2]!;
+      const others = [worker(redis, s, db, "sim-table"), worker(redis, s, db, "sim-table")];
+      for (const e of await Promise.all(others.map((w) => w.done))) expect(e, e.stderr).toMatchObject({ code: 0 });
+      // Resumed, the frozen worker finishes the page it had in hand: it was stored already.
+      paused.child.kill("SIGCONT");
+      await paused.done;
+      const asked = s.sim.log
+        .slice(before)
+        .filter((l) => l.engine === inFlight.engine && l.query === inFlight.query && l.page === inFlight.page);
+      expect(asked).toHaveLength(2);
+      const store = openStore(db, { readonly: true });
+      try {
+        const done = rows(store, "SELECT query_en, page, count(*) AS n FROM fetches WHERE status IN ('ok', 'empty') GROUP BY 1, 2");
+        expect(done.filter((r) => Number(r.page) === 1)).toHaveLength(8);
+        expect(done.every((r) => Number(r.n) === 1)).toBe(true);
+        expect(rows(store, "SELECT id FROM records WHERE seen_count > 1")).toEqual([]);
+        const sightings = Number(rows(store, "SELECT count(*) AS n FROM record_fetches")[0]!.n);
+        const records = Number(rows(store, "SELECT count(*) AS n FROM records")[0]!.n);
+        expect(sightings).toBe(records);
+      } finally {
+        store.close();
+      }
+    },
+    120_000,
+  );
+});

@@ -20,6 +20,7 @@ import {
   type NewFetch,
   type NewRecord,
   openStore,
+  pageTaskKey,
   recordFetch,
   replacePairs,
   type Store,
@@ -142,6 +143,34 @@ describe.each(backends)("a store on $name", (backend) => {
       // Another engine's identical URL is another record.
       recordFetch(s, fetchOf({ engine: "baidu" }), [{ ...BING[0]! }]);
       expect(countRecords(s)).toBe(BING.length + 1);
+    });
+
+    it("stores a page task completed once: a second worker's fetch of the same page adds nothing", () => {
+      const s = tempStore();
+      const key = pageTaskKey("demo@2026-11-26", "bing", QUERY, 1);
+      // A worker paused past its job lock: the retried job's fetch is stored first, then the resumed worker's.
+      const first = recordFetch(s, fetchOf({ taskKey: key }), BING);
+      const resumed = recordFetch(s, fetchOf({ taskKey: key, startedAt: new Date(Date.now() + 1000).toISOString() }), BING);
+      expect(first).toMatchObject({ duplicate: false, newRecords: BING.length });
+      expect(resumed).toEqual({ fetchId: first.fetchId, duplicate: true, newRecords: 0, seenAgain: 0 });
+      expect(listFetches(s)).toHaveLength(1);
+      expect(listRecords(s, { engines: ["bing"] }).every((r) => r.seenCount === 1)).toBe(true);
+      const sightings = s.sql.prepare("SELECT count(*) AS n FROM record_fetches").get() as { n: number | string };
+      expect(Number(sightings.n)).toBe(BING.length);
+      // Failed attempts of the task repeat freely; another page, run or engine is another task.
+      recordFetch(s, fetchOf({ taskKey: key, status: "blocked" }));
+      recordFetch(s, fetchOf({ taskKey: key, status: "error" }));
+      recordFetch(s, fetchOf({ taskKey: pageTaskKey("demo@2026-11-26", "bing", QUERY, 2), page: 2 }), BING.slice(0, 2));
+      recordFetch(s, fetchOf({ taskKey: pageTaskKey("demo@2026-11-27", "bing", QUERY, 1) }), BING.slice(0, 2));
+      expect(listFetches(s)).toHaveLength(5);
+      // The schema itself refuses a second completion, whatever the code does.
+      expect(() =>
+        s.sql
+          .prepare(
+            "INSERT INTO fetches (engine, query_en, query_zh, page, url, status, started_at, duration_ms, task_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+          )
+          .run("bing", "I see.", "我明白了。", 1, "u", "empty", new Date().toISOString(), 1, key),
+      ).toThrow(/unique|UNIQUE/);
     });
 
     it("keeps the best-ranked sighting when a page lists the same URL twice", () => {
