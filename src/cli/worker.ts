@@ -9,7 +9,7 @@ import { ProxyPool } from "../serp/index.js";
 import { loadConfiguredEngines, loadRecordClassifier } from "../serp/index.js";
 import { stopOnInterrupt } from "./signals.js";
 import { openStore } from "../store/index.js";
-import { describeRedis, LazyBrowser, parseRedisUrl, type QueueWorkerSummary, runQueueWorker } from "../queue/index.js";
+import { describeRedis, LazyBrowser, parseRedisUrl, QueueOpenAborted, type QueueWorkerSummary, runQueueWorker } from "../queue/index.js";
 import { positiveDurationMs, wholeNumber } from "./flags.js";
 import { type BrowserFlags, browserFlags, logEvent } from "./harvest.js";
 import { printJson, printJsonLine, printLine } from "./output.js";
@@ -131,6 +131,10 @@ async function runWorker(flags: WorkerFlags, settings: Settings): Promise<void> 
     });
     if (json) printJson(summary);
     else printWorkerSummary(summary);
+  } catch (err) {
+    if (!(err instanceof QueueOpenAborted)) throw err;
+    process.stderr.write(`bitext worker: stopped before ${describeRedis(redis)} answered\n`);
+    process.exitCode = interrupt.received === "SIGTERM" ? 143 : 130;
   } finally {
     interrupt.dispose();
     await http?.close();

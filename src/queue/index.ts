@@ -10,5 +10,6 @@ export { type PageJob, pageJobId, queueName, type RunSettings } from "./jobs.js"
 export { LazyBrowser } from "./lazy-browser.js";
 export { type QueueLimits, queueLimits } from "./limits.js";
 export { type QueueScheduleOptions, runQueueSchedules, SCHEDULE_QUEUE, tickRunName } from "./schedules.js";
+export { QueueOpenAborted } from "./queues.js";
 export { type QueueStatus, queueStatus } from "./status.js";
 export { type QueueWorkerOptions, type QueueWorkerSummary, runQueueWorker } from "./worker.js";

@@ -5,11 +5,19 @@ import { type Bullmq, describeRedis, type RedisAddress } from "./connection.js";
 import { queueLimits } from "./limits.js";
 
 /**
- * Opening an engine's queue, and setting its limits. A command that only talks to Redis (enqueue,
- * status) fails with one line when Redis cannot be reached; a worker waits for it instead.
+ * Opening an engine's queue, and setting its limits. A command fails with one line when Redis cannot be reached
+ * within `waitMs` (a worker too, at its start: once running, it waits through Redis restarts instead).
  */
 
-export async function openQueue<T>(bull: Bullmq, name: string, redis: RedisAddress, options: { waitMs?: number } = {}): Promise<Queue<T>> {
+/** Opening a queue was stopped by the signal (Ctrl-C) before Redis answered. */
+export class QueueOpenAborted extends Error {}
+
+export async function openQueue<T>(
+  bull: Bullmq,
+  name: string,
+  redis: RedisAddress,
+  options: { waitMs?: number; signal?: AbortSignal } = {},
+): Promise<Queue<T>> {
   const queue = new bull.Queue<T>(name, { connection: redis });
   let lastError: Error | null = null;
   queue.on("error", (err: Error) => {
@@ -21,11 +29,15 @@ export async function openQueue<T>(bull: Bullmq, name: string, redis: RedisAddre
     await Promise.race([
       queue.waitUntilReady(),
       new Promise((_, reject) => {
-        if (Number.isFinite(waitMs)) timer = setTimeout(() => reject(new Error("timeout")), waitMs);
+        if (Number.isFinite(waitMs)) timer = setTimeout(() => reject(new Error(`no answer within ${Math.round(waitMs / 1000)} s`)), waitMs);
+        if (options.signal?.aborted) reject(new QueueOpenAborted());
+        options.signal?.addEventListener("abort", () => reject(new QueueOpenAborted()), { once: true });
       }),
     ]);
   } catch (err) {
-    await queue.close().catch(() => {});
+    // Closing a queue that never connected waits for the connection: let it go in the background.
+    void queue.close().catch(() => {});
+    if (err instanceof QueueOpenAborted) throw err;
     const why = (lastError as Error | null)?.message ?? (err as Error).message;
     if (/could not load the optional 'ioredis'/.test(why))
       throw new SettingError("queue", "needs the optional package ioredis beside bullmq (npm install ioredis)", { kind: "queue-packages" });

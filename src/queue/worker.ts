@@ -50,6 +50,8 @@ export interface QueueWorkerOptions {
   /** Stop once every queue of this worker's engines is empty. */
   exitWhenDrained?: boolean;
   signal?: AbortSignal;
+  /** How long the first connection to Redis may take before the worker gives up with the reason (default 10 s). */
+  connectWaitMs?: number;
   onEvent?: (event: HarvestEvent & { run: string }) => void;
   /** A page stored (or skipped as fresh). */
   onPage?: (p: { run: string; engine: string; page: number; status: string; skipped: boolean }) => void;
@@ -115,10 +117,17 @@ async function openWorkerContext(o: QueueWorkerOptions): Promise<WorkerContext> 
     o.engines.map((s) => [s.name, { setup: s, wrapper: s.wrapper, earlier: [...s.previous] }]),
   );
   const queues = new Map<string, Queue<PageJob>>();
-  for (const s of o.engines) {
-    const q = await openQueue<PageJob>(bull, queueName(s.name), o.redis);
-    await applyLimits(q, s.definition.politeness);
-    queues.set(s.name, q);
+  try {
+    for (const s of o.engines) {
+      // At the start Redis must answer within the connect wait (a wrong address is named, not waited on forever),
+      // and Ctrl-C stops the wait; once running, the worker waits through Redis restarts.
+      const q = await openQueue<PageJob>(bull, queueName(s.name), o.redis, { waitMs: o.connectWaitMs ?? 10_000, signal: o.signal });
+      queues.set(s.name, q);
+      await applyLimits(q, s.definition.politeness);
+    }
+  } catch (err) {
+    await Promise.all([...queues.values()].map((q) => q.close().catch(() => {})));
+    throw err;
   }
   const shared = new SharedEngineState((await queues.values().next().value!.backend.client) as unknown as RedisLike);
   return {
