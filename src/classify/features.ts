@@ -389,7 +389,7 @@ function computeFeatures(
 
 /** An `a` segment this long or longer is a sentence of the English half; shorter ones are terms in the other. */
 const SENTENCE_TOKENS = 3;
-/** Latin letters per Han character in translated text (Gale-Church c of the Tatoeba dev pairs, README extract). */
+/** Latin letters per Han character in translated text (Gale-Church c of the Tatoeba dev pairs, docs/guide/extract.md). */
 const LETTERS_PER_HAN = 2.8;
 const LATIN_OR_NUMBER = /^[\p{Script=Latin}\p{N}]/u;
 const A_SENTENCE_END = /[.!?](?=\s|$)/g;

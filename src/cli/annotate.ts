@@ -157,7 +157,7 @@ export function registerAnnotateCommand(program: Command): void {
     .action((flags: AnnotateFlags) => serveAnnotation(flags));
   annotate
     .command("bootstrap")
-    .description("build the bootstrap annotation set from real result records and sentence pairs (see README)")
+    .description("build the bootstrap annotation set from real result records and sentence pairs (see docs/guide/classify.md)")
     .requiredOption("--serps <dir>", "archived result pages with *.expected.json records (../shared/data/serps/aql)")
     .requiredOption("--parallel <file>", "parallel sentences, English<TAB>Chinese[<TAB>attribution]")
     .requiredOption("--page <file>", "a bilingual page: English paragraphs each followed by its Chinese translation")

@@ -33,7 +33,7 @@ export function registerSimCommand(program: Command): void {
     .command("sim")
     .option("--port <n>", "port on 127.0.0.1 (0: any free port)", "8377")
     .option("--engines <list>", `engines to write definitions for (default: all: ${SIM_ENGINES.map((e) => e.name).join(",")})`)
-    .option("--faults <spec>", "faults to inject, e.g. sim-div:429@3-4,sim-list:slow@2:8000 (see README)", "")
+    .option("--faults <spec>", "faults to inject, e.g. sim-div:429@3-4,sim-list:slow@2:8000 (see docs/guide/harvest.md)", "")
     .option("--latency <ms>", "milliseconds every search answer takes", "0")
     .option("--wrappers <dir>", "folder to write the engines' wrapper files (definitions) into", "data/sim/wrappers")
     .option("--json", "print the simulator's address and engines as one JSON line")

@@ -29,7 +29,7 @@ export interface LengthModel {
  * en–zh, estimated from ../shared/data/parallel/tatoeba-cmn-eng.dev.tsv (27,211 pairs) with
  * `estimateLengthModel` and `lengthChars`; test/extract/length-model.test.ts re-estimates them.
  * (feng2011 reports c = 1.03, s² = 0.426, evidently in words: the same corpus in jieba words
- * gives 1.075 / 0.536, see the extract section of the README.)
+ * gives 1.075 / 0.536, see docs/guide/extract.md.)
  */
 export const EN_ZH_LENGTH: LengthModel = { c: 2.804, s2: 2.055, b: 0.2177, source: "tatoeba-cmn-eng.dev (27,211 pairs)" };
 

@@ -34,7 +34,7 @@ import {
   visibleText,
 } from "./tree.js";
 
-/** Parameters of the structural pairing (chosen on the development pages; see the README's eval table). */
+/** Parameters of the structural pairing (chosen on the development pages; see docs/guide/extract.md, eval table). */
 export interface StructureOptions {
   /** Largest |δ| of the length model for a pair of a template (beyond it: not a translation). */
   maxDelta: number;

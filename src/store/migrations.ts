@@ -6,7 +6,7 @@ import { ddlToPostgres } from "./dialect.js";
  * many have been applied; `openStore` applies the rest in one transaction, so a store is always at a
  * known version. Never edit a shipped migration: append a new one.
  *
- * Table names and the columns listed in the store contract (README "harvest") are relied on by the
+ * Table names and the columns listed in the store contract (docs/guide/harvest.md) are relied on by the
  * classify and extract modules; add columns freely, never rename or drop them.
  */
 export const MIGRATIONS: readonly string[] = [

@@ -6,7 +6,7 @@ import { ROOT } from "../helpers/cli.js";
 
 /*
  * Small functions: none in src/ over 120 lines, at most 3 over 80, each of those named here with its
- * reason (the README's code tour repeats them). Lengths are measured on the TypeScript syntax tree:
+ * reason (the code tour (docs/architecture.md) repeats them). Lengths are measured on the TypeScript syntax tree:
  * every function declaration, method, function expression and arrow function with a block body, from
  * its first line to its last (nested functions count in their parent too, as a reader reads them).
  */
@@ -15,7 +15,7 @@ const MAX_LINES = 120;
 const LONG_LINES = 80;
 const MAX_LONG = 3;
 
-/** Functions allowed over LONG_LINES (file:name → reason). Keep in step with the README's code tour. */
+/** Functions allowed over LONG_LINES (file:name → reason). Keep in step with the code tour (docs/architecture.md). */
 const ALLOWED_LONG: Record<string, string> = {
   "src/html/tagpaths.ts:collectTagPaths": "serialised into the browser page (Function.toString): it cannot call helpers",
 };

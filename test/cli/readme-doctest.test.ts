@@ -1,15 +1,16 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/cli.js";
+import { docPages } from "../helpers/docs.js";
 
 /**
- * The README's command examples, run. Every fenced block whose info string is `sh doctest` is a list of
- * shell commands (a `  # comment` after a command is a comment); they run in README order, one shell each
+ * The command examples of the README and docs/, run. Every fenced block whose info string is `sh doctest` is a list of
+ * shell commands (a `  # comment` after a command is a comment); they run in order (README, then docs/ by path), one shell each
  * with `pipefail`, in one fresh workspace folder with a fresh HOME, with `bitext` on PATH running this
  * checkout's sources. A command that fails, or prints an internal error, fails the test.
  */
@@ -38,9 +39,8 @@ function doctestCommands(markdown: string): DoctestCommand[] {
 
 const TSX = pathToFileURL(createRequire(join(ROOT, "package.json")).resolve("tsx")).href;
 
-describe("README doctest", () => {
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-  const commands = doctestCommands(readme);
+describe("README and docs doctest", () => {
+  const commands = docPages().flatMap((d) => doctestCommands(d.text).map((c) => ({ ...c, file: d.file })));
 
   it("finds the marked examples", () => {
     expect(commands.length).toBeGreaterThan(3);
@@ -67,7 +67,7 @@ describe("README doctest", () => {
     delete env.XDG_DATA_HOME;
     for (const c of commands) {
       const r = spawnSync("bash", ["-o", "pipefail", "-c", c.command], { cwd: work, env, encoding: "utf8", timeout: 300_000 });
-      const where = `README.md:${c.line}: ${c.command}`;
+      const where = `${c.file}:${c.line}: ${c.command}`;
       expect(r.status, `${where}\n${r.stderr}`).toBe(0);
       expect(r.stderr, where).not.toMatch(/internal error|unknown option|unknown command/);
     }

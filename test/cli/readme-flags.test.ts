@@ -1,12 +1,10 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import { commands } from "../../src/cli/commands.js";
-import { ROOT } from "../helpers/cli.js";
+import { docPages } from "../helpers/docs.js";
 
 /**
- * README drift: every `bitext …` example in any shell block of the README names a command that exists and
+ * Docs drift: every `bitext …` example in any shell block of the README and docs/ names a command that exists and
  * only flags that command has (checked against its --help). Examples in `sh doctest` blocks are also run
  * (readme-doctest.test.ts); this catches the rest, which need real engines, a browser or the user's files.
  */
@@ -47,8 +45,8 @@ function readmeExamples(markdown: string): Example[] {
   return out;
 }
 
-describe("README examples", () => {
-  const examples = readmeExamples(readFileSync(join(ROOT, "README.md"), "utf8"));
+describe("README and docs examples", () => {
+  const examples = docPages().flatMap((d) => readmeExamples(d.text).map((e) => ({ ...e, file: d.file })));
   /** Every command, registered in process as the CLI registers it; the help text of a command path. */
   const program = new Command().name("bitext");
   const helpOf = (words: string[]): string => {
@@ -67,13 +65,13 @@ describe("README examples", () => {
       while (words.length > 1 && !/^Usage: bitext /.test(helpOf(words))) words = words.slice(0, -1);
       const help = helpOf(words);
       if (!help.startsWith(`Usage: bitext ${words.join(" ")}`)) {
-        problems.push(`README.md:${e.line}: bitext ${words.join(" ")}: no such command`);
+        problems.push(`${e.file}:${e.line}: bitext ${words.join(" ")}: no such command`);
         continue;
       }
       for (const f of e.flags) {
         if (f === "--help" || f === "--home") continue;
         if (!new RegExp(`(^|[\\s,])${f}(?![\\w-])`, "m").test(help))
-          problems.push(`README.md:${e.line}: bitext ${words.join(" ")}: no flag ${f}`);
+          problems.push(`${e.file}:${e.line}: bitext ${words.join(" ")}: no flag ${f}`);
       }
     }
     expect(problems).toEqual([]);
