@@ -25,13 +25,13 @@ const LAYERS = [
   "annotate",
   "sim",
   "cli",
-  "api", // src/index.ts, the package's root: the pipeline in one call per step
+  "api", // src/index.ts, the package's root (the pipeline in one call per step), and src/api/*.ts, its subpaths
 ];
 
 /** The path pattern of a layer's modules. */
 function layerPath(layer) {
   if (layer === "core") return "^src/(?!index\\.ts$)[^/]+$";
-  if (layer === "api") return "^src/index\\.ts$";
+  if (layer === "api") return "^src/(index\\.ts$|api/)";
   return `^src/${layer}/`;
 }
 

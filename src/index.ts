@@ -8,7 +8,8 @@
  * const { status, records } = extractRecords(wrapper, otherHtml);     // on any page of that layout
  * ```
  *
- * Each layer is also a subpath with its full API (`bitext/wrapper`, `bitext/text`, …, see package.json).
+ * Each stage is also a subpath with a short API of its own (`bitext/wrapper`, `bitext/extract`, …: src/api/, the
+ * `exports` of package.json); the folders behind them are internal.
  * The steps that load a browser, the SVM or SQLite load them on first use, so importing `bitext` is cheap.
  */
 import type { Classifier, ClassifierInput, Prediction } from "./classify/index.js";
@@ -26,7 +27,17 @@ import {
   type Wrapper,
 } from "./wrapper/index.js";
 
-export * from "./errors.js";
+export {
+  InputError,
+  LayoutMismatch,
+  NetworkError,
+  NotEnoughData,
+  ReadOnlyInstallation,
+  SettingError,
+  StoreError,
+  UserError,
+  type UserErrorKind,
+} from "./errors.js";
 export type { Classifier, ClassifierInput, Label, Prediction } from "./classify/index.js";
 export type { PageExtraction, SentencePair } from "./extract/index.js";
 export type { TagPathSequence } from "./html/index.js";
