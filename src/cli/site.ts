@@ -44,10 +44,10 @@ function registerCrawlCommand(site: Command): void {
     .option("--concurrency <n>", "requests in flight", String(DEFAULT_CRAWL_OPTIONS.concurrency))
     .option(
       "--delay <duration>",
-      "time between requests to the host, robots Crawl-delay can raise it (500ms, 2s; a bare number is ms)",
+      "time between requests to the host, robots Crawl-delay can raise it (500ms, 2s)",
       "1s",
     )
-    .option("--timeout <duration>", "time allowed per request (20s; a bare number is ms)", "20s")
+    .option("--timeout <duration>", "time allowed per request (20s)", "20s")
     .option("--max-bytes <n>", "largest page accepted, in bytes", String(5 * 1024 * 1024))
     .option("--min-text <bytes>", "pages with less visible text are not kept", String(DEFAULT_CRAWL_OPTIONS.minContentBytes))
     .option("--host <host...>", "other hosts whose links count as this site's (a copy of the site served elsewhere)")
@@ -74,8 +74,8 @@ async function runCrawl(urls: string[], flags: CrawlFlags): Promise<void> {
       force: flags.force === true,
       sitemaps: flags.sitemaps !== false,
       fetch: {
-        delayMs: durationMs("--delay", flags.delay, "ms"),
-        timeoutMs: positiveDurationMs("--timeout", flags.timeout, "ms"),
+        delayMs: durationMs("--delay", flags.delay),
+        timeoutMs: positiveDurationMs("--timeout", flags.timeout),
         maxBytes: wholeNumber("--max-bytes", flags.maxBytes, 1),
         robots: flags.robots !== false,
         ...(flags.userAgent ? { userAgent: flags.userAgent } : {}),

@@ -58,6 +58,16 @@ export function storePath(flag?: string, settings: Settings = loadSettings()): s
   return flag ?? settings.config.store ?? join(settings.home.dir, DEFAULTS.store);
 }
 
+/** The folder `bitext demo` builds in by default: `data/demo` in the home. */
+export function demoFolder(settings: Settings = loadSettings()): string {
+  return join(settings.home.dir, DEFAULTS.demoDir);
+}
+
+/** The store of the demo in `demoFolder()`. */
+export function demoStorePath(settings: Settings = loadSettings()): string {
+  return join(demoFolder(settings), "bitext.db");
+}
+
 /**
  * The classifier model: `--model` if given, else the config file's `model` (null: none), else the
  * user's `models/default.json` (written by `bitext train`), else the shipped one.
