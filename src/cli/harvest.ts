@@ -1,6 +1,5 @@
 import { type Command, Option } from "commander";
 import { withBrowserOptions } from "./browser-options.js";
-import { parseDuration } from "../duration.js";
 import type { FetchMode } from "../serp/index.js";
 import { formatFailureCounts } from "../serp/index.js";
 import type { HarvestEvent, HarvestStats } from "../serp/index.js";

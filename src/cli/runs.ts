@@ -1,13 +1,5 @@
 import type { Command } from "commander";
-import {
-  listRuns,
-  markCrashedRuns,
-  openStore,
-  type Run,
-  STALE_AFTER_MS,
-  staleRuns,
-  withStore,
-} from "../store/index.js";
+import { listRuns, markCrashedRuns, openStore, type Run, STALE_AFTER_MS, staleRuns, withStore } from "../store/index.js";
 import { formatTable, printJson, printLine } from "./output.js";
 import { wholeNumber } from "./flags.js";
 import { demoOption, existingStore, storeOption } from "./shared-options.js";
@@ -77,8 +69,7 @@ export function registerRunsCommand(program: Command): void {
             ]),
           ]),
         );
-        if (stale.size > 0 && !flags.stale)
-          printLine(`\n${stale.size} stale run(s): clear them with bitext runs --clear-stale --db ${db}`);
+        if (stale.size > 0 && !flags.stale) printLine(`\n${stale.size} stale run(s): clear them with bitext runs --clear-stale --db ${db}`);
       } finally {
         store.close();
       }

@@ -18,7 +18,10 @@ export function storeOption(): [string, string] {
 
 /** `--demo`: the store of the last `bitext demo` (data/demo/bitext.db in your home), for the commands that read a store. */
 export function demoOption(): [string, string] {
-  return ["--demo", "read the store of the last bitext demo (data/demo/bitext.db in your home; the default while you have no store of your own)"];
+  return [
+    "--demo",
+    "read the store of the last bitext demo (data/demo/bitext.db in your home; the default while you have no store of your own)",
+  ];
 }
 
 export interface StoreFlags {

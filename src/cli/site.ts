@@ -42,11 +42,7 @@ function registerCrawlCommand(site: Command): void {
     .option("--max-pages <n>", "pages to keep at most", String(DEFAULT_CRAWL_OPTIONS.maxPages))
     .option("--max-depth <n>", "link depth from the start URLs", String(DEFAULT_CRAWL_OPTIONS.maxDepth))
     .option("--concurrency <n>", "requests in flight", String(DEFAULT_CRAWL_OPTIONS.concurrency))
-    .option(
-      "--delay <duration>",
-      "time between requests to the host, robots Crawl-delay can raise it (500ms, 2s)",
-      "1s",
-    )
+    .option("--delay <duration>", "time between requests to the host, robots Crawl-delay can raise it (500ms, 2s)", "1s")
     .option("--timeout <duration>", "time allowed per request (20s)", "20s")
     .option("--max-bytes <n>", "largest page accepted, in bytes", String(5 * 1024 * 1024))
     .option("--min-text <bytes>", "pages with less visible text are not kept", String(DEFAULT_CRAWL_OPTIONS.minContentBytes))

@@ -101,9 +101,7 @@ async function runWorker(flags: WorkerFlags, settings: Settings): Promise<void> 
   const json = flags.json ?? false;
   let lastTrouble = "";
   if (!json)
-    printLine(
-      `bitext worker ${process.pid}: serving ${engines.map((e) => e.name).join(", ")} from ${describeRedis(redis)} into ${db}`,
-    );
+    printLine(`bitext worker ${process.pid}: serving ${engines.map((e) => e.name).join(", ")} from ${describeRedis(redis)} into ${db}`);
   try {
     const summary = await runQueueWorker({
       redis,

@@ -178,7 +178,14 @@ const fetchPages: DemoStep = {
         ...(ctx.onPageDone ? { onPage: () => ctx.onPageDone?.() } : {}),
       }),
     );
-    ctx.results[this.id] = { urls: r.urls, fetched: r.fetched, alreadyStored: r.alreadyStored, skipped: r.skipped, failed: r.failed, pairs: r.pairs };
+    ctx.results[this.id] = {
+      urls: r.urls,
+      fetched: r.fetched,
+      alreadyStored: r.alreadyStored,
+      skipped: r.skipped,
+      failed: r.failed,
+      pairs: r.pairs,
+    };
     ctx.say(`  ${r.urls} linked pages of ${r.records} bilingual records: ${pageCounts(r)}; ${r.pairs} sentence pairs extracted`);
     // Each page once, under its own URL (a result link is often the engine's redirect to it).
     const best = new Map<string, number>();

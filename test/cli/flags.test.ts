@@ -23,7 +23,9 @@ describe("duration flags", () => {
     ]) {
       const r = await runCommand(args);
       expect(r.code, args.join(" ")).not.toBe(0);
-      expect(r.stderr, args.join(" ")).toBe("bitext: --timeout: give the unit: 30s or 30ms (durations take units: 500ms, 30s, 2m, 1h30m)\n");
+      expect(r.stderr, args.join(" ")).toBe(
+        "bitext: --timeout: give the unit: 30s or 30ms (durations take units: 500ms, 30s, 2m, 1h30m)\n",
+      );
     }
   });
 
