@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { assertWritable } from "../config/index.js";
 import { UserError } from "../errors.js";
 import { exportCorpus, OUTPUT_FORMATS } from "../extract/index.js";
 import { openStore } from "../store/index.js";
@@ -33,6 +34,7 @@ export function registerExportCorpus(exportCommand: Command): void {
       "\nExamples:\n  bitext export corpus --format moses --out corpus\n  bitext export corpus --format tmx > corpus.tmx",
     )
     .action(async (flags: ExportCorpusFlags) => {
+      if (flags.out) assertWritable(flags.out); // before the work, not after
       const format = parseFormat(flags.format);
       if (format === "moses" && !flags.out) throw new UserError("--format moses writes two files: give --out PREFIX");
       if (flags.json && !flags.out) throw new UserError("--json prints a summary of the files written: give --out PREFIX");
