@@ -142,8 +142,7 @@ async function harvestHere(files: string[], flags: HarvestFlags, settings: Setti
       keepHtml: flags.keepHtml ?? false,
       retries: wholeNumber("--retries", flags.retries, 0),
       timeoutMs: positiveDurationMs("--timeout", flags.timeout),
-      // `"model": null` in the config file: no classifier, as `--no-classify`.
-      model: flags.classify ? (flags.model ?? settings.config.model) : null,
+      model: harvestModel(flags, settings),
       learn: flags.learn,
       ...(flags.chromium ? { chromium: flags.chromium } : {}),
       ...browserFlags(flags),
@@ -162,6 +161,15 @@ async function harvestHere(files: string[], flags: HarvestFlags, settings: Setti
     progress.done();
     interrupt.dispose();
   }
+}
+
+/**
+ * The classifier model of a harvest (and a worker): none with `--no-classify` or `"model": null` in the
+ * config file (as `classify` reads it), else `--model`, the config file's, or undefined for the default one.
+ */
+export function harvestModel(flags: { classify: boolean; model?: string }, settings: Settings): string | null | undefined {
+  if (!flags.classify) return null;
+  return flags.model ?? settings.config.model;
 }
 
 function reextract(files: string[], flags: HarvestFlags): ReextractSummary {

@@ -11,7 +11,7 @@ import { stopOnInterrupt } from "./signals.js";
 import { openStore } from "../store/index.js";
 import { describeRedis, LazyBrowser, parseRedisUrl, type QueueWorkerSummary, runQueueWorker } from "../queue/index.js";
 import { positiveDurationMs, wholeNumber } from "./flags.js";
-import { type BrowserFlags, browserFlags, logEvent } from "./harvest.js";
+import { type BrowserFlags, browserFlags, harvestModel, logEvent } from "./harvest.js";
 import { printJson, printJsonLine, printLine } from "./output.js";
 import { formatSeconds } from "./progress.js";
 import { splitList } from "./shared-options.js";
@@ -91,7 +91,7 @@ async function runWorker(flags: WorkerFlags, settings: Settings): Promise<void> 
   const concurrency = wholeNumber("--concurrency", flags.concurrency, 1);
   const fetchMode = (flags.fetch as FetchMode | undefined) ?? null;
   const browser = browserFlags(flags, settings);
-  const classifier = await loadRecordClassifier(flags.classify ? (flags.model ?? settings.config.model) : null);
+  const classifier = await loadRecordClassifier(harvestModel(flags, settings));
   const { loader, http } = await pageLoaders(flags, browser, engines, fetchMode, timeoutMs);
   const db = storePath(flags.db, settings);
   const store = openStore(db);
