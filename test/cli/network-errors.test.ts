@@ -22,7 +22,9 @@ describe("network errors", () => {
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(FetchError);
     expect((err as FetchError).kind).toBe("network");
-    expect((err as FetchError).message).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/page\.html: network error \(connection refused: ECONNREFUSED\)/);
+    expect((err as FetchError).message).toMatch(
+      /^http:\/\/127\.0\.0\.1:\d+\/page\.html: network error \(connection refused: ECONNREFUSED\)/,
+    );
     expect((err as FetchError).message).not.toContain("robots.txt unreachable");
   });
 

@@ -58,7 +58,9 @@ describe("config files", () => {
     const dir = workspace({ "bitext.config.json": "{}\n", "bitext.config.yaml": "concurrency: 3\n" });
     const r = await runCommand(["harvest", "--help"], { cwd: dir, env: noHome });
     expect(r.code).not.toBe(0);
-    expect(r.stderr).toBe(`bitext: bitext.config.json and bitext.config.yaml: two config files in ${dir}; keep one (bitext reads only one)\n`);
+    expect(r.stderr).toBe(
+      `bitext: bitext.config.json and bitext.config.yaml: two config files in ${dir}; keep one (bitext reads only one)\n`,
+    );
   });
 
   it("where works on a broken config: every path, and the error", async () => {
