@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { assertWritable } from "../config/index.js";
 import { UserError } from "../errors.js";
 import { fmt } from "../eval/index.js";
 import {
@@ -60,6 +61,7 @@ async function runCrawl(urls: string[], flags: CrawlFlags): Promise<void> {
   const progress = createProgress({ label: "crawl", quiet: flags.json === true });
   try {
     const maxPages = wholeNumber("--max-pages", flags.maxPages, 1);
+    assertWritable(flags.out); // before the crawl folder is made
     const summary = await crawlSite(urls, {
       out: flags.out,
       maxPages,

@@ -63,6 +63,18 @@ describe("every command that writes refuses the installation", () => {
     expect(existsSync(dir)).toBe(false);
   });
 
+  it("site crawl --out, before the crawl folder is made", async () => {
+    const out = join(ROOT, "crawl-here");
+    await refused(["site", "crawl", "http://127.0.0.1:9/", "--out", out], out);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it("init DIR inside the installation", async () => {
+    const dir = join(ROOT, "test", "my-workspace");
+    await refused(["init", dir], dir);
+    expect(existsSync(join(dir, "bitext.config.json"))).toBe(false);
+  });
+
   it("a store opened for writing (harvest, classify, fetch-pages, annotate --db)", () => {
     const db = join(ROOT, "bitext.db");
     made.push(db);
