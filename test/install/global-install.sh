@@ -48,6 +48,12 @@ corpus="$HOME/.local/share/bitext/data/demo/corpus.tsv"
 [ -s "$corpus" ] || { echo "FAIL: the demo wrote no corpus at $corpus"; cat demo.txt; exit 1; }
 bitext export records --db "$HOME/.local/share/bitext/data/demo/bitext.db" | head -3 > head.txt
 [ "$(wc -l < head.txt)" = 3 ] || { echo "FAIL: export | head"; exit 1; }
+# The next commands the demo prints run as printed, from another folder.
+grep '^  bitext ' demo.txt | sed 's/^  //' > next.txt
+[ "$(wc -l < next.txt)" -ge 3 ] || { echo "FAIL: the demo printed no next commands"; cat demo.txt; exit 1; }
+while read -r c; do (cd "$work" && bash -o pipefail -c "$c" > /dev/null) || { echo "FAIL: $c"; exit 1; }; done < next.txt
+(cd "$work" && bitext export corpus > /dev/null 2> fallback.txt) && grep -q "reading the demo's" "$work/fallback.txt" ||
+  { echo "FAIL: export corpus without a store of one's own does not read the demo's"; exit 1; }
 [ "$before" = "$(fingerprint)" ] || { echo "FAIL: the installed package's files changed"; exit 1; }
 
 step "npm link from the checkout"
