@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -66,6 +66,14 @@ describe("every command that writes refuses the installation", () => {
   it("site crawl --out, before the crawl folder is made", async () => {
     const out = join(ROOT, "crawl-here");
     await refused(["site", "crawl", "http://127.0.0.1:9/", "--out", out], out);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it("annotate --out, before the annotation page is served", async () => {
+    const records = join(base, "records.jsonl");
+    writeFileSync(records, `${JSON.stringify({ query: { en: "a", zh: "甲" }, title: "t", url: "http://example.org/", snippet: "s" })}\n`);
+    const out = join(ROOT, "annotations.jsonl");
+    await refused(["annotate", "--records", records, "--out", out], out);
     expect(existsSync(out)).toBe(false);
   });
 
