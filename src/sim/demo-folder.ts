@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { UserError } from "../errors.js";
+import { writeFileAtomic } from "../io/index.js";
 import { assertWritable } from "../paths.js";
 
 /**
@@ -41,6 +42,7 @@ export function stageDemoFolder(dir: string): DemoFolder {
     dir: target,
     staging,
     commit() {
+      relocateWrapperFiles(staging, target);
       const old = join(dirname(target), `.${basename(target)}.old-${process.pid}`);
       const hadOne = existsSync(target);
       if (hadOne) renameSync(target, old);
@@ -56,6 +58,17 @@ export function stageDemoFolder(dir: string): DemoFolder {
       rmSync(staging, { recursive: true, force: true });
     },
   };
+}
+
+/** The wrapper files name their sample page by its path (provenance): the path it has once swapped in. */
+function relocateWrapperFiles(staging: string, target: string): void {
+  const dir = join(staging, "wrappers");
+  if (!existsSync(dir)) return;
+  const [from, to] = [staging, target].map((p) => JSON.stringify(p).slice(1, -1)) as [string, string];
+  for (const name of readdirSync(dir).filter((n) => n.endsWith(".json"))) {
+    const text = readFileSync(join(dir, name), "utf8");
+    if (text.includes(from)) writeFileAtomic(join(dir, name), text.split(from).join(to));
+  }
 }
 
 function isDemoFolder(dir: string): boolean {

@@ -274,7 +274,7 @@ export async function runDemo(
       wrappersDir,
       engines: plain.map((e) => e.spec.name),
       say: shown,
-      ...(hooks.onHarvestEvent ? { onHarvestEvent: hooks.onHarvestEvent } : {}),
+      ...(hooks.onHarvestEvent ? { onHarvestEvent: (e) => hooks.onHarvestEvent?.(relocated(e, folder.staging, folder.dir)) } : {}),
       ...(hooks.onHarvestProgress ? { onHarvestProgress: hooks.onHarvestProgress } : {}),
       ...(hooks.onPagesTotal ? { onPagesTotal: hooks.onPagesTotal } : {}),
       ...(hooks.onPageDone ? { onPageDone: hooks.onPageDone } : {}),

@@ -79,6 +79,11 @@ describe("after bitext demo", () => {
   it("ran", () => {
     expect(run.code, run.writes.map((w) => w.text).join("")).toBe(0);
     expect(existsSync(join(demo, "bitext.db"))).toBe(true);
+    // Built in a staging folder and swapped in: nothing names the staging folder afterwards.
+    for (const name of readdirSync(join(demo, "wrappers")).filter((n) => n.endsWith(".json"))) {
+      expect(readFileSync(join(demo, "wrappers", name), "utf8"), name).not.toMatch(/\.demo\.new-/);
+    }
+    expect(stdout + run.writes.map((w) => w.text).join("")).not.toMatch(/\.demo\.new-/);
   });
 
   it("no report line is printed onto a progress line: the live line is erased first", () => {
