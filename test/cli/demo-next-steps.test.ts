@@ -6,10 +6,13 @@
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { selfCommand } from "../../src/cli/self.js";
 import { resourcePath } from "../../src/paths.js";
 import { ROOT, runCommand } from "../helpers/cli.js";
 
@@ -26,6 +29,17 @@ writeFileSync(
     .join("\n")}\n`,
 );
 
+// `bitext` on the PATH as a user has it (installed or linked): here a shim running this checkout's sources.
+const TSX = pathToFileURL(createRequire(join(ROOT, "package.json")).resolve("tsx")).href;
+const bin = join(work, "bin");
+mkdirSync(bin);
+writeFileSync(
+  join(bin, "bitext"),
+  `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} --import ${JSON.stringify(TSX)} ${JSON.stringify(join(ROOT, "src", "cli", "main.ts"))} "$@"\n`,
+);
+chmodSync(join(bin, "bitext"), 0o755);
+const PATH = `${bin}${delimiter}${process.env.PATH}`;
+
 /** What a terminal shows: stdout and stderr writes in the order they happened. */
 interface Write {
   stream: "out" | "err";
@@ -36,7 +50,13 @@ interface Write {
 async function onTerminal(args: string[]): Promise<{ code: number; writes: Write[] }> {
   const { runBitext } = await import("../../src/cli/program.js");
   const writes: Write[] = [];
-  const saved = { out: process.stdout.write, err: process.stderr.write, tty: process.stderr.isTTY, argv1: process.argv[1] };
+  const saved = {
+    out: process.stdout.write,
+    err: process.stderr.write,
+    tty: process.stderr.isTTY,
+    argv1: process.argv[1],
+    path: process.env.PATH,
+  };
   const capture = (stream: Write["stream"]) =>
     ((chunk: string | Uint8Array, ...rest: unknown[]) => {
       writes.push({ stream, text: typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8") });
@@ -46,7 +66,8 @@ async function onTerminal(args: string[]): Promise<{ code: number; writes: Write
   process.stdout.write = capture("out");
   process.stderr.write = capture("err");
   process.stderr.isTTY = true;
-  process.argv[1] = join(ROOT, "src", "cli", "main.ts"); // the program the printed commands name
+  process.argv[1] = join(bin, "bitext"); // this program, as the `bitext` on the PATH
+  process.env.PATH = PATH;
   try {
     return { code: await runBitext(args), writes };
   } finally {
@@ -54,6 +75,7 @@ async function onTerminal(args: string[]): Promise<{ code: number; writes: Write
     process.stderr.write = saved.err;
     process.stderr.isTTY = saved.tty;
     process.argv[1] = saved.argv1!;
+    process.env.PATH = saved.path;
   }
 }
 
@@ -121,9 +143,9 @@ describe("after bitext demo", () => {
       .filter(Boolean)
       .map((l) => l.trim());
     expect(next.length).toBeGreaterThanOrEqual(3);
-    expect(next.every((c) => c.includes(join(demo, "bitext.db")))).toBe(true);
+    expect(next.every((c) => c.startsWith("bitext ") && c.includes(join(demo, "bitext.db")))).toBe(true);
     const elsewhere = mkdtempSync(join(tmpdir(), "bitext-elsewhere-"));
-    const env = { ...process.env, HOME: elsewhere, BITEXT_HOME: join(elsewhere, "other-home") };
+    const env = { ...process.env, PATH, HOME: elsewhere, BITEXT_HOME: join(elsewhere, "other-home") };
     for (const command of next) {
       const r = spawnSync("bash", ["-o", "pipefail", "-c", command], { cwd: elsewhere, env, encoding: "utf8", timeout: 60_000 });
       expect(r.status, `${command}\n${r.stderr}`).toBe(0);
@@ -158,5 +180,14 @@ describe("after bitext demo", () => {
     expect(noBrowser.code).not.toBe(0);
     expect(fingerprint()).toEqual(before);
     expect(readdirSync(join(home, "data")).filter((n) => n.startsWith("."))).toEqual([]); // no staging folder left
+  });
+});
+
+describe("the command the demo prints for bitext", () => {
+  it("is bitext when the bitext on the PATH is this program, else this program by its absolute path", () => {
+    expect(selfCommand(join(bin, "bitext"), PATH)).toBe("bitext");
+    expect(selfCommand("/opt/bitext/dist/cli/main.js", "/usr/bin")).toBe("node /opt/bitext/dist/cli/main.js");
+    // From sources (tsx), the built program beside them; a path with a blank is quoted for the shell.
+    expect(selfCommand("/my checkout/src/cli/main.ts", "")).toBe("node '/my checkout/dist/cli/main.js'");
   });
 });
