@@ -8,6 +8,7 @@ import {
   currentHome,
   DEFAULTS,
   defaultEngines,
+  demoStorePath,
   describeResource,
   findWorkspaceConfig,
   lexiconFiles,
@@ -52,6 +53,7 @@ export function whereReport() {
       { yours: string; shipped: string }
     >,
     store: { path: storePath(undefined, settings), exists: storeExists(storePath(undefined, settings)) },
+    demoStore: { path: demoStorePath(settings), exists: storeExists(demoStorePath(settings)) },
     annotations: annotationsPath(settings),
     model:
       model === null
@@ -77,6 +79,9 @@ function printWhere(r: ReturnType<typeof whereReport>): void {
       ...(r.configError ? [["config error", `${r.configError} (the paths below are the defaults; fix the file)`]] : []),
       ["installation", `${r.installation} (read-only)`],
       ["store", `${r.store.path}${r.store.exists ? "" : " (not created yet)"}`],
+      ...(r.demoStore.exists
+        ? [["demo store", `${r.demoStore.path}${r.store.exists ? " (--demo)" : " (export and runs read it while yours is not created)"}`]]
+        : []),
       ["annotations", r.annotations],
     ]),
   );

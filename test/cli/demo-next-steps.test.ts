@@ -164,6 +164,10 @@ describe("after bitext demo", () => {
     const records = await runCommand(["export", "records", "--demo", "--limit", "2"]);
     expect(records.code, records.stderr).toBe(0);
     expect(records.stdout.trim().split("\n")).toHaveLength(2);
+    const where = await runCommand(["where"]);
+    expect(where.stdout).toMatch(
+      new RegExp(`demo store +${join(demo, "bitext.db")} \\(export and runs read it while yours is not created\\)`),
+    );
     const runs = await runCommand(["runs", "--demo", "--json"]);
     expect(runs.code, runs.stderr).toBe(0);
     expect(JSON.parse(runs.stdout).length).toBeGreaterThan(0);
