@@ -1,5 +1,5 @@
-import { existsSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { existsSync, realpathSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ReadOnlyInstallation } from "./errors.js";
 
@@ -12,7 +12,7 @@ export const PACKAGE_ROOT: string = findRoot(dirname(fileURLToPath(import.meta.u
 /**
  * A file shipped with the project (`models/default.json`, `wrappers/bing.json`, `queries/demo.tsv`, …),
  * resolved against the package root so `bitext` works from any working directory.
- * User data (the store, annotations a user writes) is resolved against the working directory instead.
+ * What a user makes goes to their home instead (src/config/workspace.ts); nothing is ever written here.
  */
 export function resourcePath(...parts: string[]): string {
   return join(PACKAGE_ROOT, ...parts);
@@ -28,21 +28,33 @@ function findRoot(start: string): string {
   }
 }
 
-/** The shipped folders and files no command may write to. */
-const READ_ONLY_PARTS: readonly string[] = ["wrappers", "models", "queries", "data", "dist", "src"];
-
 /**
- * Is `path` inside the installation's shipped files? A checkout's own scratch folders (test temp dirs,
- * `node_modules`) are not; the folders the package ships are. `data/demo` and other folders a user
- * made in a checkout before homes existed are left alone: only files the package ships count under `data/`.
+ * Is `path` inside the installation (the package folder: package.json, dist/, wrappers/, models/, …)?
+ * The one rule every writer goes through (`assertWritable`): a relative path is resolved against the working
+ * directory, then symbolic links of its existing part are followed (an `npm link`ed install is the checkout), and
+ * anything at or under the package root is the installation's. `node_modules` (npm's, not ours) is not.
  */
 export function isInstallationPath(path: string): boolean {
-  const rel = relative(PACKAGE_ROOT, resolve(path));
-  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return false;
-  const [top] = rel.split(sep);
-  if (!top || !READ_ONLY_PARTS.includes(top)) return false;
-  if (top === "data") return rel === join("data", "annotations.bootstrap.jsonl");
-  return true;
+  const rel = relative(realResolved(PACKAGE_ROOT), realResolved(path));
+  if (rel.startsWith("..") || isAbsolute(rel)) return false;
+  return rel.split(sep)[0] !== "node_modules";
+}
+
+/** `path` made absolute, with the symbolic links of its longest existing ancestor resolved. */
+function realResolved(path: string): string {
+  const absolute = resolve(path);
+  let existing = absolute;
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      return join(realpathSync(existing), ...rest.reverse());
+    } catch {
+      const up = dirname(existing);
+      if (up === existing) return absolute;
+      rest.push(basename(existing));
+      existing = up;
+    }
+  }
 }
 
 /**

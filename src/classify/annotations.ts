@@ -2,6 +2,7 @@
 import { type ParallelText, parallelText } from "../language-pair.js";
 import { createHash } from "node:crypto";
 import { appendFileSync, closeSync, fsyncSync, mkdirSync, openSync } from "node:fs";
+import { assertWritable } from "../paths.js";
 import { dirname } from "node:path";
 import { inputError } from "../errors.js";
 import { readUserTextFile } from "../io/index.js";
@@ -85,6 +86,7 @@ export function readAnnotations(file: string): { annotations: Annotation[]; sha2
 
 /** Append one line to an annotations file and flush it to disk (a crash loses at most the line being written). */
 export function appendAnnotationLine(file: string, line: Record<string, unknown>): void {
+  assertWritable(file);
   mkdirSync(dirname(file), { recursive: true });
   appendFileSync(file, `${JSON.stringify(line)}\n`);
   const fd = openSync(file, "r+");

@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import { createSession, type DecisionSink, startAnnotationServer } from "../annotate/index.js";
 import { type ClassifierInput, loadClassifier, parseClassifierInput } from "../classify/index.js";
-import { annotationsPath, modelPath, storePath, userDataPath } from "../config/index.js";
+import { annotationsPath, assertWritable, modelPath, storePath, userDataPath } from "../config/index.js";
 import { inputError, UserError } from "../errors.js";
 import { listRecords, openStore, setAnnotation, type Store, storeExists } from "../store/index.js";
 import { annotationQuery, buildBootstrapSet } from "../classify/index.js";
@@ -97,6 +97,8 @@ function readRecordsFile(file: string): ClassifierInput[] {
 /** Serve the annotation page until Ctrl-C. */
 async function serveAnnotation(flags: AnnotateFlags): Promise<void> {
   if (flags.db !== undefined && flags.records) throw new UserError("annotate: give either --db or --records, not both");
+  const out = resolve(flags.out ?? annotationsPath());
+  assertWritable(out); // the annotations are appended as they are made: refused before the page is served
   let store: Store | undefined;
   let records: Parameters<typeof createSession>[0]["records"];
   let sink: DecisionSink | undefined;
@@ -122,7 +124,6 @@ async function serveAnnotation(flags: AnnotateFlags): Promise<void> {
     sink = { label: (id, label) => setAnnotation(opened, id, label) };
   }
   const classifier = loadClassifier(modelPath(flags.model) ?? undefined);
-  const out = resolve(flags.out ?? annotationsPath());
   const session = createSession({
     records,
     out,

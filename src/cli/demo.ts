@@ -2,10 +2,12 @@ import { type Command, Option } from "commander";
 import { type DemoOptions, DEMO_FAULTS, defaultDemoOptions, runDemo } from "../sim/index.js";
 import { parseFaults } from "../sim/index.js";
 import { logEvent, progressReporter } from "./harvest.js";
-import { userDataPath } from "../config/index.js";
+import { resolve } from "node:path";
+import { demoFolder } from "../config/index.js";
 import { printJson, printLine } from "./output.js";
 import { createProgress, type Progress } from "./progress.js";
 import { wholeNumber } from "./flags.js";
+import { quoted, selfCommand } from "./self.js";
 
 interface DemoFlags {
   dir?: string;
@@ -21,7 +23,10 @@ interface DemoFlags {
 export function registerDemoCommand(program: Command): void {
   program
     .command("demo")
-    .option("--dir <dir>", "folder for the demo's store and wrappers, recreated (default: data/demo in your home)")
+    .option(
+      "--dir <dir>",
+      "folder for the demo's store, wrappers and corpus, replaced only when the demo succeeds (default: data/demo in your home)",
+    )
     .option("--queries <file>", "query list to harvest (default: the shipped queries/demo.tsv)")
     .option("--pages <n>", "result pages per query", "2")
     .option("--concurrency <n>", "page loads in flight at once", "3")
@@ -33,7 +38,7 @@ export function registerDemoCommand(program: Command): void {
       const defaults = defaultDemoOptions();
       const options: DemoOptions = {
         ...defaults,
-        dir: flags.dir ?? userDataPath("data", "demo"),
+        dir: resolve(flags.dir ?? demoFolder()),
         ...(flags.queries ? { queries: flags.queries } : {}),
         pages: wholeNumber("--pages", flags.pages, 1),
         concurrency: wholeNumber("--concurrency", flags.concurrency, 1),
@@ -42,9 +47,16 @@ export function registerDemoCommand(program: Command): void {
         ...(flags.chromium ? { chromium: flags.chromium } : {}),
       };
       const quiet = flags.json ?? false;
-      const say = quiet ? () => {} : (line: string) => printLine(line);
       const progress = createProgress({ label: "harvest", quiet });
       let pagesProgress = null as Progress | null; // made when the fetch step starts, so its ETA counts from there
+      // A line of the report goes below the progress line, never onto it: the live line is erased first.
+      const say = quiet
+        ? () => {}
+        : (line: string) => {
+            progress.done();
+            pagesProgress?.done();
+            printLine(line);
+          };
       try {
         const report = await runDemo(options, {
           say,
@@ -59,14 +71,28 @@ export function registerDemoCommand(program: Command): void {
         });
         progress.done();
         pagesProgress?.done();
-        if (flags.json) printJson(report);
+        const next = nextCommands(report.db);
+        if (flags.json) printJson({ ...report, next });
         else {
           const corpus = report.results.corpus as { file?: string } | undefined;
-          say(`\nDone. Corpus: ${corpus?.file ?? "(none)"} · records: bitext export records --db ${report.db} --format csv | head`);
+          say(`\nDone. Corpus: ${corpus?.file ?? "(none)"}. The demo's store: ${report.db}`);
+          say("Next (from any folder; while you have no store of your own, export and runs read the demo's, or add --demo):");
+          for (const c of next) say(`  ${c}`);
         }
       } finally {
         progress.done();
         pagesProgress?.done();
       }
     });
+}
+
+/** The commands to try after a demo, runnable as printed from any folder: the store by its absolute path. */
+export function nextCommands(db: string): string[] {
+  const bitext = selfCommand();
+  const store = `--db ${quoted(db)}`;
+  return [
+    `${bitext} export records ${store} --label bilingual --format csv | head -5`,
+    `${bitext} export corpus ${store} --format tmx --out corpus`,
+    `${bitext} runs ${store}`,
+  ];
 }

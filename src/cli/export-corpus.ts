@@ -1,14 +1,16 @@
 import type { Command } from "commander";
+import { assertWritable } from "../config/index.js";
 import { UserError } from "../errors.js";
 import { exportCorpus, OUTPUT_FORMATS } from "../extract/index.js";
 import { openStore } from "../store/index.js";
-import { existingStore, storeOption } from "./shared-options.js";
+import { demoOption, existingStore, storeOption } from "./shared-options.js";
 import { writeLinesTo } from "./stream.js";
 import { parseFormat, parseUnit } from "./extract.js";
 import { printJson } from "./output.js";
 
 interface ExportCorpusFlags {
   db?: string;
+  demo?: boolean;
   format: string;
   out?: string;
   minScore?: string;
@@ -21,6 +23,7 @@ export function registerExportCorpus(exportCommand: Command): void {
     .command("corpus")
     .description("write the extracted sentence pairs as a corpus, deduplicated, with every source URL")
     .option(...storeOption())
+    .option(...demoOption())
     .option("--format <format>", `output format: ${OUTPUT_FORMATS.join(", ")}`, "tsv")
     .option("--out <prefix>", "write PREFIX.tsv / PREFIX.tmx / PREFIX.jsonl / PREFIX.en + PREFIX.zh (default: stdout)")
     .option("--min-score <x>", "leave out pairs scored below this (0–1)")
@@ -31,11 +34,12 @@ export function registerExportCorpus(exportCommand: Command): void {
       "\nExamples:\n  bitext export corpus --format moses --out corpus\n  bitext export corpus --format tmx > corpus.tmx",
     )
     .action(async (flags: ExportCorpusFlags) => {
+      if (flags.out) assertWritable(flags.out); // before the work, not after
       const format = parseFormat(flags.format);
       if (format === "moses" && !flags.out) throw new UserError("--format moses writes two files: give --out PREFIX");
       if (flags.json && !flags.out) throw new UserError("--json prints a summary of the files written: give --out PREFIX");
       const minScore = flags.minScore === undefined ? undefined : parseUnit("--min-score", flags.minScore);
-      const store = openStore(existingStore(flags.db), { readonly: true });
+      const store = openStore(existingStore(flags, { demoFallback: true }), { readonly: true });
       try {
         const result = exportCorpus(store, {
           format,

@@ -1,13 +1,14 @@
 import type { Command } from "commander";
 import { UserError } from "../errors.js";
 import { iterateRecords, openStore, type RecordFilter, type StoredRecord } from "../store/index.js";
-import { existingStore, splitList, storeOption } from "./shared-options.js";
+import { demoOption, existingStore, splitList, storeOption } from "./shared-options.js";
 import { writeLinesTo } from "./stream.js";
 import { wholeNumber } from "./flags.js";
 
 interface ExportRecordsFlags {
   format: string;
   db?: string;
+  demo?: boolean;
   out?: string;
   engines?: string;
   label?: string;
@@ -44,6 +45,7 @@ export function registerExportRecords(exportCommand: Command): void {
     .description("write harvested result records as JSON lines or CSV")
     .option("--format <format>", "jsonl or csv", "jsonl")
     .option(...storeOption())
+    .option(...demoOption())
     .option("--out <file>", "write to this file (atomically) instead of standard output")
     .option("--engines <list>", "only these engines (comma-separated)")
     .option("--label <label>", "only records classified bilingual, monolingual, or unclassified")
@@ -56,7 +58,7 @@ export function registerExportRecords(exportCommand: Command): void {
       const format = flags.format.toLowerCase();
       if (format !== "jsonl" && format !== "csv") throw new UserError(`--format: expected jsonl or csv, got "${flags.format}"`);
       const filter = recordFilter(flags);
-      const db = existingStore(flags.db);
+      const db = existingStore(flags, { demoFallback: true });
       const store = openStore(db, { readonly: true });
       try {
         // Rows come from the store one at a time (an SQLite iterator) and go out as the reader takes them.
@@ -72,7 +74,7 @@ export function registerExportRecords(exportCommand: Command): void {
     });
 }
 
-export function recordFilter(flags: Omit<ExportRecordsFlags, "format" | "db" | "out">): RecordFilter {
+export function recordFilter(flags: Omit<ExportRecordsFlags, "format" | "db" | "demo" | "out">): RecordFilter {
   const filter: RecordFilter = {};
   if (flags.engines) filter.engines = splitList(flags.engines);
   if (flags.label !== undefined) {

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { assertWritable } from "../config/index.js";
 import { UserError } from "../errors.js";
 import {
   EXTRACT_SYSTEMS,
@@ -45,6 +46,7 @@ export function registerExtractCommand(program: Command): void {
       "\nExamples:\n  bitext extract page.html\n  bitext extract --format tmx --out corpus a.html b.html\n  bitext extract --pair en-ja --json https://example.org/ja-en.html",
     )
     .action(async (pages: string[], flags: ExtractFlags) => {
+      if (flags.out) assertWritable(flags.out); // before the work, not after
       const format = parseFormat(flags.format);
       const pair = languagePair("--pair", flags.pair);
       const system = parseSystem(flags.system);

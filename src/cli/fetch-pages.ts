@@ -26,8 +26,8 @@ export function registerFetchPagesCommand(program: Command): void {
     .option("--min-probability <p>", "only records at least this likely to be bilingual (0–1)")
     .option("--limit <n>", "at most this many pages")
     .option("--refetch", "download pages again even when already stored")
-    .option("--delay <duration>", "minimum time between two requests to one host (500ms, 2s; a bare number is ms)", "1s")
-    .option("--timeout <duration>", "time allowed for one page (20s, 1m; a bare number is ms)", "20s")
+    .option("--delay <duration>", "minimum time between two requests to one host (500ms, 2s)", "1s")
+    .option("--timeout <duration>", "time allowed for one page (20s, 1m)", "20s")
     .option("--max-bytes <n>", "largest page accepted, in bytes", String(5 * 1024 * 1024))
     .option("--no-robots", "do not read robots.txt (only for your own sites)")
     .option("--json", "print the summary as JSON")
@@ -35,6 +35,12 @@ export function registerFetchPagesCommand(program: Command): void {
     .action(async (flags: FetchPagesFlags) => {
       const minProbability = flags.minProbability === undefined ? undefined : parseUnit("--min-probability", flags.minProbability);
       const limit = flags.limit === undefined ? undefined : wholeNumber("--limit", flags.limit, 1);
+      const fetcherOptions = {
+        delayMs: durationMs("--delay", flags.delay),
+        timeoutMs: positiveDurationMs("--timeout", flags.timeout),
+        maxBytes: wholeNumber("--max-bytes", flags.maxBytes, 1),
+        robots: flags.robots,
+      };
       const store = openStore(existingStore(flags.db));
       const progress = createProgress({ label: "fetch-pages", quiet: flags.json === true });
       let pairs = 0;
@@ -44,12 +50,7 @@ export function registerFetchPagesCommand(program: Command): void {
           ...(minProbability === undefined ? {} : { minProbability }),
           ...(limit === undefined ? {} : { limit }),
           refetch: flags.refetch === true,
-          fetcherOptions: {
-            delayMs: durationMs("--delay", flags.delay, "ms"),
-            timeoutMs: positiveDurationMs("--timeout", flags.timeout, "ms"),
-            maxBytes: wholeNumber("--max-bytes", flags.maxBytes, 1),
-            robots: flags.robots,
-          },
+          fetcherOptions,
           onTotal: (n) => progress.setTotal(n),
           onPage: (o) => {
             pairs += o.pairs;

@@ -5,16 +5,16 @@ import { type LanguagePair, parseLanguagePair } from "../text/index.js";
 
 /**
  * Flag values every command reads alike. Durations take units everywhere (`500ms`, `30s`, `2h`, `1h30m`,
- * one parser: src/serp/duration.ts); a bare number keeps the unit the flag had before units existed
- * (milliseconds for --delay, seconds for harvest's --timeout), so old command lines mean what they meant.
+ * one parser: src/duration.ts): a bare number other than 0 is refused, since one command read it as seconds
+ * and another as milliseconds (`--timeout 30`), so no flag name has two meanings.
  */
 
-export type BareUnit = "ms" | "s";
-
 /** A duration flag's value in milliseconds; `flag` names it in the error. */
-export function durationMs(flag: string, value: string, bareUnit: BareUnit): number {
+export function durationMs(flag: string, value: string): number {
   const text = value.trim();
-  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * (bareUnit === "s" ? 1000 : 1));
+  if (/^\d+(\.\d+)?$/.test(text) && Number(text) !== 0) {
+    throw new UserError(`${flag}: give the unit: ${text}s or ${text}ms (durations take units: 500ms, 30s, 2m, 1h30m)`);
+  }
   try {
     return parseDuration(text, flag);
   } catch {
@@ -28,8 +28,8 @@ export function showDuration(ms: number): string {
 }
 
 /** A positive duration (a timeout). */
-export function positiveDurationMs(flag: string, value: string, bareUnit: BareUnit): number {
-  const ms = durationMs(flag, value, bareUnit);
+export function positiveDurationMs(flag: string, value: string): number {
+  const ms = durationMs(flag, value);
   if (ms <= 0) throw new UserError(`${flag}: expected a duration above 0, got "${value}"`);
   return ms;
 }

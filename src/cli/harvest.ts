@@ -1,6 +1,5 @@
 import { type Command, Option } from "commander";
 import { withBrowserOptions } from "./browser-options.js";
-import { parseDuration } from "../duration.js";
 import type { FetchMode } from "../serp/index.js";
 import { formatFailureCounts } from "../serp/index.js";
 import type { HarvestEvent, HarvestStats } from "../serp/index.js";
@@ -12,17 +11,17 @@ import { type HarvestRunOptions, type HarvestRunResult, resolveQueryFile, runHar
 import { openStore } from "../store/index.js";
 import { DEFAULTS, defaultEngines, HARVEST_DEFAULTS, loadSettings, type Settings, storePath } from "../config/index.js";
 import { formatTable, printJson, printLine } from "./output.js";
-import { positiveDurationMs, wholeNumber } from "./flags.js";
+import { durationMs, positiveDurationMs, wholeNumber } from "./flags.js";
 import { createProgress, formatSeconds, type Progress } from "./progress.js";
 import { stopOnInterrupt } from "./signals.js";
-import { splitList } from "./shared-options.js";
+import { splitList, storeOption } from "./shared-options.js";
 
 interface HarvestFlags extends BrowserFlags {
   engines: string;
   pages: string;
   concurrency: string;
   maxAge: string;
-  db: string;
+  db?: string;
   wrappers?: string;
   keepHtml?: boolean;
   retries: string;
@@ -74,11 +73,11 @@ function harvestOptions(command: Command, settings: Settings): Command {
         String(settings.config.concurrency ?? DEFAULTS.concurrency),
       )
       .option("--max-age <duration>", "skip pages fetched successfully this recently (0: fetch all again)", DEFAULTS.maxAge)
-      .option("--db <file>", "the store", storePath(undefined, settings))
+      .option(...storeOption())
       .option("--wrappers <dir>", "folder of engine wrapper files (default: the shipped wrappers/)")
       .option("--keep-html", "keep every result page's HTML (compressed) in the store, to re-extract later")
       .option("--retries <n>", "retries of a page after a network error or timeout", String(DEFAULTS.retries))
-      .option("--timeout <duration>", "page load timeout (30s, 1m; a bare number is seconds)", DEFAULTS.timeout)
+      .option("--timeout <duration>", "page load timeout (30s, 1m)", DEFAULTS.timeout)
       .option("--model <file>", "classifier model for classifying records as they are stored (default: models/default.json if present)")
       .option("--no-classify", "store records unclassified even if a model is present")
       .option("--no-learn", "never learn or re-learn wrappers from harvested pages")
@@ -107,7 +106,7 @@ async function enqueue(files: string[], flags: HarvestFlags & { queue: string })
   const r = await enqueueFromHarvest(files, {
     ...flags,
     pages: wholeNumber("--pages", flags.pages, 1),
-    maxAgeMs: parseDuration(flags.maxAge, "--max-age"),
+    maxAgeMs: durationMs("--max-age", flags.maxAge),
     keepHtml: flags.keepHtml ?? false,
     retries: wholeNumber("--retries", flags.retries, 0),
   });
@@ -135,15 +134,15 @@ async function harvestHere(files: string[], flags: HarvestFlags, settings: Setti
     const result = await runHarvest({
       queryFiles: files,
       engines: splitList(flags.engines),
-      db: flags.db,
+      db: storePath(flags.db, settings),
       ...(flags.wrappers ? { wrappersDir: flags.wrappers } : {}),
       pages: wholeNumber("--pages", flags.pages, 1),
       concurrency: wholeNumber("--concurrency", flags.concurrency, 1),
-      maxAgeMs: parseDuration(flags.maxAge, "--max-age"),
+      maxAgeMs: durationMs("--max-age", flags.maxAge),
       keepHtml: flags.keepHtml ?? false,
       retries: wholeNumber("--retries", flags.retries, 0),
-      timeoutMs: positiveDurationMs("--timeout", flags.timeout, "s"),
-      model: flags.classify ? (flags.model ?? settings.config.model ?? undefined) : null,
+      timeoutMs: positiveDurationMs("--timeout", flags.timeout),
+      model: harvestModel(flags, settings),
       learn: flags.learn,
       ...(flags.chromium ? { chromium: flags.chromium } : {}),
       ...browserFlags(flags),
@@ -164,11 +163,20 @@ async function harvestHere(files: string[], flags: HarvestFlags, settings: Setti
   }
 }
 
+/**
+ * The classifier model of a harvest (and a worker): none with `--no-classify` or `"model": null` in the
+ * config file (as `classify` reads it), else `--model`, the config file's, or undefined for the default one.
+ */
+export function harvestModel(flags: { classify: boolean; model?: string }, settings: Settings): string | null | undefined {
+  if (!flags.classify) return null;
+  return flags.model ?? settings.config.model;
+}
+
 function reextract(files: string[], flags: HarvestFlags): ReextractSummary {
   const dir = flags.wrappers ?? defaultWrappersDir();
   const engines = splitList(flags.engines).map((name) => loadEngine(dir, name));
   const queries = files.length > 0 ? readQueryFiles(files.map(resolveQueryFile)) : undefined;
-  const store = openStore(flags.db);
+  const store = openStore(storePath(flags.db));
   try {
     return reextractStoredPages(store, { engines, ...(queries ? { queries } : {}), runOptions: { reextract: true, files, ...flags } });
   } finally {

@@ -1,19 +1,12 @@
 import type { Command } from "commander";
-import {
-  DEFAULT_STORE_PATH,
-  listRuns,
-  markCrashedRuns,
-  openStore,
-  type Run,
-  STALE_AFTER_MS,
-  staleRuns,
-  withStore,
-} from "../store/index.js";
+import { listRuns, markCrashedRuns, openStore, type Run, STALE_AFTER_MS, staleRuns, withStore } from "../store/index.js";
 import { formatTable, printJson, printLine } from "./output.js";
 import { wholeNumber } from "./flags.js";
+import { demoOption, existingStore, storeOption } from "./shared-options.js";
 
 interface RunsFlags {
-  db: string;
+  db?: string;
+  demo?: boolean;
   limit: string;
   stale?: boolean;
   clearStale?: boolean;
@@ -23,7 +16,8 @@ interface RunsFlags {
 export function registerRunsCommand(program: Command): void {
   program
     .command("runs")
-    .option("--db <file>", "the store", DEFAULT_STORE_PATH)
+    .option(...storeOption())
+    .option(...demoOption())
     .option("--limit <n>", "at most this many runs, newest first", "20")
     .option(
       "--stale",
@@ -33,8 +27,9 @@ export function registerRunsCommand(program: Command): void {
     .option("--json", "print the runs as JSON")
     .action(async (flags: RunsFlags) => {
       const limit = wholeNumber("--limit", flags.limit, 1);
+      const db = existingStore(flags, { demoFallback: !flags.clearStale });
       if (flags.clearStale) {
-        const cleared = await withStore(flags.db, (store) => {
+        const cleared = await withStore(db, (store) => {
           const stale = staleRuns(store);
           markCrashedRuns(store);
           return stale;
@@ -49,7 +44,7 @@ export function registerRunsCommand(program: Command): void {
         return;
       }
       // Listing only reads: it works beside a harvest and on a store on read-only media.
-      const store = openStore(flags.db, { readonly: true });
+      const store = openStore(db, { readonly: true });
       try {
         const stale = new Set(staleRuns(store).map((r) => r.id));
         const runs = flags.stale ? staleRuns(store).slice(-limit).reverse() : listRuns(store, limit);
@@ -74,8 +69,7 @@ export function registerRunsCommand(program: Command): void {
             ]),
           ]),
         );
-        if (stale.size > 0 && !flags.stale)
-          printLine(`\n${stale.size} stale run(s): clear them with bitext runs --clear-stale --db ${flags.db}`);
+        if (stale.size > 0 && !flags.stale) printLine(`\n${stale.size} stale run(s): clear them with bitext runs --clear-stale --db ${db}`);
       } finally {
         store.close();
       }

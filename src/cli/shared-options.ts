@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { storePath } from "../config/index.js";
+import { demoStorePath, loadSettings, storePath } from "../config/index.js";
 import { UserError } from "../errors.js";
 import { storeExists } from "../store/index.js";
 import { intAtLeast, positiveNumberList } from "./flags.js";
@@ -16,15 +16,42 @@ export function storeOption(): [string, string] {
   ];
 }
 
-/** The store a command reads: `--db`, the config file's, or the home's; it must exist. */
-export function existingStore(flag: string | undefined): string {
-  const path = storePath(flag);
-  if (!storeExists(path)) {
-    throw new UserError(
-      `${path}: no store here yet (run bitext harvest or bitext demo first, or pass --db FILE; bitext where shows the paths in use)`,
-    );
+/** `--demo`: the store of the last `bitext demo` (data/demo/bitext.db in your home), for the commands that read a store. */
+export function demoOption(): [string, string] {
+  return [
+    "--demo",
+    "read the store of the last bitext demo (data/demo/bitext.db in your home; the default while you have no store of your own)",
+  ];
+}
+
+export interface StoreFlags {
+  db?: string;
+  demo?: boolean;
+}
+
+/**
+ * The store a command reads: `--db`, `--demo`, the config file's or the home's; it must exist. `demoFallback`
+ * (commands that only read): with no store of the user's yet, the demo's is the current store, said on stderr.
+ */
+export function existingStore(flags: StoreFlags | string | undefined, options: { demoFallback?: boolean } = {}): string {
+  const { db, demo } = typeof flags === "object" ? flags : { db: flags, demo: false };
+  if (db !== undefined && demo) throw new UserError("give either --db or --demo, not both");
+  const settings = loadSettings();
+  if (demo) {
+    const path = demoStorePath(settings);
+    if (!storeExists(path)) throw new UserError(`${path}: no demo store yet (run bitext demo first)`);
+    return path;
   }
-  return path;
+  const path = storePath(db, settings);
+  if (storeExists(path)) return path;
+  const demoStore = demoStorePath(settings);
+  if (db === undefined && options.demoFallback && storeExists(demoStore)) {
+    process.stderr.write(`bitext: no store of yours yet (${path}): reading the demo's, ${demoStore}\n`);
+    return demoStore;
+  }
+  throw new UserError(
+    `${path}: no store here yet (run bitext harvest or bitext demo first, or pass --db FILE; bitext where shows the paths in use)`,
+  );
 }
 
 /** A comma-separated flag value (`--engines bing,baidu`) as a list, blanks dropped. */

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { assertWritable } from "../config/index.js";
 import { UserError } from "../errors.js";
 import { fmt } from "../eval/index.js";
 import {
@@ -42,12 +43,8 @@ function registerCrawlCommand(site: Command): void {
     .option("--max-pages <n>", "pages to keep at most", String(DEFAULT_CRAWL_OPTIONS.maxPages))
     .option("--max-depth <n>", "link depth from the start URLs", String(DEFAULT_CRAWL_OPTIONS.maxDepth))
     .option("--concurrency <n>", "requests in flight", String(DEFAULT_CRAWL_OPTIONS.concurrency))
-    .option(
-      "--delay <duration>",
-      "time between requests to the host, robots Crawl-delay can raise it (500ms, 2s; a bare number is ms)",
-      "1s",
-    )
-    .option("--timeout <duration>", "time allowed per request (20s; a bare number is ms)", "20s")
+    .option("--delay <duration>", "time between requests to the host, robots Crawl-delay can raise it (500ms, 2s)", "1s")
+    .option("--timeout <duration>", "time allowed per request (20s)", "20s")
     .option("--max-bytes <n>", "largest page accepted, in bytes", String(5 * 1024 * 1024))
     .option("--min-text <bytes>", "pages with less visible text are not kept", String(DEFAULT_CRAWL_OPTIONS.minContentBytes))
     .option("--host <host...>", "other hosts whose links count as this site's (a copy of the site served elsewhere)")
@@ -64,6 +61,7 @@ async function runCrawl(urls: string[], flags: CrawlFlags): Promise<void> {
   const progress = createProgress({ label: "crawl", quiet: flags.json === true });
   try {
     const maxPages = wholeNumber("--max-pages", flags.maxPages, 1);
+    assertWritable(flags.out); // before the crawl folder is made
     const summary = await crawlSite(urls, {
       out: flags.out,
       maxPages,
@@ -74,8 +72,8 @@ async function runCrawl(urls: string[], flags: CrawlFlags): Promise<void> {
       force: flags.force === true,
       sitemaps: flags.sitemaps !== false,
       fetch: {
-        delayMs: durationMs("--delay", flags.delay, "ms"),
-        timeoutMs: positiveDurationMs("--timeout", flags.timeout, "ms"),
+        delayMs: durationMs("--delay", flags.delay),
+        timeoutMs: positiveDurationMs("--timeout", flags.timeout),
         maxBytes: wholeNumber("--max-bytes", flags.maxBytes, 1),
         robots: flags.robots !== false,
         ...(flags.userAgent ? { userAgent: flags.userAgent } : {}),

@@ -5,8 +5,10 @@ import {
   annotationsPath,
   CONFIG_FILE_NAMES,
   configFileIn,
+  currentHome,
   DEFAULTS,
   defaultEngines,
+  demoStorePath,
   describeResource,
   findWorkspaceConfig,
   lexiconFiles,
@@ -15,6 +17,7 @@ import {
   modelPath,
   RESOURCE_KINDS,
   type ResourceKind,
+  type Settings,
   shippedPath,
   storePath,
   userDataPath,
@@ -27,19 +30,30 @@ import { formatTable, printJson, printLine } from "./output.js";
 
 /** Everything `bitext where` reports: the home, the config, and the file each command reads. */
 export function whereReport() {
-  const settings = loadSettings();
+  // A broken config file is what `where` helps with: the paths are shown with the defaults, and the error.
+  let settings: Settings;
+  let configError: string | null = null;
+  try {
+    settings = loadSettings();
+  } catch (err) {
+    if (!(err instanceof UserError)) throw err;
+    settings = { home: currentHome(), config: {} };
+    configError = err.message;
+  }
   const model = modelPath(undefined, settings);
   const engines = defaultEngines(settings);
   return {
     home: settings.home.dir,
     homeSource: settings.home.source,
     config: settings.home.config,
+    configError,
     installation: PACKAGE_ROOT,
     folders: Object.fromEntries(RESOURCE_KINDS.map((k) => [k, { yours: userDataPath(k), shipped: shippedPath(k) }])) as Record<
       ResourceKind,
       { yours: string; shipped: string }
     >,
     store: { path: storePath(undefined, settings), exists: storeExists(storePath(undefined, settings)) },
+    demoStore: { path: demoStorePath(settings), exists: storeExists(demoStorePath(settings)) },
     annotations: annotationsPath(settings),
     model:
       model === null
@@ -56,15 +70,18 @@ export function whereReport() {
   };
 }
 
-function printWhere(): void {
-  const r = whereReport();
+function printWhere(r: ReturnType<typeof whereReport>): void {
   const tag = (o: string) => (o === "user" ? "yours" : o);
   printLine(
     formatTable([
       ["home", `${r.home} (${r.homeSource})`],
       ["config", r.config ?? `none (bitext init creates ${CONFIG_FILE_NAMES[0]})`],
+      ...(r.configError ? [["config error", `${r.configError} (the paths below are the defaults; fix the file)`]] : []),
       ["installation", `${r.installation} (read-only)`],
       ["store", `${r.store.path}${r.store.exists ? "" : " (not created yet)"}`],
+      ...(r.demoStore.exists
+        ? [["demo store", `${r.demoStore.path}${r.store.exists ? " (--demo)" : " (export and runs read it while yours is not created)"}`]]
+        : []),
       ["annotations", r.annotations],
     ]),
   );
@@ -121,7 +138,16 @@ export function registerWhereCommand(program: Command): void {
   program
     .command("where")
     .option("--json", "print the paths as JSON")
-    .action((flags: { json?: boolean }) => (flags.json ? printJson(whereReport()) : printWhere()));
+    .action((flags: { json?: boolean }) => {
+      const report = whereReport();
+      if (flags.json) printJson(report);
+      else printWhere(report);
+      // Everything is shown; the status still says the config file needs fixing.
+      if (report.configError) {
+        process.stderr.write(`bitext: ${report.configError}\n`);
+        process.exitCode = 1;
+      }
+    });
 }
 
 export function registerInitCommand(program: Command): void {

@@ -11,7 +11,7 @@ import { stopOnInterrupt } from "./signals.js";
 import { openStore } from "../store/index.js";
 import { describeRedis, LazyBrowser, parseRedisUrl, QueueOpenAborted, type QueueWorkerSummary, runQueueWorker } from "../queue/index.js";
 import { positiveDurationMs, wholeNumber } from "./flags.js";
-import { type BrowserFlags, browserFlags, logEvent } from "./harvest.js";
+import { type BrowserFlags, browserFlags, harvestModel, logEvent } from "./harvest.js";
 import { printJson, printJsonLine, printLine } from "./output.js";
 import { formatSeconds } from "./progress.js";
 import { splitList } from "./shared-options.js";
@@ -19,7 +19,7 @@ import { splitList } from "./shared-options.js";
 interface WorkerFlags extends BrowserFlags {
   queue: string;
   engines: string;
-  db: string;
+  db?: string;
   wrappers?: string;
   concurrency: string;
   timeout: string;
@@ -57,10 +57,8 @@ function addWorkerOptions(command: Command, settings: Settings): Command {
       .addOption(
         new Option(
           "--db <store>",
-          "the store the pages are written to: a SQLite file, or postgres://user@host:5432/db for workers on many machines",
-        )
-          .default(storePath(undefined, settings))
-          .env("BITEXT_DB"),
+          "the store the pages are written to: a SQLite file, or postgres://user@host:5432/db for workers on many machines (default: the config file's store, else data/bitext.db in your home; bitext where shows it)",
+        ).env("BITEXT_DB"),
       )
       .option("--wrappers <dir>", "folder of engine wrapper files (default: the shipped wrappers/)")
       .option(
@@ -68,7 +66,7 @@ function addWorkerOptions(command: Command, settings: Settings): Command {
         "pages in flight at once in this worker, per engine (each engine's limit over all workers still holds)",
         "2",
       )
-      .option("--timeout <duration>", "page load timeout (30s, 1m; a bare number is seconds)", "30s")
+      .option("--timeout <duration>", "page load timeout (30s, 1m)", "30s")
       .option("--stall <duration>", "a job held by a worker that stopped answering goes to another after this long", "30s")
       .addOption(
         new Option(
@@ -88,23 +86,22 @@ async function runWorker(flags: WorkerFlags, settings: Settings): Promise<void> 
   const redis = parseRedisUrl(flags.queue);
   const engines = loadConfiguredEngines(splitList(flags.engines), flags.wrappers);
   if (engines.length === 0) throw new UserError("--engines: give at least one engine");
-  const timeoutMs = positiveDurationMs("--timeout", flags.timeout, "s");
-  const stallMs = positiveDurationMs("--stall", flags.stall, "s");
+  const timeoutMs = positiveDurationMs("--timeout", flags.timeout);
+  const stallMs = positiveDurationMs("--stall", flags.stall);
   const concurrency = wholeNumber("--concurrency", flags.concurrency, 1);
   const fetchMode = (flags.fetch as FetchMode | undefined) ?? null;
   const browser = browserFlags(flags, settings);
-  const classifier = await loadRecordClassifier(flags.classify ? (flags.model ?? settings.config.model ?? undefined) : null);
+  const classifier = await loadRecordClassifier(harvestModel(flags, settings));
   const { loader, http } = await pageLoaders(flags, browser, engines, fetchMode, timeoutMs);
-  const store = openStore(flags.db);
+  const db = storePath(flags.db, settings);
+  const store = openStore(db);
   const interrupt = stopOnInterrupt(() =>
     process.stderr.write("\nbitext worker: stopping: letting the pages in flight finish (again to quit now)\n"),
   );
   const json = flags.json ?? false;
   let lastTrouble = "";
   if (!json)
-    printLine(
-      `bitext worker ${process.pid}: serving ${engines.map((e) => e.name).join(", ")} from ${describeRedis(redis)} into ${flags.db}`,
-    );
+    printLine(`bitext worker ${process.pid}: serving ${engines.map((e) => e.name).join(", ")} from ${describeRedis(redis)} into ${db}`);
   try {
     const summary = await runQueueWorker({
       redis,

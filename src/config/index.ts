@@ -2,10 +2,10 @@ import { existsSync } from "node:fs";
 import { dirname, isAbsolute, join, relative } from "node:path";
 import { parse as parseYaml, YAMLParseError } from "yaml";
 import { UserError } from "../errors.js";
-import { parseJsonText, readTextFile, validated } from "../io/index.js";
+import { parseJsonTextAt, readTextFile, validated } from "../io/index.js";
 import { isPostgresUrl } from "../store/index.js";
 import { type ConfigFileContent, configSchema, DEFAULTS } from "./schema.js";
-import { currentHome, describeResource, type Home, listResources, userDataPath } from "./workspace.js";
+import { configFilesIn, currentHome, describeResource, type Home, listResources, userDataPath } from "./workspace.js";
 
 export * from "./schema.js";
 export * from "./workspace.js";
@@ -30,12 +30,13 @@ export function readConfigFile(file: string): ConfigFileContent {
       raw = parseYaml(text) ?? {};
     } catch (err) {
       if (err instanceof YAMLParseError) {
-        const line = err.linePos?.[0]?.line;
-        throw new UserError(`${shown}${line ? `:${line}` : ""}: not valid YAML (${err.message.split("\n")[0]})`);
+        const at = err.linePos?.[0];
+        const reason = err.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
+        throw new UserError(`${shown}${at ? `:${at.line}:${at.col}` : ""}: not valid YAML (${reason})`);
       }
       throw err;
     }
-  } else raw = parseJsonText(text, shown);
+  } else raw = parseJsonTextAt(text, shown);
   const config = validated(configSchema, raw, shown);
   const base = dirname(file);
   const rel = (p: string) => (isAbsolute(p) ? p : join(base, p));
@@ -50,12 +51,26 @@ export function readConfigFile(file: string): ConfigFileContent {
 /** The current settings (the config file is read each time: commands call this once). */
 export function loadSettings(): Settings {
   const home = currentHome();
+  const files = configFilesIn(home.dir);
+  if (files.length > 1) {
+    throw new UserError(`${files.map(displayPath).join(" and ")}: two config files in ${home.dir}; keep one (bitext reads only one)`);
+  }
   return { home, config: home.config ? readConfigFile(home.config) : {} };
 }
 
 /** The store (a SQLite file or a PostgreSQL URL): `--db` if given, else the config file's `store`, else `data/bitext.db` in the home. */
 export function storePath(flag?: string, settings: Settings = loadSettings()): string {
   return flag ?? settings.config.store ?? join(settings.home.dir, DEFAULTS.store);
+}
+
+/** The folder `bitext demo` builds in by default: `data/demo` in the home. */
+export function demoFolder(settings: Settings = loadSettings()): string {
+  return join(settings.home.dir, DEFAULTS.demoDir);
+}
+
+/** The store of the demo in `demoFolder()`. */
+export function demoStorePath(settings: Settings = loadSettings()): string {
+  return join(demoFolder(settings), "bitext.db");
 }
 
 /**

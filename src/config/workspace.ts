@@ -56,11 +56,12 @@ export function findWorkspaceConfig(from: string = process.cwd()): string | null
 
 /** The config file a folder holds (the first of CONFIG_FILE_NAMES), or null. */
 export function configFileIn(dir: string): string | null {
-  for (const name of CONFIG_FILE_NAMES) {
-    const file = join(dir, name);
-    if (existsSync(file) && statSync(file).isFile()) return file;
-  }
-  return null;
+  return configFilesIn(dir)[0] ?? null;
+}
+
+/** Every config file a folder holds (more than one is an error `loadSettings` reports). */
+export function configFilesIn(dir: string): string[] {
+  return CONFIG_FILE_NAMES.map((name) => join(dir, name)).filter((file) => existsSync(file) && statSync(file).isFile());
 }
 
 /** The platform's user data folder for bitext (XDG_DATA_HOME on Linux). */

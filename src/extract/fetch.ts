@@ -49,6 +49,8 @@ export interface PageOutcome {
   /** Why the download failed, or why the page is skipped. */
   error?: string;
   pairs: number;
+  /** Where the link led (after redirects), when that is another URL. */
+  finalUrl?: string;
 }
 
 export interface FetchPagesSummary {
@@ -155,7 +157,7 @@ async function onePage(
     return { url, status: "skipped", error: reason, pairs: 0 };
   }
   replacePairs(store, pageId, pairs.map(toStoredPair));
-  return { url, status, pairs: pairs.length };
+  return { url, status, pairs: pairs.length, ...(page?.finalUrl ? { finalUrl: page.finalUrl } : {}) };
 }
 
 interface PageTask extends Timed {

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { UserError } from "../errors.js";
+import { jsonErrorPosition } from "./json-position.js";
 import { readUserTextFile } from "./text-file.js";
 
 /**
@@ -21,6 +22,23 @@ export function parseJsonText(text: string, path: string, hint = ""): unknown {
     return JSON.parse(text);
   } catch (err) {
     throw new UserError(`${path}: not valid JSON (${(err as Error).message.split("\n")[0]})${hint}`);
+  }
+}
+
+/**
+ * Parse JSON text a person edits (a config file): a syntax error is `FILE:LINE:COLUMN: not valid JSON (…)`,
+ * the line and column of the first character that is not JSON.
+ */
+export function parseJsonTextAt(text: string, path: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    const at = jsonErrorPosition(text);
+    const reason = (err as Error).message
+      .split("\n")[0]!
+      .replace(/ in JSON at position \d+.*$/, "")
+      .replace(/, ".*$/, "");
+    throw new UserError(`${path}${at ? `:${at.line}:${at.column}` : ""}: not valid JSON (${reason})`);
   }
 }
 

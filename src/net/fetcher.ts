@@ -80,6 +80,9 @@ class PoliteFetcher implements Fetcher {
       if (err instanceof FetchError && (err.kind === "redirects" || err.kind === "scheme")) {
         return robotsRules(robotsUrl, agent, { status: 404, body: "" });
       }
+      // A host that cannot be reached at all (refused, DNS, timeout) is that, not a robots.txt verdict: the
+      // page fails with what failed, as it would with robots off.
+      if (err instanceof FetchError && (err.kind === "network" || err.kind === "timeout")) throw err;
       return robotsRules(robotsUrl, agent, "unreachable");
     }
   }
@@ -119,7 +122,11 @@ class PoliteFetcher implements Fetcher {
   private async waitTurn(url: URL, fo: FollowOptions): Promise<void> {
     let crawlDelay = fo.robotsDelay ?? 0;
     if (fo.checkRobots && this.options.robots) {
-      const rules = await this.rulesFor(url);
+      const rules = await this.rulesFor(url).catch((err: unknown) => {
+        throw err instanceof FetchError
+          ? new FetchError(err.kind, url.href, `${err.reason} (reading ${robotsUrlFor(url)})`, err.status)
+          : err;
+      });
       if (!rules.allowed(url.href)) {
         const why = rules.source === "unreachable" ? "robots.txt unreachable, site treated as disallowed" : "disallowed by robots.txt";
         throw new FetchError("robots", url.href, why);
@@ -227,8 +234,22 @@ function failure(url: string, err: unknown, timeoutSignal: AbortSignal, callerSi
   if (callerSignal?.aborted) return new FetchError("aborted", url, "aborted");
   const cause = (err as { cause?: { code?: string; message?: string } }).cause;
   const detail = cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err));
-  return new FetchError("network", url, `network error (${detail})`);
+  const what = NETWORK_FAILURES[cause?.code ?? ""];
+  return new FetchError("network", url, `network error (${what ? `${what}: ` : ""}${detail})`);
 }
+
+/** What a system error code means, in words (the code stays in the message for searching). */
+const NETWORK_FAILURES: Record<string, string> = {
+  ECONNREFUSED: "connection refused",
+  ECONNRESET: "connection reset",
+  ENOTFOUND: "host not found",
+  EAI_AGAIN: "DNS lookup failed",
+  EHOSTUNREACH: "host unreachable",
+  ENETUNREACH: "network unreachable",
+  ETIMEDOUT: "connection timed out",
+  UND_ERR_CONNECT_TIMEOUT: "connection timed out",
+  UND_ERR_SOCKET: "connection closed",
+};
 
 /** undici's errors for a pooled connection found closed when a request was written to it. */
 function isStaleConnection(err: unknown): boolean {

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { exportCorpus, fetchBilingualPages } from "../extract/index.js";
 import { resourcePath } from "../paths.js";
@@ -9,6 +9,8 @@ import { learnWrapperLive } from "../serp/index.js";
 import { queryText, readQueryFile } from "../serp/index.js";
 import { type HarvestRunResult, runHarvest } from "../serp/index.js";
 import { countRecords, listRecords, type StoredRecord, withStore } from "../store/index.js";
+import { UserError } from "../errors.js";
+import { relocated, stageDemoFolder } from "./demo-folder.js";
 import { type FaultRule, parseFaults } from "./faults.js";
 import { type Simulator, startSimulator } from "./server.js";
 
@@ -22,7 +24,7 @@ import { type Simulator, startSimulator } from "./server.js";
 export const DEMO_FAULTS = "sim-div:429@3,sim-list:reset@4,sim-table:layout-switch@8";
 
 export interface DemoOptions {
-  /** Folder for the demo's store and wrapper files (recreated each run). */
+  /** Folder for the demo's store, wrapper files and corpus (replaced as a whole when a demo succeeds). */
   dir: string;
   queries: string;
   pages: number;
@@ -176,14 +178,33 @@ const fetchPages: DemoStep = {
         ...(ctx.onPageDone ? { onPage: () => ctx.onPageDone?.() } : {}),
       }),
     );
-    ctx.results[this.id] = { urls: r.urls, fetched: r.fetched, failed: r.failed, pairs: r.pairs };
-    ctx.say(
-      `  ${r.urls} linked pages of ${r.records} bilingual records: ${r.fetched} fetched, ${r.failed} failed; ${r.pairs} sentence pairs extracted`,
-    );
-    const best = [...r.pages].sort((a, b) => b.pairs - a.pairs).slice(0, 3);
-    for (const page of best) ctx.say(`  ${page.pairs} pairs  ${page.url}`);
+    ctx.results[this.id] = {
+      urls: r.urls,
+      fetched: r.fetched,
+      alreadyStored: r.alreadyStored,
+      skipped: r.skipped,
+      failed: r.failed,
+      pairs: r.pairs,
+    };
+    ctx.say(`  ${r.urls} linked pages of ${r.records} bilingual records: ${pageCounts(r)}; ${r.pairs} sentence pairs extracted`);
+    // Each page once, under its own URL (a result link is often the engine's redirect to it).
+    const best = new Map<string, number>();
+    for (const page of r.pages) {
+      const url = page.finalUrl ?? page.url;
+      best.set(url, Math.max(best.get(url) ?? 0, page.pairs));
+    }
+    for (const [url, pairs] of [...best].sort((a, b) => b[1] - a[1]).slice(0, 3)) ctx.say(`  ${pairs} pairs  ${url}`);
   },
 };
+
+/** "83 fetched, 80 already stored (…), 0 skipped, 0 failed": every linked page accounted for. */
+function pageCounts(r: { fetched: number; alreadyStored: number; skipped: number; failed: number }): string {
+  const parts = [`${r.fetched} fetched`];
+  if (r.alreadyStored > 0) parts.push(`${r.alreadyStored} already stored (another link led to the same page)`);
+  if (r.skipped > 0) parts.push(`${r.skipped} skipped (cannot be processed)`);
+  parts.push(`${r.failed} failed`);
+  return parts.join(", ");
+}
 
 const exportTheCorpus: DemoStep = {
   id: "corpus",
@@ -223,44 +244,55 @@ export async function runDemo(
     "onHarvestEvent" | "onHarvestProgress" | "onPagesTotal" | "onPageDone"
   >,
 ): Promise<DemoReport> {
-  const wrappersDir = join(options.dir, "wrappers");
-  const db = join(options.dir, "bitext.db");
-  // A fresh demo each time: the simulator's port (part of every URL) changes from run to run.
-  for (const f of [db, `${db}-wal`, `${db}-shm`]) rmSync(f, { force: true });
-  if (existsSync(wrappersDir)) rmSync(wrappersDir, { recursive: true, force: true });
+  // The query list is read before anything starts: a bad one stops the demo with the previous one intact.
+  if (readQueryFile(options.queries).length === 0) throw new UserError(`${options.queries}: no queries (only comments or blank lines)`);
+  // A fresh demo each time (the simulator's port is part of every URL), built beside the last one and swapped in at the end.
+  const folder = stageDemoFolder(options.dir);
+  const wrappersDir = join(folder.staging, "wrappers");
+  const db = join(folder.staging, "bitext.db");
   mkdirSync(wrappersDir, { recursive: true });
+  const shown = (line: string) => hooks.say(relocated(line, folder.staging, folder.dir));
 
-  const sim = await startSimulator({ faults: options.faults, ...(options.port !== undefined ? { port: options.port } : {}) });
+  const sim = await startSimulator({ faults: options.faults, ...(options.port !== undefined ? { port: options.port } : {}) }).catch(
+    (err: unknown) => {
+      folder.discard();
+      throw err;
+    },
+  );
   let driver: SerpDriver | null = null;
+  let done = false;
   try {
     // The demo harvests the three plain engines; the hard ones (consent, script, strict agent, proxy-only) are for `bitext sim`.
     const plain = sim.engines.filter((e) => e.spec.trait === "plain");
     for (const e of plain) writeDefinition(wrapperFilePath(wrappersDir, e.spec.name), e.spec.name, e.definition);
     driver = await SerpDriver.start({ ...(options.chromium ? { executablePath: options.chromium } : {}), timeoutMs: 10_000 });
     const ctx: DemoContext = {
-      options,
+      options: { ...options, dir: folder.staging },
       sim,
       driver,
       db,
       wrappersDir,
       engines: plain.map((e) => e.spec.name),
-      say: hooks.say,
-      ...(hooks.onHarvestEvent ? { onHarvestEvent: hooks.onHarvestEvent } : {}),
+      say: shown,
+      ...(hooks.onHarvestEvent ? { onHarvestEvent: (e) => hooks.onHarvestEvent?.(relocated(e, folder.staging, folder.dir)) } : {}),
       ...(hooks.onHarvestProgress ? { onHarvestProgress: hooks.onHarvestProgress } : {}),
       ...(hooks.onPagesTotal ? { onPagesTotal: hooks.onPagesTotal } : {}),
       ...(hooks.onPageDone ? { onPageDone: hooks.onPageDone } : {}),
       results: {},
     };
-    hooks.say(
+    shown(
       `Local engine simulator on ${sim.origin}: ${plain.map((e) => e.spec.name).join(", ")} · ${sim.collection.pages.length} pages (Tatoeba sentences, CC-BY 2.0 FR)`,
     );
     for (const [i, step] of DEMO_STEPS.entries()) {
       hooks.step?.(i + 1, DEMO_STEPS.length, step);
       await step.run(ctx);
     }
-    return { origin: sim.origin, db, wrappersDir, results: ctx.results };
+    folder.commit();
+    done = true;
+    return relocated({ origin: sim.origin, db, wrappersDir, results: ctx.results }, folder.staging, folder.dir);
   } finally {
     await driver?.close();
     await sim.close();
+    if (!done) folder.discard();
   }
 }

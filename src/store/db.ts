@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { StoreError, UserError } from "../errors.js";
+import { assertWritable } from "../paths.js";
 import { environmentError, noteStoreOpened } from "./errors.js";
 import { MIGRATIONS, migrationSql } from "./migrations.js";
 import { isPostgresUrl, shownUrl } from "./location.js";
@@ -46,6 +47,7 @@ export function openStore(path: string = DEFAULT_STORE_PATH, options: { readonly
   if (isPostgresUrl(path)) return openPostgresStore(path, options);
   const readonly = options.readonly ?? false;
   if (path !== ":memory:" && !readonly) {
+    assertWritable(path);
     try {
       mkdirSync(dirname(path), { recursive: true });
     } catch (err) {

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/cli.js";
 
-// `npm ci` builds dist/ (the `prepare` script) and `npx bitext` then runs the package's bin from the checkout
+// `npm ci` builds dist/ (the `postprepare` script) and `npx bitext` then runs the package's bin from the checkout
 // itself, where npm links nothing: the file must be executable, which tsc does not make it.
 const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { bin: Record<string, string> };
 const bin = join(ROOT, manifest.bin.bitext!);

@@ -70,7 +70,8 @@ describe("the home: --home, BITEXT_HOME, the nearest workspace upward, the user 
   it("knows which files are the installation's", () => {
     expect(isInstallationPath(join(PACKAGE_ROOT, "models", "default.json"))).toBe(true);
     expect(isInstallationPath(join(PACKAGE_ROOT, "data", "annotations.bootstrap.jsonl"))).toBe(true);
-    expect(isInstallationPath(join(PACKAGE_ROOT, "data", "demo", "bitext.db"))).toBe(false);
+    expect(isInstallationPath(join(PACKAGE_ROOT, "data", "demo", "bitext.db"))).toBe(true); // nothing a user makes goes in the installation
+    expect(isInstallationPath(join(PACKAGE_ROOT, "package.json"))).toBe(true);
     expect(isInstallationPath(join(base, "models", "default.json"))).toBe(false);
   });
 });
@@ -93,7 +94,7 @@ describe("the config file", () => {
     expect(c.store).toBe(join(base, "my.db"));
     expect(c.politeness?.minDelay).toBe(2000);
     writeFileSync(file, "store: a\n  bad: [\n");
-    expect(() => readConfigFile(file)).toThrow(/bitext\.config\.yaml:\d+: not valid YAML/);
+    expect(() => readConfigFile(file)).toThrow(/bitext\.config\.yaml:\d+:\d+: not valid YAML/);
   });
 
   it("gives the store as flag > config file > home default", () => {

@@ -73,7 +73,7 @@ describe("a crawl keeps what it has", () => {
   it("a crawl killed with kill -9 leaves a loadable folder that the next crawl resumes", async () => {
     server = await startStaticServer(root);
     const out = outDir();
-    const child = bitext(["site", "crawl", server.url("/eng/index.htm"), "--out", out, "--delay", "150", "--json"]);
+    const child = bitext(["site", "crawl", server.url("/eng/index.htm"), "--out", out, "--delay", "150ms", "--json"]);
     const exited = new Promise((resolve) => child.on("exit", resolve));
     while (server.requests.filter((r) => r.path.endsWith(".htm")).length < 6) await new Promise((r) => setTimeout(r, 50));
     child.kill("SIGKILL");
