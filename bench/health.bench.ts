@@ -1,0 +1,226 @@
+/**
+ * Issue 30's replay: does the health monitor notice when a wrapper silently stops reading an engine's pages?
+ * For each set of ../shared/data/serps (aql, aql-more, modern, sites), each engine's pages are replayed in
+ * capture order with the wrapper learned on its first page (never re-learned) and the health profile built as
+ * it goes. A "break" is a page where that wrapper's records score below F 0.8 against the expected records
+ * (titles matched as score_dev.py does); a run of broken pages in a row is one break, caught when a page of it
+ * is refused (a layout mismatch: the harvest re-learns) or flagged as drift, after that many pages. A flag on a
+ * page read well (F ≥ 0.8) is a false alarm. Engines whose wrapper reads its own sample below 0.8 give the
+ * profile a broken start: they are listed apart, not counted. BENCH_EXCLUDE=test/holdout.md drops the held-out
+ * pages; HEALTH_VERBOSE=1 prints every page.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { formatTable } from "../src/cli/output.js";
+import { type GoldPage, loadGoldPages, matchTitles, normaliseTitle, scores } from "../src/eval/index.js";
+import { DEFAULT_HEALTH, HealthMonitor } from "../src/health/index.js";
+import { extractRecords, learnOnPage, learnWrapper, pageQuery, readsWell, type Wrapper } from "../src/wrapper/index.js";
+
+const SERPS = join(import.meta.dirname, "..", "..", "shared", "data", "serps");
+const SETS = ["aql", "aql-more", "modern", "sites"];
+const BREAK_F = 0.8;
+const VERBOSE = process.env.HEALTH_VERBOSE === "1";
+
+interface PageOutcome {
+  file: string;
+  f: number;
+  status: string;
+  broken: boolean;
+  flagged: "refused" | "drift" | null;
+  worst: string;
+}
+
+export interface SetFigures {
+  set: string;
+  engines: number;
+  pages: number;
+  breaks: number;
+  caught: number;
+  /** Pages from a break's first page to its first flag (1: flagged on the first broken page), per caught break. */
+  delays: number[];
+  /** Of the caught breaks, those caught by a drift flag (not by the wrapper refusing the page). */
+  byDrift: number;
+  falseAlarms: number;
+  /** Pages read well after the first (the false-alarm rate's denominator). */
+  goodPages: number;
+  brokenStart: string[];
+}
+
+function titleF(records: ReadonlyArray<{ title: string }>, gold: readonly string[]): number {
+  const c = matchTitles(
+    records.map((r) => normaliseTitle(r.title)),
+    gold.map(normaliseTitle),
+  );
+  return scores(c).f1;
+}
+
+function learn(page: GoldPage): Wrapper | null {
+  try {
+    return learnWrapper(page.seq, { engine: page.engine, ...(page.url ? { pageUrl: page.url } : {}) });
+  } catch {
+    return null;
+  }
+}
+
+/** One engine's pages in capture order: the outcome of each page after the first. */
+export function replayEngine(pages: readonly GoldPage[]): { sampleF: number; outcomes: PageOutcome[] } | null {
+  const [first, ...rest] = pages;
+  const wrapper = first ? learn(first) : null;
+  if (!first || !wrapper) return null;
+  const monitor = new HealthMonitor(undefined, DEFAULT_HEALTH);
+  const read = (page: GoldPage) => extractRecords(wrapper, page.seq, page.url ? { pageUrl: page.url } : {});
+  const sample = read(first);
+  monitor.accept(monitor.judge({ records: sample.records, template: sample.match?.template ?? null, query: pageQuery(first.seq) }).metrics);
+  const outcomes = rest.map((page): PageOutcome => {
+    const r = read(page);
+    const f = titleF(r.records, page.titles);
+    let flagged: PageOutcome["flagged"] = null;
+    let worst = "";
+    // Refused: a layout mismatch (no records). A reading of too few records (`readsWell`) is not a flag: the harvest
+    // re-learns on such a page, but keeps the reading silently when the re-learned wrapper finds no more.
+    if (r.status === "mismatch") flagged = "refused";
+    else {
+      const query = pageQuery(page.seq);
+      // The monitor's second look at a page outside the profile: a wrapper learned on the page itself (the replay's
+      // own wrapper stays the first page's).
+      const relearn = () => {
+        const fresh = learnOnPage(page.seq, { engine: page.engine, ...(page.url ? { pageUrl: page.url } : {}) });
+        return fresh ? { records: fresh.result.records, template: fresh.result.match?.template ?? null, query } : null;
+      };
+      const v = monitor.observe({ records: r.records, template: r.match?.template ?? null, query }, relearn, !readsWell(wrapper, r));
+      // A drift the re-learned wrapper fixes is flagged too: the replay's wrapper is not replaced.
+      if (v.action === "drift" || v.action === "relearned") flagged = "drift";
+      const w = v.assessment.worst;
+      if (w) worst = `${w.metric} ${w.bad.toFixed(1)}`;
+    }
+    return { file: page.file, f, status: r.status, broken: f < BREAK_F, flagged, worst };
+  });
+  return { sampleF: titleF(sample.records, first.titles), outcomes };
+}
+
+function excluded(): string[] {
+  const file = process.env.BENCH_EXCLUDE;
+  if (!file || !existsSync(file)) return [];
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .map((l) => l.replace(/^- /, "").trim())
+    .filter((l) => l.endsWith(".html"));
+}
+
+export function replaySet(set: string): SetFigures {
+  const pages = loadGoldPages(join(SERPS, set), undefined, excluded());
+  const byEngine = new Map<string, GoldPage[]>();
+  for (const p of pages) byEngine.set(p.engine, [...(byEngine.get(p.engine) ?? []), p]);
+  const fig: SetFigures = {
+    set,
+    engines: 0,
+    pages: 0,
+    breaks: 0,
+    caught: 0,
+    delays: [],
+    byDrift: 0,
+    falseAlarms: 0,
+    goodPages: 0,
+    brokenStart: [],
+  };
+  for (const [engine, list] of byEngine) {
+    // Capture order (stable: pages of one time keep the manifest's order).
+    const ordered = list.map((p, i) => ({ p, i })).sort((a, b) => (a.p.capturedAt ?? 0) - (b.p.capturedAt ?? 0) || a.i - b.i);
+    const r = replayEngine(ordered.map((x) => x.p));
+    if (!r) continue;
+    if (r.sampleF < BREAK_F) {
+      fig.brokenStart.push(`${engine} (F ${r.sampleF.toFixed(2)})`);
+      continue;
+    }
+    fig.engines++;
+    fig.pages += r.outcomes.length + 1;
+    let run: PageOutcome[] = [];
+    const closeRun = () => {
+      if (run.length === 0) return;
+      fig.breaks++;
+      const at = run.findIndex((o) => o.flagged !== null);
+      if (at >= 0) {
+        fig.caught++;
+        fig.delays.push(at + 1);
+        if (run[at]!.flagged === "drift") fig.byDrift++;
+      }
+      run = [];
+    };
+    for (const o of r.outcomes) {
+      if (VERBOSE)
+        console.log(`${set}\t${engine}\t${o.file.split("/").pop()}\tF=${o.f.toFixed(2)}\t${o.status}\t${o.flagged ?? "-"}\t${o.worst}`);
+      if (o.broken) run.push(o);
+      else {
+        closeRun();
+        fig.goodPages++;
+        if (o.flagged) fig.falseAlarms++;
+      }
+    }
+    closeRun();
+  }
+  return fig;
+}
+
+export async function run(): Promise<void> {
+  const rows: Array<Array<string | number>> = [
+    [
+      "set",
+      "engines",
+      "pages",
+      "breaks",
+      "caught",
+      "≤ 3 pages",
+      "pages to catch (each)",
+      "by drift",
+      "good pages",
+      "false alarms",
+      "per 100 good pages",
+      "sample read < 0.8",
+    ],
+  ];
+  const all: SetFigures[] = [];
+  for (const set of SETS) {
+    if (!existsSync(join(SERPS, set))) continue;
+    const f = replaySet(set);
+    all.push(f);
+    rows.push(row(f));
+  }
+  const pooled: SetFigures = {
+    set: "pooled",
+    engines: 0,
+    pages: 0,
+    breaks: 0,
+    caught: 0,
+    delays: [],
+    byDrift: 0,
+    falseAlarms: 0,
+    goodPages: 0,
+    brokenStart: [],
+  };
+  for (const f of all) {
+    for (const k of ["engines", "pages", "breaks", "caught", "byDrift", "falseAlarms", "goodPages"] as const) pooled[k] += f[k];
+    pooled.delays.push(...f.delays);
+    pooled.brokenStart.push(...f.brokenStart.map((e) => `${f.set}/${e}`));
+  }
+  rows.push(row(pooled));
+  console.log(formatTable(rows));
+  console.log(`\ndrift: a metric beyond ${DEFAULT_HEALTH.zLimit} σ of the profile; break: F < ${BREAK_F}`);
+}
+
+function row(f: SetFigures): Array<string | number> {
+  const within = f.delays.filter((d) => d <= 3).length;
+  return [
+    f.set,
+    f.engines,
+    f.pages,
+    f.breaks,
+    f.caught,
+    within,
+    f.delays.join(" ") || "-",
+    f.byDrift,
+    f.goodPages,
+    f.falseAlarms,
+    f.goodPages === 0 ? "-" : ((100 * f.falseAlarms) / f.goodPages).toFixed(1),
+    f.brokenStart.join(", ") || "-",
+  ];
+}
