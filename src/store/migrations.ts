@@ -133,6 +133,28 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (engine, version)
   );
   `,
+  // Wrapper health (issue 30; the 8th migration once those of issues 24 and 28 are in) — each engine's health profile (the figures of its last pages read well, JSON),
+  // and every page found outside it (drift), with what was done: re-learned, left drifting, or the engine stopped.
+  `
+  CREATE TABLE engine_health (
+    engine     TEXT PRIMARY KEY,
+    profile    TEXT NOT NULL,
+    pages      INTEGER NOT NULL DEFAULT 0,
+    updated_at TEXT NOT NULL
+  );
+
+  CREATE TABLE drift_events (
+    id          INTEGER PRIMARY KEY,
+    run_id      INTEGER REFERENCES runs(id),
+    fetch_id    INTEGER REFERENCES fetches(id) ON DELETE CASCADE,
+    engine      TEXT NOT NULL,
+    detected_at TEXT NOT NULL,
+    metrics     TEXT NOT NULL,
+    action      TEXT NOT NULL CHECK (action IN ('relearned', 'drift', 'stopped'))
+  );
+  CREATE INDEX drift_events_run ON drift_events (run_id);
+  CREATE INDEX drift_events_engine ON drift_events (engine, detected_at);
+  `,
 ];
 
 /** A migration in the dialect of the store's backend. */
