@@ -219,6 +219,12 @@ export function logEvent(e: HarvestEvent, progress?: Progress): void {
     case "error":
       line = `${e.engine}: ${e.detail}${e.willRetry ? " (will retry)" : " (page left for the next run)"}`;
       break;
+    case "drift":
+      line =
+        e.action === "relearned"
+          ? `${e.engine}: drift fixed by re-learning the wrapper on ${e.url} (${e.detail})`
+          : `${e.engine}: drift on ${e.url}: ${e.detail} (${e.streak} in a row${e.action === "stopped" ? "; engine stopped" : ""})`;
+      break;
   }
   progress?.done();
   process.stderr.write(`bitext: ${line}\n`);

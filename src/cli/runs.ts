@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import {
+  countDriftEventsByRun,
   DEFAULT_STORE_PATH,
   listRuns,
   markCrashedRuns,
@@ -53,8 +54,9 @@ export function registerRunsCommand(program: Command): void {
       try {
         const stale = new Set(staleRuns(store).map((r) => r.id));
         const runs = flags.stale ? staleRuns(store).slice(-limit).reverse() : listRuns(store, limit);
+        const drifts = countDriftEventsByRun(store);
         if (flags.json) {
-          printJson(runs.map((r) => ({ ...toJson(r), stale: stale.has(r.id) })));
+          printJson(runs.map((r) => ({ ...toJson(r), stale: stale.has(r.id), drifts: drifts.get(r.id) ?? 0 })));
           return;
         }
         if (runs.length === 0) {
@@ -63,7 +65,7 @@ export function registerRunsCommand(program: Command): void {
         }
         printLine(
           formatTable([
-            ["run", "status", "host", "pid", "started", "finished / last heartbeat"],
+            ["run", "status", "host", "pid", "started", "finished / last heartbeat", "drifts"],
             ...runs.map((r) => [
               r.id,
               stale.has(r.id) ? "running (stale)" : r.status,
@@ -71,6 +73,7 @@ export function registerRunsCommand(program: Command): void {
               r.pid ?? "-",
               r.startedAt,
               r.finishedAt ?? r.heartbeatAt ?? "-",
+              drifts.get(r.id) ?? 0,
             ]),
           ]),
         );

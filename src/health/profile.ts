@@ -5,10 +5,10 @@ import { METRIC_DIRECTION, METRICS, type MetricName, type PageMetrics } from "./
  * An engine's health profile: the figures of its last pages read well (`pageMetrics`), per metric, kept as a
  * window so the profile follows slow change and forgets old layouts. A page is judged against the profile's
  * own spread: its distance to the profile's median, in units of the spread between the profile's pages
- * (1.4826 × MAD, the robust standard deviation) together with the sampling noise of the page and of the
- * profile's pages. A profile of few pages cannot show its spread yet: until it can, the spread of the records
- * within its pages stands in for it, as one page's worth of evidence (the profile's n − 1 spreads of pages
- * outweigh it as they come). JSON as it is: the store keeps it.
+ * (1.4826 × MAD, the robust standard deviation). A profile of few pages cannot show its spread yet: until it
+ * can, the spread of the records within its pages and the sampling noise of its pages and of this one stand in
+ * for it, as one page's worth of evidence (the profile's n − 1 page-to-page differences outweigh it as they come).
+ * JSON as it is: the store keeps it.
  */
 
 export interface HealthProfile {
@@ -23,14 +23,14 @@ export interface DriftOptions {
   window: number;
   /**
    * A page lies outside the profile when one metric is further than this many standard deviations on its bad
-   * side. 3 σ: one-sided, a normal metric passes it with probability 1.3 × 10⁻³, so a page of seven metrics about
-   * once in 100 pages (Bonferroni). It is a screen, not the verdict: a page outside is read again by a wrapper
-   * learned on it (`HealthMonitor`), and drifts only when that reading disagrees.
+   * side. 3.5 σ: one-sided, a normal metric passes it with probability 2.3 × 10⁻⁴, so a page of seven metrics
+   * about once in 600 pages (Bonferroni). It is a screen, not the verdict: a page outside is read again by a
+   * wrapper learned on it (`HealthMonitor`), and drifts only when that reading disagrees.
    */
   zLimit: number;
 }
 
-export const DEFAULT_DRIFT: DriftOptions = { window: 50, zLimit: 3 };
+export const DEFAULT_DRIFT: DriftOptions = { window: 50, zLimit: 3.5 };
 
 export function emptyProfile(): HealthProfile {
   return {
@@ -82,10 +82,14 @@ export function assessPage(profile: HealthProfile, page: PageMetrics, options: D
     const { values, noise, spread } = profile.metrics[m];
     if (values.length === 0 || page.missing.includes(m)) continue;
     const center = median(values);
+    // The spread between the profile's pages already holds their sampling noise; before there are pages enough to
+    // show it, the spread within pages and the noise of the profile's pages and of this one stand in for it, as one
+    // page's worth of evidence.
     const between = 1.4826 * median(values.map((v) => Math.abs(v - center)));
     const k = values.length - 1;
-    const betweenSq = (k * between ** 2 + median(spread) ** 2) / (k + 1);
-    const scale = Math.sqrt(betweenSq + median(noise) ** 2 + page.noise[m] ** 2);
+    const prior = median(spread) ** 2 + median(noise) ** 2 + page.noise[m] ** 2;
+    // A prediction, not a confidence interval: the profile's median is itself only known to ±σ/√n.
+    const scale = Math.sqrt(((k * between ** 2 + prior) / (k + 1)) * (1 + 1 / values.length));
     const value = page.values[m];
     const z = scale > 0 ? (value - center) / scale : value === center ? 0 : Math.sign(value - center) * Number.POSITIVE_INFINITY;
     const bad = METRIC_DIRECTION[m] === "both" ? Math.abs(z) : Math.max(0, -z);
