@@ -141,3 +141,10 @@ export function meanError(xs: readonly number[]): number {
   const variance = xs.reduce((s, x) => s + (x - m) ** 2, 0) / (xs.length - 1);
   return Math.sqrt(variance / xs.length);
 }
+
+/** A metric's value in the words a person reads: record counts and lengths in characters back from their scales. */
+export function shownValue(metric: MetricName, value: number): number {
+  if (metric === "records") return Math.max(0, (value / 2) ** 2 - 3 / 8);
+  if (metric === "titleLength" || metric === "snippetLength") return Math.expm1(value);
+  return value;
+}

@@ -5,6 +5,7 @@ import {
   HealthMonitor,
   type HealthProfile,
   type PageReading,
+  shownValue,
 } from "../health/index.js";
 import { type DriftAction, loadEngineHealth, recordDriftEvent, saveEngineHealth, type Store } from "../store/index.js";
 import { learnOnPage, readsWell, type Wrapper } from "../wrapper/index.js";
@@ -71,7 +72,7 @@ export class HealthWatch {
     let learned: Wrapper | null = null;
     const relearn = (): PageReading | null => {
       const fresh = learnOnPage(seq, { engine, pageUrl: page.observation.finalUrl });
-      if (!fresh || fresh.result.status !== "ok") return null;
+      if (fresh?.result.status !== "ok") return null;
       learned = fresh.wrapper;
       return { records: fresh.result.records, template: fresh.result.match?.template ?? null, query };
     };
@@ -104,12 +105,17 @@ export class HealthWatch {
   }
 }
 
-/** "titleLength 4.2 σ below the profile (median 3.10, now 1.40)". */
+/** "snippetLength 4.2 σ below the profile (median 120.0, this page 8.0)": counts and lengths in records and characters. */
 export function driftReason(a: DriftAssessment, suspect: boolean): string {
   const w = a.worst;
   const s = w ? a.scores[w.metric] : undefined;
   if (!w || !s) return suspect ? "far fewer records than the wrapper's sample page" : "outside the profile";
   const side = s.z < 0 ? "below" : "above";
-  const words = `${w.metric} ${Math.abs(s.z).toFixed(1)} σ ${side} the profile (median ${s.center.toFixed(2)}, this page ${s.value.toFixed(2)})`;
+  const words = `${w.metric} ${Math.abs(s.z).toFixed(1)} σ ${side} the profile (median ${shown(w.metric, s.center)}, this page ${shown(w.metric, s.value)})`;
   return a.drift ? words : `far fewer records than the wrapper's sample page; ${words}`;
+}
+
+function shown(metric: Parameters<typeof shownValue>[0], v: number): string {
+  const x = shownValue(metric, v);
+  return metric === "records" || metric.endsWith("Length") ? x.toFixed(1) : x.toFixed(2);
 }
