@@ -18,6 +18,14 @@ export {
   saveEngineHealth,
   type StoredHealth,
 } from "./health.js";
+export {
+  type LabelCount,
+  listWrapperVersions,
+  type PairOutcomes,
+  pairOutcomes,
+  recordLabelCounts,
+  type WrapperVersion,
+} from "./report.js";
 export { latestWrapper, type SaveWrapperOutcome, type StoredWrapper, saveWrapper } from "./wrappers.js";
 export {
   countFetchesByStatus,
