@@ -16,7 +16,7 @@ th, td { border-bottom: 1px solid #eee; padding: 3px 8px; text-align: left; vert
 th { background: #f6f6f6; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
 td.url { max-width: 380px; overflow-wrap: anywhere; }
 figure.chart { margin: 1em 0; } figure.chart figcaption { font-weight: 600; margin-bottom: 0.3em; }
-figure.shot img { max-width: 100%; border: 1px solid #ccc; } .none { color: #888; font-style: italic; }
+figure.shot div { max-height: 720px; overflow: auto; border: 1px solid #ccc; } figure.shot img { max-width: 100%; display: block; } .none { color: #888; font-style: italic; }
 `;
 
 export function reportHtml(data: ReportData, charts: ReadonlyArray<Chart & { svg: string }>): string {
@@ -85,7 +85,7 @@ ${table(
 ${
   data.screenshots.length === 0
     ? `<p class="none">no screenshots (bitext wrapper learn --preview FILE.png writes one; give its folder with --screenshots)</p>`
-    : data.screenshots.map((s) => `<figure class="shot"><figcaption>${e(s.name)}</figcaption><img alt="${e(s.name)}" src="${s.dataUri}"></figure>`).join("\n")
+    : data.screenshots.map((s) => `<figure class="shot"><figcaption>${e(s.name)}</figcaption><div><img alt="${e(s.name)}" src="${s.dataUri}"></div></figure>`).join("\n")
 }
 </body></html>
 `;
