@@ -63,7 +63,8 @@ export const commands: readonly CommandEntry[] = [
   },
   {
     name: "report",
-    summary: "write a run report: one self-contained HTML page of charts and tables (pages, records, blocks, wrappers, drift, labels, pairs)",
+    summary:
+      "write a run report: one self-contained HTML page of charts and tables (pages, records, blocks, wrappers, drift, labels, pairs)",
     load: async () => (await import("./report.js")).registerReportCommand,
   },
   {

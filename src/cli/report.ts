@@ -25,8 +25,12 @@ export function registerReportCommand(program: Command): void {
       try {
         const r = await writeReport(store, flags.out, { screenshotDirs: flags.screenshots ?? [] });
         const pages = r.data.engines.reduce((s, e) => s + e.pages, 0);
-        if (flags.json) printJson({ out: r.out, bytes: r.bytes, charts: r.charts, engines: r.data.engines.length, pages, drifts: r.data.drifts.length });
-        else printLine(`wrote ${r.out}: ${r.data.engines.length} engine(s), ${pages} result pages, ${r.data.drifts.length} drift event(s), ${r.charts.length} charts`);
+        if (flags.json)
+          printJson({ out: r.out, bytes: r.bytes, charts: r.charts, engines: r.data.engines.length, pages, drifts: r.data.drifts.length });
+        else
+          printLine(
+            `wrote ${r.out}: ${r.data.engines.length} engine(s), ${pages} result pages, ${r.data.drifts.length} drift event(s), ${r.charts.length} charts`,
+          );
       } finally {
         store.close();
       }

@@ -221,7 +221,10 @@ function failureGroups(fetches: readonly StoredFetch[]): FailureGroup[] {
   const groups = new Map<string, FailureGroup>();
   for (const f of fetches) {
     if (f.status !== "blocked" && f.status !== "error") continue;
-    const reason = (f.detail ?? "").replace(/https?:\/\/\S+/g, "URL").replace(/\d+(\.\d+)?/g, "N").slice(0, 160);
+    const reason = (f.detail ?? "")
+      .replace(/https?:\/\/\S+/g, "URL")
+      .replace(/\d+(\.\d+)?/g, "N")
+      .slice(0, 160);
     const key = `${f.engine}\u0000${f.status}\u0000${reason}`;
     const g = groups.get(key);
     if (g) {

@@ -22,7 +22,9 @@ figure.shot div { max-height: 720px; overflow: auto; border: 1px solid #ccc; } f
 export function reportHtml(data: ReportData, charts: ReadonlyArray<Chart & { svg: string }>): string {
   const chart = (id: string) => {
     const c = charts.find((x) => x.id === id);
-    return c ? `<figure class="chart" id="chart-${e(c.id)}" data-chart="${e(c.id)}"><figcaption>${e(c.title)}</figcaption>${c.svg}</figure>` : "";
+    return c
+      ? `<figure class="chart" id="chart-${e(c.id)}" data-chart="${e(c.id)}"><figcaption>${e(c.title)}</figcaption>${c.svg}</figure>`
+      : "";
   };
   const totals = data.engines.reduce((s, x) => ({ pages: s.pages + x.pages, records: s.records + x.records }), { pages: 0, records: 0 });
   return `<!DOCTYPE html>
@@ -84,8 +86,13 @@ ${table(
 <h2 id="screenshots">Sample records on screenshots</h2>
 ${
   data.screenshots.length === 0
-    ? `<p class="none">no screenshots (bitext wrapper learn --preview FILE.png writes one; give its folder with --screenshots)</p>`
-    : data.screenshots.map((s) => `<figure class="shot"><figcaption>${e(s.name)}</figcaption><div><img alt="${e(s.name)}" src="${s.dataUri}"></div></figure>`).join("\n")
+    ? `<p class="none">no screenshots in this report (live wrapper learning can save a preview of a result page with its records outlined; give the report its folder)</p>`
+    : data.screenshots
+        .map(
+          (s) =>
+            `<figure class="shot"><figcaption>${e(s.name)}</figcaption><div><img alt="${e(s.name)}" src="${s.dataUri}"></div></figure>`,
+        )
+        .join("\n")
 }
 </body></html>
 `;

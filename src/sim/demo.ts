@@ -78,7 +78,13 @@ const learnWrappers: DemoStep = {
       const setup = loadEngine(ctx.wrappersDir, engine);
       // The preview (records outlined on the sample page) is the report's screenshot.
       const preview = join(ctx.wrappersDir, `${engine}.preview.png`);
-      const r = await learnWrapperLive({ definition: setup.definition, file: setup.file, driver: ctx.driver, preview, ...(query ? { query } : {}) });
+      const r = await learnWrapperLive({
+        definition: setup.definition,
+        file: setup.file,
+        driver: ctx.driver,
+        preview,
+        ...(query ? { query } : {}),
+      });
       ctx.say(`  ${engine}: ${r.records.length} records on the sample page → ${r.file} (sample ${r.sampleFile})`);
       out.push({ engine, records: r.records.length, file: r.file });
     }

@@ -14,7 +14,9 @@ export interface LabelCount {
 
 export function recordLabelCounts(store: Store): LabelCount[] {
   const rows = store.sql
-    .prepare("SELECT engine, coalesce(label, 'unclassified') AS label, count(*) AS n FROM records GROUP BY engine, coalesce(label, 'unclassified') ORDER BY engine")
+    .prepare(
+      "SELECT engine, coalesce(label, 'unclassified') AS label, count(*) AS n FROM records GROUP BY engine, coalesce(label, 'unclassified') ORDER BY engine",
+    )
     .all() as Array<{ engine: string; label: string; n: number }>;
   return rows.map((r) => ({ engine: r.engine, label: r.label, records: Number(r.n) }));
 }
