@@ -28,6 +28,8 @@ interface PageOutcome {
   broken: boolean;
   flagged: "refused" | "drift" | null;
   worst: string;
+  /** The monitor asked for a re-learned wrapper's reading of the page (the screen's cost). */
+  secondLook: boolean;
 }
 
 export interface SetFigures {
@@ -44,6 +46,8 @@ export interface SetFigures {
   /** Pages read well after the first (the false-alarm rate's denominator). */
   goodPages: number;
   brokenStart: string[];
+  /** Pages the monitor read again with a re-learned wrapper. */
+  secondLooks: number;
 }
 
 function titleF(records: ReadonlyArray<{ title: string }>, gold: readonly string[]): number {
@@ -76,6 +80,7 @@ export function replayEngine(pages: readonly GoldPage[]): { sampleF: number; out
     const f = titleF(r.records, page.titles);
     let flagged: PageOutcome["flagged"] = null;
     let worst = "";
+    let secondLook = false;
     // Refused: a layout mismatch (no records). A reading of too few records (`readsWell`) is not a flag: the harvest
     // re-learns on such a page, but keeps the reading silently when the re-learned wrapper finds no more.
     if (r.status === "mismatch") flagged = "refused";
@@ -84,6 +89,7 @@ export function replayEngine(pages: readonly GoldPage[]): { sampleF: number; out
       // The monitor's second look at a page outside the profile: a wrapper learned on the page itself (the replay's
       // own wrapper stays the first page's).
       const relearn = () => {
+        secondLook = true;
         const fresh = learnOnPage(page.seq, { engine: page.engine, ...(page.url ? { pageUrl: page.url } : {}) });
         return fresh ? { records: fresh.result.records, template: fresh.result.match?.template ?? null, query } : null;
       };
@@ -93,7 +99,7 @@ export function replayEngine(pages: readonly GoldPage[]): { sampleF: number; out
       const w = v.assessment.worst;
       if (w) worst = `${w.metric} ${w.bad.toFixed(1)}`;
     }
-    return { file: page.file, f, status: r.status, broken: f < BREAK_F, flagged, worst };
+    return { file: page.file, f, status: r.status, broken: f < BREAK_F, flagged, worst, secondLook };
   });
   return { sampleF: titleF(sample.records, first.titles), outcomes };
 }
@@ -122,6 +128,7 @@ export function replaySet(set: string): SetFigures {
     falseAlarms: 0,
     goodPages: 0,
     brokenStart: [],
+    secondLooks: 0,
   };
   for (const [engine, list] of byEngine) {
     // Capture order (stable: pages of one time keep the manifest's order).
@@ -146,6 +153,7 @@ export function replaySet(set: string): SetFigures {
       }
       run = [];
     };
+    fig.secondLooks += r.outcomes.filter((o) => o.secondLook).length;
     for (const o of r.outcomes) {
       if (VERBOSE)
         console.log(`${set}\t${engine}\t${o.file.split("/").pop()}\tF=${o.f.toFixed(2)}\t${o.status}\t${o.flagged ?? "-"}\t${o.worst}`);
@@ -175,6 +183,7 @@ export async function run(): Promise<void> {
       "good pages",
       "false alarms",
       "per 100 good pages",
+      "second looks",
       "sample read < 0.8",
     ],
   ];
@@ -196,9 +205,11 @@ export async function run(): Promise<void> {
     falseAlarms: 0,
     goodPages: 0,
     brokenStart: [],
+    secondLooks: 0,
   };
   for (const f of all) {
-    for (const k of ["engines", "pages", "breaks", "caught", "byDrift", "falseAlarms", "goodPages"] as const) pooled[k] += f[k];
+    for (const k of ["engines", "pages", "breaks", "caught", "byDrift", "falseAlarms", "goodPages", "secondLooks"] as const)
+      pooled[k] += f[k];
     pooled.delays.push(...f.delays);
     pooled.brokenStart.push(...f.brokenStart.map((e) => `${f.set}/${e}`));
   }
@@ -221,6 +232,7 @@ function row(f: SetFigures): Array<string | number> {
     f.goodPages,
     f.falseAlarms,
     f.goodPages === 0 ? "-" : ((100 * f.falseAlarms) / f.goodPages).toFixed(1),
+    f.secondLooks,
     f.brokenStart.join(", ") || "-",
   ];
 }
