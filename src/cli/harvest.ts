@@ -232,7 +232,7 @@ export function logEvent(e: HarvestEvent, progress?: Progress): void {
 
 export function formatHarvestSummary(r: HarvestRunResult): string {
   const rows: Array<Array<string | number>> = [
-    ["engine", "pages", "ok", "empty", "blocked", "errors", "skipped", "new records", "seen again", "re-learned", "left"],
+    ["engine", "pages", "ok", "empty", "blocked", "errors", "skipped", "new records", "seen again", "re-learned", "drifts", "left"],
   ];
   for (const [name, e] of Object.entries(r.engines)) {
     rows.push([
@@ -246,6 +246,7 @@ export function formatHarvestSummary(r: HarvestRunResult): string {
       e.newRecords,
       e.seenAgain,
       e.relearned,
+      e.drifts,
       e.left,
     ]);
   }
