@@ -20,6 +20,7 @@ const SERPS = join(import.meta.dirname, "..", "..", "shared", "data", "serps");
 const SETS = ["aql", "aql-more", "modern", "sites"];
 const BREAK_F = 0.8;
 const VERBOSE = process.env.HEALTH_VERBOSE === "1";
+const ALL_STARTS = process.env.HEALTH_STARTS === "all";
 
 interface PageOutcome {
   file: string;
@@ -132,48 +133,61 @@ export function replaySet(set: string): SetFigures {
   };
   for (const [engine, list] of byEngine) {
     // Capture order (stable: pages of one time keep the manifest's order).
-    const ordered = list.map((p, i) => ({ p, i })).sort((a, b) => (a.p.capturedAt ?? 0) - (b.p.capturedAt ?? 0) || a.i - b.i);
-    const r = replayEngine(ordered.map((x) => x.p));
-    if (!r) continue;
-    if (r.sampleF < BREAK_F) {
-      fig.brokenStart.push(`${engine} (F ${r.sampleF.toFixed(2)})`);
-      continue;
+    const ordered = list
+      .map((p, i) => ({ p, i }))
+      .sort((a, b) => (a.p.capturedAt ?? 0) - (b.p.capturedAt ?? 0) || a.i - b.i)
+      .map((x) => x.p);
+    // HEALTH_STARTS=all: one replay from every page of the engine (the later pages in capture order), for more
+    // sequences; by default one from its first page.
+    const starts = ALL_STARTS ? ordered.map((_, i) => i).slice(0, -1) : [0];
+    for (const start of starts) {
+      const r = replayEngine(ordered.slice(start));
+      if (!r) continue;
+      const name = ALL_STARTS ? `${engine}@${start + 1}` : engine;
+      if (r.sampleF < BREAK_F) fig.brokenStart.push(`${name} (F ${r.sampleF.toFixed(2)})`);
+      else tally(fig, engine, r.outcomes, set);
     }
-    fig.engines++;
-    fig.pages += r.outcomes.length + 1;
-    let run: PageOutcome[] = [];
-    const closeRun = () => {
-      if (run.length === 0) return;
-      fig.breaks++;
-      const at = run.findIndex((o) => o.flagged !== null);
-      if (at >= 0) {
-        fig.caught++;
-        fig.delays.push(at + 1);
-        if (run[at]!.flagged === "drift") fig.byDrift++;
-      }
-      run = [];
-    };
-    fig.secondLooks += r.outcomes.filter((o) => o.secondLook).length;
-    for (const o of r.outcomes) {
-      if (VERBOSE)
-        console.log(`${set}\t${engine}\t${o.file.split("/").pop()}\tF=${o.f.toFixed(2)}\t${o.status}\t${o.flagged ?? "-"}\t${o.worst}`);
-      if (o.broken) run.push(o);
-      else {
-        closeRun();
-        fig.goodPages++;
-        if (o.flagged) fig.falseAlarms++;
-      }
-    }
-    closeRun();
   }
   return fig;
+}
+
+/** One replayed sequence into the set's figures. */
+function tally(fig: SetFigures, engine: string, outcomes: readonly PageOutcome[], set: string): void {
+  fig.engines++;
+  fig.pages += outcomes.length + 1;
+  let run: PageOutcome[] = [];
+  const closeRun = () => {
+    if (run.length === 0) return;
+    fig.breaks++;
+    const at = run.findIndex((o) => o.flagged !== null);
+    if (at >= 0) {
+      fig.caught++;
+      fig.delays.push(at + 1);
+      if (run[at]!.flagged === "drift") fig.byDrift++;
+    } else if (process.env.HEALTH_VERBOSE === "missed") {
+      console.log(`missed: ${set} ${engine}: ${run.map((o) => `${o.file.split("/").pop()} F=${o.f.toFixed(2)} ${o.status} ${o.worst}`).join("; ")}`);
+    }
+    run = [];
+  };
+  fig.secondLooks += outcomes.filter((o) => o.secondLook).length;
+  for (const o of outcomes) {
+    if (VERBOSE)
+      console.log(`${set}\t${engine}\t${o.file.split("/").pop()}\tF=${o.f.toFixed(2)}\t${o.status}\t${o.flagged ?? "-"}\t${o.worst}`);
+    if (o.broken) run.push(o);
+    else {
+      closeRun();
+      fig.goodPages++;
+      if (o.flagged) fig.falseAlarms++;
+    }
+  }
+  closeRun();
 }
 
 export async function run(): Promise<void> {
   const rows: Array<Array<string | number>> = [
     [
       "set",
-      "engines",
+      ALL_STARTS ? "sequences" : "engines",
       "pages",
       "breaks",
       "caught",
@@ -233,6 +247,6 @@ function row(f: SetFigures): Array<string | number> {
     f.falseAlarms,
     f.goodPages === 0 ? "-" : ((100 * f.falseAlarms) / f.goodPages).toFixed(1),
     f.secondLooks,
-    f.brokenStart.join(", ") || "-",
+    ALL_STARTS ? f.brokenStart.length : f.brokenStart.join(", ") || "-",
   ];
 }
