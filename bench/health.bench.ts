@@ -165,7 +165,9 @@ function tally(fig: SetFigures, engine: string, outcomes: readonly PageOutcome[]
       fig.delays.push(at + 1);
       if (run[at]!.flagged === "drift") fig.byDrift++;
     } else if (process.env.HEALTH_VERBOSE === "missed") {
-      console.log(`missed: ${set} ${engine}: ${run.map((o) => `${o.file.split("/").pop()} F=${o.f.toFixed(2)} ${o.status} ${o.worst}`).join("; ")}`);
+      console.log(
+        `missed: ${set} ${engine}: ${run.map((o) => `${o.file.split("/").pop()} F=${o.f.toFixed(2)} ${o.status} ${o.worst}`).join("; ")}`,
+      );
     }
     run = [];
   };
