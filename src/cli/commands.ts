@@ -62,6 +62,12 @@ export const commands: readonly CommandEntry[] = [
     load: async () => (await import("./runs.js")).registerRunsCommand,
   },
   {
+    name: "report",
+    summary:
+      "write a run report: one self-contained HTML page of charts and tables (pages, records, blocks, wrappers, drift, labels, pairs)",
+    load: async () => (await import("./report.js")).registerReportCommand,
+  },
+  {
     name: "wrapper",
     summary: "learn and inspect record wrappers for search engines",
     load: async () => (await import("./wrapper.js")).registerWrapperCommands,

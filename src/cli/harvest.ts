@@ -227,6 +227,12 @@ export function logEvent(e: HarvestEvent, progress?: Progress): void {
     case "error":
       line = `${e.engine}: ${e.detail}${e.willRetry ? " (will retry)" : " (page left for the next run)"}`;
       break;
+    case "drift":
+      line =
+        e.action === "relearned"
+          ? `${e.engine}: drift fixed by re-learning the wrapper on ${e.url} (${e.detail})`
+          : `${e.engine}: drift on ${e.url}: ${e.detail} (${e.streak} in a row${e.action === "stopped" ? "; engine stopped" : ""})`;
+      break;
   }
   progress?.done();
   process.stderr.write(`bitext: ${line}\n`);
@@ -234,7 +240,7 @@ export function logEvent(e: HarvestEvent, progress?: Progress): void {
 
 export function formatHarvestSummary(r: HarvestRunResult): string {
   const rows: Array<Array<string | number>> = [
-    ["engine", "pages", "ok", "empty", "blocked", "errors", "skipped", "new records", "seen again", "re-learned", "left"],
+    ["engine", "pages", "ok", "empty", "blocked", "errors", "skipped", "new records", "seen again", "re-learned", "drifts", "left"],
   ];
   for (const [name, e] of Object.entries(r.engines)) {
     rows.push([
@@ -248,6 +254,7 @@ export function formatHarvestSummary(r: HarvestRunResult): string {
       e.newRecords,
       e.seenAgain,
       e.relearned,
+      e.drifts,
       e.left,
     ]);
   }

@@ -1,5 +1,14 @@
 import type { Command } from "commander";
-import { listRuns, markCrashedRuns, openStore, type Run, STALE_AFTER_MS, staleRuns, withStore } from "../store/index.js";
+import {
+  countDriftEventsByRun,
+  listRuns,
+  markCrashedRuns,
+  openStore,
+  type Run,
+  STALE_AFTER_MS,
+  staleRuns,
+  withStore,
+} from "../store/index.js";
 import { formatTable, printJson, printLine } from "./output.js";
 import { wholeNumber } from "./flags.js";
 import { demoOption, existingStore, storeOption } from "./shared-options.js";
@@ -48,8 +57,9 @@ export function registerRunsCommand(program: Command): void {
       try {
         const stale = new Set(staleRuns(store).map((r) => r.id));
         const runs = flags.stale ? staleRuns(store).slice(-limit).reverse() : listRuns(store, limit);
+        const drifts = countDriftEventsByRun(store);
         if (flags.json) {
-          printJson(runs.map((r) => ({ ...toJson(r), stale: stale.has(r.id) })));
+          printJson(runs.map((r) => ({ ...toJson(r), stale: stale.has(r.id), drifts: drifts.get(r.id) ?? 0 })));
           return;
         }
         if (runs.length === 0) {
@@ -58,7 +68,7 @@ export function registerRunsCommand(program: Command): void {
         }
         printLine(
           formatTable([
-            ["run", "status", "host", "pid", "started", "finished / last heartbeat"],
+            ["run", "status", "host", "pid", "started", "finished / last heartbeat", "drifts"],
             ...runs.map((r) => [
               r.id,
               stale.has(r.id) ? "running (stale)" : r.status,
@@ -66,6 +76,7 @@ export function registerRunsCommand(program: Command): void {
               r.pid ?? "-",
               r.startedAt,
               r.finishedAt ?? r.heartbeatAt ?? "-",
+              drifts.get(r.id) ?? 0,
             ]),
           ]),
         );

@@ -21,6 +21,8 @@ export interface PageCounts {
   newRecords: number;
   seenAgain: number;
   relearned: number;
+  /** Pages found outside their engine's health profile (drift), re-learned or not. */
+  drifts: number;
   /** Pages not fetched successfully in this run (retries spent, or the engine given up): the next run fetches them. */
   left: number;
   /** Failed attempts (blocked and error fetches) by cause. */
@@ -85,6 +87,11 @@ export class RunCounters {
     this.engine(engine).relearned++;
   }
 
+  drift(engine: string): void {
+    this.stats.drifts++;
+    this.engine(engine).drifts++;
+  }
+
   skipped(engine: string): void {
     this.stats.skipped++;
     this.engine(engine).skipped++;
@@ -136,6 +143,7 @@ function emptyCounts(): PageCounts {
     newRecords: 0,
     seenAgain: 0,
     relearned: 0,
+    drifts: 0,
     left: 0,
     causes: emptyFailureCounts(),
   };

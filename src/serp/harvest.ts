@@ -4,6 +4,8 @@ import { finishRun, lastCompletedFetch, type QueryPair, type Store, startExclusi
 import { type EngineStats, type HarvestStats, type PageCounts, RunCounters, type RunOutcome } from "./counters.js";
 import type { EngineSetup } from "./engine-files.js";
 import type { FetchMode } from "./engines.js";
+import type { HealthOptions } from "../health/index.js";
+import { HealthWatch } from "./health-watch.js";
 import { DEFAULT_INTERPRET, type InterpretOptions } from "./interpret.js";
 import { type PageLoader, type PageResult, type PageRunContext, type RecordClassifier, runPage } from "./page-runner.js";
 import { type EngineState, type HarvestEvent, PagePolicy, type PageTask } from "./page-policy.js";
@@ -54,6 +56,8 @@ export interface HarvestOptions {
   breaker?: BreakerOptions;
   interpret?: InterpretOptions;
   classifier?: RecordClassifier | null;
+  /** Judge pages against their engine's health profile (issue 30); false: do not. */
+  health?: HealthOptions | false;
   /** Recorded with the run (the command line's options). */
   runOptions?: unknown;
   signal?: AbortSignal;
@@ -122,6 +126,7 @@ function pageContext(store: Store, runId: number, o: HarvestOptions): PageRunCon
     keepHtml: o.keepHtml ?? false,
     interpret: o.interpret ?? DEFAULT_INTERPRET,
     classifier: o.classifier ?? null,
+    health: o.health === false ? null : new HealthWatch(store, o.health),
   };
 }
 
@@ -168,8 +173,21 @@ class HarvestRun {
       counters.relearned(e.setup.name);
       this.emit({ kind: "wrapper-learned", engine: e.setup.name, url: r.finalUrl, detail: v.detail, file: e.setup.file });
     }
+    if (r.drift) this.drifted(e, r);
     this.policy.afterPage(e, task, { status: v.status, cause: v.cause, detail: v.detail, url: r.url, records: v.records.length });
     this.progress();
+  }
+
+  /** A page outside its engine's health profile: counted, told, and after too many in a row the engine stopped. */
+  private drifted(e: EngineState, r: PageResult): void {
+    const d = r.drift!;
+    this.counters.drift(e.setup.name);
+    this.emit({ kind: "drift", engine: e.setup.name, url: r.finalUrl, detail: d.reason, action: d.action, streak: d.streak });
+    if (d.action === "stopped")
+      this.policy.giveUp(
+        e,
+        `wrapper drift: ${d.streak} pages in a row outside its health profile, none fixed by re-learning (last: ${d.reason})`,
+      );
   }
 
   /** The run's summary once the schedule ended. */

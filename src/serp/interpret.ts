@@ -2,7 +2,7 @@ import type { TagPathSequence } from "../html/index.js";
 import type { FetchStatus } from "../store/index.js";
 import { betterReading, DEFAULT_HEAL, extractRecords, type HealOptions, learnOnPage, readsWell } from "../wrapper/index.js";
 import { findQueryRewriteNotice } from "../wrapper/index.js";
-import type { ResultRecord, Wrapper } from "../wrapper/index.js";
+import type { LayoutMatch, ResultRecord, Wrapper } from "../wrapper/index.js";
 import { consentReason, hardBlockReason, type PageObservation, saysNoResults, softBlockReason, softConsentReason } from "./blocks.js";
 import type { EngineDefinition } from "./engines.js";
 import type { FailureKind } from "./failures.js";
@@ -24,6 +24,8 @@ export interface Verdict {
   reused: Wrapper | null;
   /** Why the page failed (blocked or error), by kind; null for ok and empty pages. */
   cause: FailureKind | null;
+  /** How the engine's current wrapper matched the page, when its reading is the verdict's (the health watch reads it). */
+  match?: LayoutMatch | null;
 }
 
 /** When to heal (`healShare`, `minLearnedRecords`): the wrapper layer's decision, shared with `bitext records`. */
@@ -87,7 +89,7 @@ export function interpretPage(
   }
 
   const current = extractRecords(wrapper, seq, { pageUrl });
-  if (readsWell(wrapper, current, options)) return ok(current.records, current.detail);
+  if (readsWell(wrapper, current, options)) return { ...ok(current.records, current.detail), match: current.match ?? null };
 
   if (current.records.length === 0) {
     const soft = softFailure(obs, def);
@@ -122,7 +124,7 @@ export function interpretPage(
       };
     }
   }
-  if (current.status === "ok") return ok(current.records, current.detail);
+  if (current.status === "ok") return { ...ok(current.records, current.detail), match: current.match ?? null };
   if (current.status === "empty") return verdict("empty", current.detail);
   return noRecords(obs, def, seq, current.detail);
 }

@@ -19,7 +19,8 @@ export type HarvestEvent =
   | { kind: "blocked"; engine: string; url: string; detail: string; cause: FailureKind }
   | { kind: "engine-paused"; engine: string; seconds: number; trip: number }
   | { kind: "engine-given-up"; engine: string; left: number; reason: string }
-  | { kind: "error"; engine: string; url: string; detail: string; cause: FailureKind; willRetry: boolean };
+  | { kind: "error"; engine: string; url: string; detail: string; cause: FailureKind; willRetry: boolean }
+  | { kind: "drift"; engine: string; url: string; detail: string; action: "relearned" | "drift" | "stopped"; streak: number };
 
 export interface PageTask {
   query: QueryPair;

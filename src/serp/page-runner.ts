@@ -12,6 +12,7 @@ import type { Wrapper } from "../wrapper/index.js";
 import type { LoadedPage } from "./driver.js";
 import { type EngineSetup, saveWrapper } from "./engine-files.js";
 import { type EngineDefinition, type FetchMode, searchUrl } from "./engines.js";
+import type { DriftReport, HealthWatch } from "./health-watch.js";
 import { type InterpretOptions, interpretPage, type Verdict } from "./interpret.js";
 import { queryText } from "./queries.js";
 
@@ -58,6 +59,8 @@ export interface PageRunContext {
   keepHtml: boolean;
   interpret: InterpretOptions;
   classifier: RecordClassifier | null;
+  /** The engines' health watch (absent: pages are not judged for drift). */
+  health?: HealthWatch | null;
 }
 
 /** An engine's wrappers as the run goes: the current one and those it replaced, newest first. */
@@ -77,6 +80,8 @@ export interface PageResult {
   classified: number;
   /** A wrapper was learned from this page (and saved). */
   learned: boolean;
+  /** The page drifted from its engine's health profile (stored as a drift event), or null. */
+  drift: DriftReport | null;
   timings: { navigateMs: number; evaluateMs: number; bodyMs: number; oursMs: number };
 }
 
@@ -93,7 +98,9 @@ export async function runPage(
   const started = performance.now();
   const fetched = await fetchAndInterpret(ctx, w, url, started, signal);
   if (fetched === null) return null;
-  const { loaded, verdict: v, interpretStart } = fetched;
+  const { loaded, interpretStart } = fetched;
+  const health = ctx.health?.check(def.engine, loaded, fetched.verdict, queryText(task.query), w.wrapper) ?? null;
+  const v = health?.verdict ?? fetched.verdict;
   if (v.cause === "blocked" && loaded.proxy) (loaded.fetchedWith === "http" ? ctx.http : ctx.loader)?.proxyBlocked?.(def);
   const trace = (await loaded.finishTrace?.(v.status !== "ok" && v.status !== "empty")) ?? null;
   const learnedAt = adoptWrapper(w, v);
@@ -120,6 +127,7 @@ export async function runPage(
     records,
     loaded,
   );
+  if (health?.drift) ctx.health!.record(ctx.runId, outcome.fetchId, health.drift);
   return {
     url,
     finalUrl: loaded.observation.finalUrl,
@@ -128,6 +136,7 @@ export async function runPage(
     seenAgain: outcome.seenAgain,
     classified: ctx.classifier ? records.length : 0,
     learned: v.learned !== null,
+    drift: health?.drift ?? null,
     timings: {
       navigateMs: loaded.timings.navigateMs,
       evaluateMs: loaded.timings.evaluateMs,

@@ -8,6 +8,7 @@ import type { HarvestEvent, HarvestStats } from "../serp/index.js";
 import { learnWrapperLive } from "../serp/index.js";
 import { queryText, readQueryFile } from "../serp/index.js";
 import { type HarvestRunResult, runHarvest } from "../serp/index.js";
+import { writeReport } from "../report/index.js";
 import { countRecords, listRecords, type StoredRecord, withStore } from "../store/index.js";
 import { UserError } from "../errors.js";
 import { relocated, stageDemoFolder } from "./demo-folder.js";
@@ -77,7 +78,15 @@ const learnWrappers: DemoStep = {
     const out: Array<{ engine: string; records: number; file: string }> = [];
     for (const engine of ctx.engines) {
       const setup = loadEngine(ctx.wrappersDir, engine);
-      const r = await learnWrapperLive({ definition: setup.definition, file: setup.file, driver: ctx.driver, ...(query ? { query } : {}) });
+      // The preview (records outlined on the sample page) is the report's screenshot.
+      const preview = join(ctx.wrappersDir, `${engine}.preview.png`);
+      const r = await learnWrapperLive({
+        definition: setup.definition,
+        file: setup.file,
+        driver: ctx.driver,
+        preview,
+        ...(query ? { query } : {}),
+      });
       ctx.say(`  ${engine}: ${r.records.length} records on the sample page → ${r.file} (sample ${r.sampleFile})`);
       out.push({ engine, records: r.records.length, file: r.file });
     }
@@ -223,8 +232,19 @@ const exportTheCorpus: DemoStep = {
   },
 };
 
-/** The demo's steps, in order: the whole pipeline, from wrappers to a corpus file. */
-export const DEMO_STEPS: DemoStep[] = [learnWrappers, harvestQueries, showCandidates, fetchPages, exportTheCorpus];
+const writeTheReport: DemoStep = {
+  id: "report",
+  title: "Write the run report (one HTML page: charts and tables of the run)",
+  async run(ctx) {
+    const out = join(ctx.options.dir, "report.html");
+    const r = await withStore(ctx.db, (store) => writeReport(store, out, { screenshotDirs: [ctx.wrappersDir] }));
+    ctx.results[this.id] = { file: r.out, charts: r.charts, drifts: r.data.drifts.length };
+    ctx.say(`  ${r.charts.length} charts, ${r.data.screenshots.length} screenshots, ${r.data.drifts.length} drift event(s) → ${r.out}`);
+  },
+};
+
+/** The demo's steps, in order: the whole pipeline, from wrappers to a corpus file and the run's report. */
+export const DEMO_STEPS: DemoStep[] = [learnWrappers, harvestQueries, showCandidates, fetchPages, exportTheCorpus, writeTheReport];
 
 export interface DemoReport {
   origin: string;

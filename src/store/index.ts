@@ -7,6 +7,25 @@ export { compressHtml, decompressHtml } from "./blob.js";
 export { DEFAULT_STORE_PATH, inTransaction, nowIso, openStore, type Store, schemaVersion, storeExists, withStore } from "./db.js";
 export { isPostgresUrl } from "./location.js";
 export type { SqlDriver, SqlStatement, TransactionOptions } from "./sql.js";
+export {
+  countDriftEventsByRun,
+  type DriftAction,
+  type DriftEvent,
+  type DriftEventInput,
+  listDriftEvents,
+  loadEngineHealth,
+  recordDriftEvent,
+  saveEngineHealth,
+  type StoredHealth,
+} from "./health.js";
+export {
+  type LabelCount,
+  listWrapperVersions,
+  type PairOutcomes,
+  pairOutcomes,
+  recordLabelCounts,
+  type WrapperVersion,
+} from "./report.js";
 export { latestWrapper, type SaveWrapperOutcome, type StoredWrapper, saveWrapper } from "./wrappers.js";
 export {
   countFetchesByStatus,

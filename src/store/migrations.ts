@@ -142,6 +142,28 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE fetches ADD COLUMN task_key TEXT;
   CREATE UNIQUE INDEX fetches_task_done ON fetches (task_key) WHERE status IN ('ok', 'empty');
   `,
+  // 7: wrapper health (issue 30) — each engine's health profile (the figures of its last pages read well, JSON),
+  // and every page found outside it (drift), with what was done: re-learned, left drifting, or the engine stopped.
+  `
+  CREATE TABLE engine_health (
+    engine     TEXT PRIMARY KEY,
+    profile    TEXT NOT NULL,
+    pages      INTEGER NOT NULL DEFAULT 0,
+    updated_at TEXT NOT NULL
+  );
+
+  CREATE TABLE drift_events (
+    id          INTEGER PRIMARY KEY,
+    run_id      INTEGER REFERENCES runs(id),
+    fetch_id    INTEGER REFERENCES fetches(id) ON DELETE CASCADE,
+    engine      TEXT NOT NULL,
+    detected_at TEXT NOT NULL,
+    metrics     TEXT NOT NULL,
+    action      TEXT NOT NULL CHECK (action IN ('relearned', 'drift', 'stopped'))
+  );
+  CREATE INDEX drift_events_run ON drift_events (run_id);
+  CREATE INDEX drift_events_engine ON drift_events (engine, detected_at);
+  `,
 ];
 
 /** A migration in the dialect of the store's backend. */

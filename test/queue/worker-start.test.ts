@@ -55,7 +55,12 @@ describe("starting a worker", () => {
     const seconds = (Date.now() - started) / 1000;
     expect(e.code).not.toBe(0);
     expect(e.stderr).toMatch(new RegExp(`^bitext: redis://127\\.0\\.0\\.1:${port}: cannot reach Redis \\(.*ECONNREFUSED.*\\)$`, "m"));
-    expect(e.stderr.trim().split("\n").filter((l) => l.startsWith("bitext:"))).toHaveLength(1);
+    expect(
+      e.stderr
+        .trim()
+        .split("\n")
+        .filter((l) => l.startsWith("bitext:")),
+    ).toHaveLength(1);
     expect(seconds).toBeLessThan(30); // 10 s of waiting plus the process's start-up on a busy machine
   }, 60_000);
 

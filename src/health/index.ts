@@ -1,0 +1,3 @@
+export * from "./metrics.js";
+export * from "./monitor.js";
+export * from "./profile.js";
