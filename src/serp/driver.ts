@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page, Response } from "playwright";
-import { acceptLanguage, type BrowserIdentity, chromeIdentity, timezoneForLocale } from "../browser/index.js";
+import { acceptLanguage, type BrowserIdentity, browserLanguages, chromeIdentity, timezoneForLocale } from "../browser/index.js";
 import { launchChromium } from "../browser/index.js";
 import { collectTagPaths, type TagPathSequence } from "../html/index.js";
 import { consentReason, emptyObservation, type PageObservation } from "./blocks.js";
@@ -296,16 +296,15 @@ export class SerpDriver {
 
   private async newPage(slot: EngineSlot, def: EngineDefinition): Promise<Page> {
     const page = await slot.context.newPage();
-    if (!def.userAgent) {
-      // The client hints and navigator.userAgentData of a headed Chrome, not "HeadlessChrome".
-      const cdp = await slot.context.newCDPSession(page);
-      await cdp.send("Emulation.setUserAgentOverride", {
-        userAgent: this.identity.userAgent,
-        acceptLanguage: acceptLanguage(def.locale),
-        platform: this.identity.platform,
-        userAgentMetadata: this.identity.metadata,
-      });
-    }
+    // The client hints and navigator.userAgentData of a headed Chrome, not "HeadlessChrome"; the languages as a
+    // plain list, from which Chromium makes Accept-Language (page and sub-requests) and navigator.languages.
+    const cdp = await slot.context.newCDPSession(page);
+    await cdp.send("Emulation.setUserAgentOverride", {
+      userAgent: def.userAgent ?? this.identity.userAgent,
+      acceptLanguage: browserLanguages(def.locale).join(","),
+      platform: this.identity.platform,
+      ...(def.userAgent ? {} : { userAgentMetadata: this.identity.metadata }),
+    });
     return page;
   }
 
@@ -346,6 +345,7 @@ export class SerpDriver {
           locale: def.locale,
           timezoneId: def.timezone ?? timezoneForLocale(def.locale),
           userAgent: def.userAgent ?? this.identity.userAgent,
+          // Playwright's locale would send the bare locale: the header Chromium makes from the languages, on every request.
           extraHTTPHeaders: { "Accept-Language": acceptLanguage(def.locale) },
           ...(proxy ? { proxy: proxy.playwright } : {}),
         };

@@ -45,6 +45,9 @@ export interface HttpLoaderOptions {
 }
 
 const MAX_REDIRECTS = 5;
+/** Chromium's Accept for a page navigation. */
+const NAVIGATION_ACCEPT =
+  "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7";
 const MAX_BYTES = 5 * 1024 * 1024;
 
 interface EngineHttp {
@@ -157,11 +160,17 @@ export class HttpLoader {
 
   private headers(def: EngineDefinition, url: string, state: EngineHttp): Record<string, string> {
     const cookie = cookieHeader(state.cookies, url);
+    // What the browser sends for a navigation typed into its address bar (same values, the browser's order).
     return {
-      "user-agent": def.userAgent ?? this.o.identity.userAgent,
       ...(def.userAgent ? {} : this.o.identity.clientHints),
-      accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+      "upgrade-insecure-requests": "1",
+      "user-agent": def.userAgent ?? this.o.identity.userAgent,
       "accept-language": acceptLanguage(def.locale),
+      accept: NAVIGATION_ACCEPT,
+      "sec-fetch-site": "none",
+      "sec-fetch-mode": "navigate",
+      "sec-fetch-user": "?1",
+      "sec-fetch-dest": "document",
       ...(cookie ? { cookie } : {}),
     };
   }
