@@ -167,7 +167,14 @@ class HarvestRun {
       counters.relearned(e.setup.name);
       this.emit({ kind: "wrapper-learned", engine: e.setup.name, url: r.finalUrl, detail: v.detail, file: e.setup.file });
     }
-    this.policy.afterPage(e, task, { status: v.status, cause: v.cause, detail: v.detail, url: r.url, records: v.records.length });
+    this.policy.afterPage(e, task, {
+      status: v.status,
+      cause: v.cause,
+      detail: v.detail,
+      url: r.url,
+      records: v.records.length,
+      permanent: v.permanent ?? false,
+    });
     this.progress();
   }
 

@@ -58,6 +58,8 @@ export interface PageOutcome {
   url: string;
   /** Records found on the page. */
   records: number;
+  /** Asking again would fail the same way (an HTTP 4xx other than 408/429): not retried. */
+  permanent?: boolean;
 }
 
 export class PagePolicy {
@@ -125,7 +127,7 @@ export class PagePolicy {
       else if (b?.kind === "gave-up") this.giveUp(e, `blocked ${b.trips + 1} times in a row after pauses (${p.detail})`);
     } else {
       const down = e.downStreak >= this.o.downAfter;
-      const willRetry = task.errors < this.o.retries && !down;
+      const willRetry = task.errors < this.o.retries && !down && !p.permanent;
       this.emit({ kind: "error", engine: name, url: p.url, detail: p.detail, cause, willRetry });
       if (willRetry) {
         this.retryLater(e, { ...task, errors: task.errors + 1, notBefore: now + backoffMs(task.errors + 1, baseMs, maxMs) });

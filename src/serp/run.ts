@@ -12,7 +12,7 @@ import { defaultProfileDir } from "./profile.js";
 import type { FetchMode } from "./engines.js";
 import { HttpLoader } from "./http-loader.js";
 import { ProxyPool, type ProxySpec } from "./proxies.js";
-import { readQueryFiles } from "./queries.js";
+import { checkQueryLengths, readQueryFiles } from "./queries.js";
 
 /**
  * One harvest run as a command runs it: read the query lists and engine files (failing fast, before
@@ -75,6 +75,7 @@ export async function runHarvest(o: HarvestRunOptions): Promise<HarvestRunResult
   const queries = readQueryFiles(o.queryFiles.map(resolveQueryFile));
   if (queries.length === 0) throw new UserError(`${o.queryFiles.join(", ")}: no queries (only comments or blank lines)`);
   const engines = loadConfiguredEngines(o.engines, o.wrappersDir);
+  checkQueryLengths(queries, engines);
   const classifier = await loadRecordClassifier(o.model);
   const store = openStore(o.db);
   let driver: SerpDriver | null = o.driver ?? null;
