@@ -59,6 +59,10 @@ export async function launchChromium(
     });
   } catch (err) {
     const first = (err as Error).message.split("\n")[0];
+    if (/Missing X server|\$DISPLAY|cannot open display/i.test((err as Error).message))
+      throw new UserError(`Chromium (${executablePath ?? "Playwright's bundled browser"}) found no display to show its window on`, {
+        kind: "no-display",
+      });
     throw new UserError(
       `cannot start Chromium (${executablePath ?? "Playwright's bundled browser"}): ${first}. ` +
         "Install it (apt-get install chromium) or point BITEXT_CHROMIUM at a Chromium binary",

@@ -25,6 +25,8 @@ export type { EngineStats, HarvestEvent, HarvestStats, PageCounts, RecordClassif
  */
 
 export interface HarvestOptions {
+  /** The run, already started with `startExclusiveRun` (the caller took the store's lock first); absent: started here. */
+  runId?: number;
   queries: readonly QueryPair[];
   engines: readonly EngineSetup[];
   /** Loads result pages (the SerpDriver). */
@@ -73,7 +75,7 @@ export async function harvest(store: Store, o: HarvestOptions): Promise<HarvestS
   const started = Date.now();
   const since = new Date(Date.now() - (o.maxAgeMs ?? HARVEST_DEFAULTS.maxAgeMs)).toISOString();
 
-  const runId = startExclusiveRun(store, o.runOptions ?? {}); // refuses while another harvest runs on this store
+  const runId = o.runId ?? startExclusiveRun(store, o.runOptions ?? {}); // refuses while another harvest runs on this store
   const run = new HarvestRun(o);
   const ctx = pageContext(store, runId, o);
   run.progress();

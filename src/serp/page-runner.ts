@@ -1,4 +1,14 @@
-import { inTransaction, type NewRecord, nowIso, type QueryPair, recordFetch, setFetchTransport, type Store } from "../store/index.js";
+import {
+  engineNeedsBrowser,
+  inTransaction,
+  type NewRecord,
+  noteEngineNeedsBrowser,
+  nowIso,
+  type QueryPair,
+  recordFetch,
+  setFetchTransport,
+  type Store,
+} from "../store/index.js";
 import type { Wrapper } from "../wrapper/index.js";
 import type { LoadedPage } from "./driver.js";
 import { type EngineSetup, saveWrapper } from "./engine-files.js";
@@ -140,7 +150,9 @@ export async function fetchAndInterpret(
     passed: () => performance.now() > from + l.timeoutMs,
     seconds: Math.round(l.timeoutMs / 100) / 10,
   });
-  const mode = ctx.http ? (ctx.fetchMode ?? def.fetch) : "browser";
+  let mode = ctx.http ? (ctx.fetchMode ?? def.fetch) : "browser";
+  // An engine whose pages came only through the browser before: straight to it, one download a page.
+  if (mode === "auto" && engineNeedsBrowser(ctx.store, def.engine, NEEDS_BROWSER_MEMORY_MS) !== null) mode = "browser";
   const first = mode === "browser" ? ctx.loader : ctx.http!;
   let loaded = await first.load(def, url, { keepBody: ctx.keepHtml });
   if (signal?.aborted) return abandon(loaded);
@@ -156,15 +168,21 @@ export async function fetchAndInterpret(
   );
   if (mode === "auto" && v.status !== "ok" && loaded.error === null) {
     const why = v.detail;
+    const wrapperRead = w.wrapper !== null; // the HTTP page was read with a wrapper (not only a page to learn one from)
     const again = performance.now();
     loaded = await ctx.loader.load(def, url, { keepBody: ctx.keepHtml });
     if (signal?.aborted) return abandon(loaded);
     v = interpretPage(loaded, def, w.wrapper, ctx.interpret, w.earlier, deadlineOf(ctx.loader, again));
     v = { ...v, detail: `by browser, as HTTP gave no records (${why}): ${v.detail}` };
+    // The same wrapper read records in the browser and none in the HTML: the engine needs the browser.
+    if (wrapperRead && v.status === "ok" && v.learned === null) noteEngineNeedsBrowser(ctx.store, def.engine, why);
   }
   if (loaded.consentAccepted) v = { ...v, detail: `consent accepted ("${loaded.consentAccepted}"); ${v.detail}` };
   return { loaded, verdict: v, interpretStart };
 }
+
+/** How long `auto` remembers that an engine needs the browser before trying HTTP again (engines change). */
+export const NEEDS_BROWSER_MEMORY_MS = 7 * 24 * 3600_000;
 
 async function abandon(l: LoadedPage): Promise<null> {
   await l.finishTrace?.(false).catch(() => null);

@@ -2,7 +2,7 @@ import { parallelText } from "../language-pair.js";
 import { existsSync } from "node:fs";
 import { SettingError, UserError } from "../errors.js";
 import { configuredPoliteness, HARVEST_DEFAULTS, loadSettings, resolveResource } from "../config/index.js";
-import { openStore } from "../store/index.js";
+import { openStore, startExclusiveRun } from "../store/index.js";
 import { SerpDriver } from "./driver.js";
 import { defaultWrappersDir, type EngineSetup, loadEngine } from "./engine-files.js";
 import { type HarvestEvent, type HarvestStats, type HarvestSummary, harvest, type RecordClassifier } from "./harvest.js";
@@ -11,6 +11,7 @@ import type { BreakerOptions } from "./politeness.js";
 import { defaultProfileDir } from "./profile.js";
 import type { FetchMode } from "./engines.js";
 import { HttpLoader } from "./http-loader.js";
+import { LazyBrowser } from "./lazy-browser.js";
 import { ProxyPool, type ProxySpec } from "./proxies.js";
 import { checkQueryLengths, readQueryFiles } from "./queries.js";
 
@@ -77,13 +78,22 @@ export async function runHarvest(o: HarvestRunOptions): Promise<HarvestRunResult
   const engines = loadConfiguredEngines(o.engines, o.wrappersDir);
   checkQueryLengths(queries, engines);
   const classifier = await loadRecordClassifier(o.model);
+  if (o.headed && !o.driver) checkDisplay();
   const store = openStore(o.db);
-  let driver: SerpDriver | null = o.driver ?? null;
-  let http: HttpLoader | null = null;
+  let runId: number;
+  try {
+    // The store's lock before anything starts: a second harvest is refused at once, not after a browser came up.
+    runId = startExclusiveRun(store, o.runOptions ?? {});
+  } catch (err) {
+    store.close();
+    throw err;
+  }
   const profileDir = o.profileDir === undefined ? defaultProfileDir() : o.profileDir;
   const proxies = o.proxies && o.proxies.length > 0 ? new ProxyPool(o.proxies) : null;
-  try {
-    driver ??= await SerpDriver.start({
+  // The browser starts at the first page that needs it: never with --fetch http.
+  const driver =
+    o.driver ??
+    new LazyBrowser({
       ...(o.chromium ? { executablePath: o.chromium } : {}),
       timeoutMs: o.timeoutMs ?? HARVEST_DEFAULTS.timeoutMs,
       headless: !o.headed,
@@ -92,18 +102,20 @@ export async function runHarvest(o: HarvestRunOptions): Promise<HarvestRunResult
       traceDir: o.traceDir ?? null,
       proxies,
     });
+  let http: HttpLoader | null = null;
+  try {
     const mode = o.fetchMode ?? null;
     if (mode !== "browser" && (mode !== null || engines.some((e) => e.definition.fetch !== "browser"))) {
-      const browser = driver;
       http = new HttpLoader({
         timeoutMs: o.timeoutMs ?? HARVEST_DEFAULTS.timeoutMs,
-        identity: driver.identity,
+        identity: driver instanceof LazyBrowser ? await driver.identity() : driver.identity,
         profileDir,
         proxies,
-        onCookies: (def, changes) => browser.updateCookies(def, changes),
+        onCookies: (def, changes) => driver.updateCookies(def, changes),
       });
     }
     const summary = await harvest(store, {
+      runId,
       queries,
       engines,
       driver,
@@ -126,9 +138,20 @@ export async function runHarvest(o: HarvestRunOptions): Promise<HarvestRunResult
     return { ...summary, db: o.db, queries: queries.length, engineNames: engines.map((e) => e.name), model: classifier?.modelId ?? null };
   } finally {
     await http?.close();
-    if (!o.driver) await driver?.close();
+    if (!o.driver) await driver.close();
     store.close();
   }
+}
+
+/**
+ * A headed browser needs a display: without one (no DISPLAY or WAYLAND_DISPLAY on Linux), say so before
+ * anything starts, rather than let Chromium fail as if it were missing.
+ */
+export function checkDisplay(env: NodeJS.ProcessEnv = process.env, platform: string = process.platform): void {
+  if (platform !== "linux" || env.DISPLAY || env.WAYLAND_DISPLAY) return;
+  throw new UserError("a headed browser needs a display, and there is none (DISPLAY and WAYLAND_DISPLAY are not set)", {
+    kind: "no-display",
+  });
 }
 
 /** The engines' wrapper files (default: the shipped `wrappers/`), with the config file's politeness over each definition's. */

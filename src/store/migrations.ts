@@ -133,6 +133,15 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (engine, version)
   );
   `,
+  // 6: engines fetched in `auto` mode whose pages came only through the browser: later runs go to the browser
+  // at once instead of downloading every page twice.
+  `
+  CREATE TABLE engine_needs_browser (
+    engine    TEXT PRIMARY KEY,
+    reason    TEXT NOT NULL,
+    noted_at  TEXT NOT NULL
+  );
+  `,
 ];
 
 /** A migration in the dialect of the store's backend. */
