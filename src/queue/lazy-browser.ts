@@ -1,2 +1,2 @@
 /** The lazily started browser lives with the harvest (src/serp/lazy-browser.ts); workers use the same one. */
-export { LazyBrowser } from "../serp/lazy-browser.js";
+export { LazyBrowser } from "../serp/index.js";
