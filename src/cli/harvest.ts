@@ -252,6 +252,7 @@ export function formatHarvestSummary(r: HarvestRunResult): string {
   const causes = formatFailureCounts(r.causes);
   if (causes !== "") lines.push("", `failed attempts by cause: ${causes}`);
   for (const [name, e] of Object.entries(r.engines)) if (e.givenUpBecause) lines.push(`${name} given up: ${e.givenUpBecause}`);
+  if (r.stoppedBecause) lines.push(`stopped: ${r.stoppedBecause} (blocks.maxWait in the config file)`);
   if (r.status === "failed") lines.push("", "no page succeeded in this run.");
   if (r.left > 0) lines.push("", `${r.left} page(s) left for the next run: rerun the same command to fetch them.`);
   if (r.status === "interrupted") lines.push("", "interrupted: rerun the same command to resume.");

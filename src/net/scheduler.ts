@@ -56,6 +56,11 @@ export interface ScheduleOptions<T extends Timed> {
   concurrency: number;
   signal?: AbortSignal;
   /**
+   * With nothing in flight, the longest wait for the next task worth waiting for: when every lane is paused
+   * longer (blocked engines resting for many minutes), the schedule ends and what is queued stays queued.
+   */
+  maxIdleMs?: number;
+  /**
    * Start a task taken off its lane's queue: a promise occupies a slot until it settles; null means the
    * task was dealt with at once (nothing in flight). Tasks put back on a queue are seen on the next turn.
    */
@@ -119,7 +124,8 @@ export class Dispatcher<T extends Timed> {
     const pick = pickNext(lanes, t, this.turn);
     if ("waitMs" in pick) {
       // Nothing in flight and no lane will ever be ready: what is queued stays queued (the caller's to count).
-      return this.inflight.size === 0 && !Number.isFinite(pick.waitMs) ? "done" : pick.waitMs;
+      const idleTooLong = this.inflight.size === 0 && pick.waitMs > (this.o.maxIdleMs ?? Number.POSITIVE_INFINITY);
+      return idleTooLong || (this.inflight.size === 0 && !Number.isFinite(pick.waitMs)) ? "done" : pick.waitMs;
     }
     this.turn = (pick.lane + 1) % lanes.length;
     const task = lanes[pick.lane]!.queue.splice(pick.index, 1)[0]!;

@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page, Response } from "playwright";
 import { acceptLanguage, type BrowserIdentity, browserLanguages, chromeIdentity, timezoneForLocale } from "../browser/index.js";
 import { launchChromium } from "../browser/index.js";
 import { collectTagPaths, type TagPathSequence } from "../html/index.js";
-import { consentReason, emptyObservation, type PageObservation } from "./blocks.js";
+import { consentReason, emptyObservation, type PageObservation, parseRetryAfter } from "./blocks.js";
 import type { EngineDefinition } from "./engines.js";
 import { describeNetError, describeTimeout, type FailureKind } from "./failures.js";
 import { type CookieChanges, engineStateFile } from "./profile.js";
@@ -285,6 +285,7 @@ export class SerpDriver {
   ): Promise<Seen> {
     observation.finalUrl = page.url();
     observation.httpStatus = response?.status() ?? null;
+    observation.retryAfterMs = parseRetryAfter(response?.headers()["retry-after"]);
     const seen = (await beforeDeadline(page.evaluate(slot.script), deadline, "reading the page")) as Seen;
     observation.title = seen.title;
     observation.blockSelectors = seen.block;

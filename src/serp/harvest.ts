@@ -54,6 +54,11 @@ export interface HarvestOptions {
   downAfter?: number;
   backoff?: { baseMs: number; maxMs: number };
   breaker?: BreakerOptions;
+  /**
+   * The longest the run waits with nothing to do (every engine left paused by its breaker or its Retry-After):
+   * beyond it the run stops now, its pages left for the next run, rather than hold the store and a browser idle.
+   */
+  maxWaitMs?: number;
   interpret?: InterpretOptions;
   classifier?: RecordClassifier | null;
   /** Recorded with the run (the command line's options). */
@@ -67,6 +72,8 @@ export interface HarvestSummary extends HarvestStats {
   runId: number;
   status: RunOutcome;
   durationMs: number;
+  /** Why the run stopped with pages still queued (every engine paused past the longest wait); null: it did not. */
+  stoppedBecause: string | null;
   /** Per-page timings (medians, ms): in the browser (navigation), in the page (evaluation), ours (interpret + store). */
   timing: { pages: number; navigateMs: number; evaluateMs: number; bodyMs: number; oursMs: number };
 }
@@ -83,6 +90,7 @@ export async function harvest(store: Store, o: HarvestOptions): Promise<HarvestS
     await schedule<PageTask>({
       lanes: run.engines,
       concurrency: Math.max(1, o.concurrency ?? HARVEST_DEFAULTS.concurrency),
+      maxIdleMs: o.maxWaitMs ?? HARVEST_DEFAULTS.maxWaitMs,
       ...(o.signal ? { signal: o.signal } : {}),
       // In-flight loads end now; their pages are fetched by the next run.
       onAbort: () => o.driver.close(),
@@ -176,22 +184,43 @@ class HarvestRun {
       url: r.url,
       records: v.records.length,
       permanent: v.permanent ?? false,
+      retryAfterMs: r.retryAfterMs,
     });
     this.progress();
   }
 
+  /** Why the schedule ended with pages queued: every engine left waits longer than the run waits. */
+  private pausedTooLong(): string | null {
+    const waiting = restingEngines(this.engines, Date.now());
+    if (waiting.length === 0) return null;
+    const limit = Math.round((this.o.maxWaitMs ?? HARVEST_DEFAULTS.maxWaitMs) / 1000);
+    return `every engine left is paused longer than the run waits (${limit} s): ${waiting.join(", ")}`;
+  }
+
   /** The run's summary once the schedule ended. */
   summary(runId: number, interrupted: boolean, durationMs: number): HarvestSummary {
+    const stoppedBecause = interrupted ? null : this.pausedTooLong();
     // Pages never started (interrupted, or an engine that could not be asked again) are left too.
     if (!interrupted) for (const e of this.engines) if (e.queue.length > 0) this.counters.left(e.setup.name, e.queue.splice(0).length);
     return {
       ...this.counters.stats,
       runId,
       status: this.counters.outcome(interrupted),
+      stoppedBecause,
       durationMs,
       timing: this.timings.medians(),
     };
   }
+}
+
+/** Resting engines with pages still queued, when their wait passed the longest the run waits: "sim-list 5 min, …". */
+function restingEngines(engines: readonly EngineState[], now: number): string[] {
+  return engines
+    .filter((e) => e.queue.length > 0)
+    .map((e) => {
+      const wait = Math.max(e.readyIn(now), Math.min(...e.queue.map((t) => t.notBefore - now)));
+      return `${e.setup.name} ${Number.isFinite(wait) ? `${Math.ceil(wait / 1000)} s` : "until a page ends"}`;
+    });
 }
 
 /** What the policy does after a page: the options' values, defaults filled in. */

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { type Dispatcher, ProxyAgent, request } from "undici";
 import { acceptLanguage, type BrowserIdentity } from "../browser/index.js";
 import { isPageSkipped } from "../html/index.js";
-import { emptyObservation, type PageObservation } from "./blocks.js";
+import { emptyObservation, type PageObservation, parseRetryAfter } from "./blocks.js";
 import { failedLoad, type LoadedPage, pageText } from "./driver.js";
 import type { EngineDefinition } from "./engines.js";
 import { describeTimeout, type FailureKind } from "./failures.js";
@@ -106,6 +106,7 @@ export class HttpLoader {
       const seen = observeHtml(body, contentType, def);
       observation.finalUrl = current;
       observation.httpStatus = res.statusCode;
+      observation.retryAfterMs = parseRetryAfter(res.headers["retry-after"]);
       observation.title = seen.title;
       observation.blockSelectors = seen.block;
       observation.noResultsSelectors = seen.none;

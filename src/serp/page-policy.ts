@@ -35,6 +35,8 @@ export interface EngineState extends EngineWrappers, Lane<PageTask> {
   maxPages: number;
   /** Network failures (or consent walls) in a row, reset by any other answer. */
   downStreak: number;
+  /** Epoch ms before which the engine is not asked (its `Retry-After`). */
+  restUntil: number;
 }
 
 export interface PolicyOptions {
@@ -60,6 +62,8 @@ export interface PageOutcome {
   records: number;
   /** Asking again would fail the same way (an HTTP 4xx other than 408/429): not retried. */
   permanent?: boolean;
+  /** The wait the engine asked for (`Retry-After`, ms): nothing goes to it before. */
+  retryAfterMs?: number | null;
 }
 
 export class PagePolicy {
@@ -74,17 +78,20 @@ export class PagePolicy {
   engine(setup: EngineSetup, queries: readonly QueryPair[]): EngineState {
     const gate = new EngineGate(setup.definition.politeness);
     const breaker = new CircuitBreaker(this.o.breaker ?? DEFAULT_BREAKER);
-    return {
+    const e: EngineState = {
       setup,
       wrapper: setup.wrapper,
       earlier: [...setup.previous],
       gate,
       breaker,
       queue: queries.map((query) => ({ query, page: 1, errors: 0, blocks: 0, notBefore: 0 })),
-      readyIn: (now) => (breaker.probing && gate.active > 0 ? Number.POSITIVE_INFINITY : Math.max(gate.waitMs(now), breaker.waitMs(now))),
+      readyIn: (now) =>
+        breaker.probing && gate.active > 0 ? Number.POSITIVE_INFINITY : Math.max(gate.waitMs(now), breaker.waitMs(now), e.restUntil - now),
       maxPages: supportsPaging(setup.definition) ? this.o.pages : 1,
       downStreak: 0,
+      restUntil: 0,
     };
+    return e;
   }
 
   /** After page `task.page` of a query gave `records`: ask for its next page, or finish the job. */
@@ -113,13 +120,17 @@ export class PagePolicy {
       this.nextPage(e, task, p.records);
     } else if (p.status === "blocked") {
       this.emit({ kind: "blocked", engine: name, url: p.url, detail: p.detail, cause });
+      // The engine said how long to stay away: nothing goes to it before (more than the breaker would wait).
+      const askedUntil = p.retryAfterMs ? now + p.retryAfterMs : 0;
+      e.restUntil = Math.max(e.restUntil, askedUntil);
       // A consent wall is not a rate limit: pausing does not lift it, so it does not trip the breaker.
       const b = cause === "consent" ? null : e.breaker.recordBlock(now);
       if (b?.kind === "paused")
         this.emit({ kind: "engine-paused", engine: name, seconds: Math.round((b.untilMs - now) / 1000), trip: b.trip });
       const walled = cause === "consent" && e.downStreak >= this.o.downAfter;
       if (task.blocks < this.o.blockRetries && !walled) {
-        this.retryLater(e, { ...task, blocks: task.blocks + 1, notBefore: now + backoffMs(task.blocks + 1, baseMs, maxMs) });
+        const notBefore = Math.max(now + backoffMs(task.blocks + 1, baseMs, maxMs), askedUntil);
+        this.retryLater(e, { ...task, blocks: task.blocks + 1, notBefore });
       } else {
         this.counters.left(name);
       }

@@ -73,6 +73,8 @@ export interface PageResult {
   classified: number;
   /** A wrapper was learned from this page (and saved). */
   learned: boolean;
+  /** The wait the engine's answer asked for (`Retry-After`, ms); null: none. */
+  retryAfterMs: number | null;
   timings: { navigateMs: number; evaluateMs: number; bodyMs: number; oursMs: number };
 }
 
@@ -123,6 +125,7 @@ export async function runPage(
     seenAgain: outcome.seenAgain,
     classified: ctx.classifier ? records.length : 0,
     learned: v.learned !== null,
+    retryAfterMs: loaded.observation.retryAfterMs ?? null,
     timings: {
       navigateMs: loaded.timings.navigateMs,
       evaluateMs: loaded.timings.evaluateMs,

@@ -1,7 +1,7 @@
 import { parallelText } from "../language-pair.js";
 import { existsSync } from "node:fs";
 import { SettingError, UserError } from "../errors.js";
-import { configuredPoliteness, HARVEST_DEFAULTS, loadSettings, resolveResource } from "../config/index.js";
+import { configuredBlocks, configuredPoliteness, HARVEST_DEFAULTS, loadSettings, resolveResource } from "../config/index.js";
 import { openStore, startExclusiveRun } from "../store/index.js";
 import { SerpDriver } from "./driver.js";
 import { defaultWrappersDir, type EngineSetup, loadEngine } from "./engine-files.js";
@@ -54,6 +54,8 @@ export interface HarvestRunOptions {
   driver?: SerpDriver;
   backoff?: { baseMs: number; maxMs: number };
   breaker?: BreakerOptions;
+  /** The longest the run waits with every engine paused (default: the config file's blocks.maxWait, else 2 min). */
+  maxWaitMs?: number;
   interpret?: Partial<InterpretOptions>;
   signal?: AbortSignal;
   onEvent?: (event: HarvestEvent) => void;
@@ -89,6 +91,7 @@ export async function runHarvest(o: HarvestRunOptions): Promise<HarvestRunResult
     throw err;
   }
   const profileDir = o.profileDir === undefined ? defaultProfileDir() : o.profileDir;
+  const blocks = configuredBlocks();
   const proxies = o.proxies && o.proxies.length > 0 ? new ProxyPool(o.proxies) : null;
   // The browser starts at the first page that needs it: never with --fetch http.
   const driver =
@@ -126,8 +129,11 @@ export async function runHarvest(o: HarvestRunOptions): Promise<HarvestRunResult
       maxAgeMs: o.maxAgeMs ?? HARVEST_DEFAULTS.maxAgeMs,
       keepHtml: o.keepHtml ?? false,
       retries: o.retries ?? HARVEST_DEFAULTS.retries,
+      // Blocks: the config file's `blocks` (back-off, pauses, give-up, the longest wait), an option given here over it.
+      ...blocks,
       ...(o.backoff ? { backoff: o.backoff } : {}),
       ...(o.breaker ? { breaker: o.breaker } : {}),
+      ...(o.maxWaitMs !== undefined ? { maxWaitMs: o.maxWaitMs } : {}),
       interpret: { learn: o.learn ?? true, healShare: 0.5, minLearnedRecords: 3, ...o.interpret },
       classifier,
       runOptions: o.runOptions ?? {},
