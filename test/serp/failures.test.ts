@@ -162,7 +162,7 @@ describe("a page that fails is named by what failed, and left for the next run",
   });
 
   it("block: pages blocked after their retries are left, counted as blocked, and the run says which pages succeeded", async () => {
-    const b = await bench(parseFaults("sim-div:429@1-"));
+    const b = await bench(parseFaults("sim-div:429@1-:0")); // Retry-After 0: asked again after the back-off alone
     try {
       const s = await harvest(b.store, {
         queries: DEMO.slice(0, 3),
