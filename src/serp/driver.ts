@@ -69,11 +69,21 @@ export function failedLoad(
     seq: null,
     body: null,
     contentSha256: null,
-    error: proxy ? `${failure.message} via proxy ${proxy}` : failure.message,
+    error: !proxy
+      ? failure.message
+      : failure.kind === "proxy"
+        ? proxyFailure(proxy, failure.message)
+        : `${failure.message} via proxy ${proxy}`,
     errorKind: failure.kind,
     proxy,
     timings,
   };
+}
+
+/** A proxy's own failure, named by the proxy: `proxy: http://10.0.0.2:3128 failed (net::ERR_PROXY_CONNECTION_FAILED)`. */
+function proxyFailure(proxy: string, message: string): string {
+  const why = /\(([^()]+)\)$/.exec(message)?.[1] ?? message.replace(/^proxy: /, "");
+  return `proxy: ${proxy} failed (${why})`;
 }
 
 interface EngineSlot {

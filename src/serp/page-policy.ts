@@ -26,6 +26,8 @@ export interface PageTask {
   page: number;
   errors: number;
   blocks: number;
+  /** Attempts that failed at their proxy (asked again through another, not counted as the engine's errors). */
+  proxyErrors?: number;
   notBefore: number;
 }
 
@@ -50,6 +52,8 @@ export interface PolicyOptions {
   downAfter: number;
   backoff: { baseMs: number; maxMs: number };
   breaker?: BreakerOptions;
+  /** Attempts of a page through other proxies after its proxy failed (default 3). */
+  proxyRetries?: number;
 }
 
 /** The outcome of one page, as the policy needs it. */
@@ -112,7 +116,8 @@ export class PagePolicy {
     const cause = p.cause ?? "layout";
     // An engine unreachable, or showing a consent wall on every page, is not helped by waiting: count them in a row.
     const unusable = (p.status === "error" && isNetworkLevel(cause)) || cause === "consent";
-    e.downStreak = unusable ? e.downStreak + 1 : 0;
+    // A proxy's failure says nothing of the engine: its streak stays as it was.
+    if (cause !== "proxy") e.downStreak = unusable ? e.downStreak + 1 : 0;
     const now = this.now();
     const { baseMs, maxMs } = this.o.backoff;
     if (p.status === "ok" || p.status === "empty") {
@@ -136,6 +141,13 @@ export class PagePolicy {
       }
       if (walled) this.giveUp(e, `${e.downStreak} consent pages in a row (accept it once: --accept-consent, kept in the profile)`);
       else if (b?.kind === "gave-up") this.giveUp(e, `blocked ${b.trips + 1} times in a row after pauses (${p.detail})`);
+    } else if (cause === "proxy") {
+      // The page goes again at once, through another proxy (the failed one is rested); the engine is not blamed.
+      const tries = task.proxyErrors ?? 0;
+      const willRetry = tries < (this.o.proxyRetries ?? 3);
+      this.emit({ kind: "error", engine: name, url: p.url, detail: p.detail, cause, willRetry });
+      if (willRetry) this.retryLater(e, { ...task, proxyErrors: tries + 1, notBefore: now });
+      else this.counters.left(name);
     } else {
       const down = e.downStreak >= this.o.downAfter;
       const willRetry = task.errors < this.o.retries && !down && !p.permanent;
