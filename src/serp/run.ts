@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { SettingError, UserError } from "../errors.js";
 import { configuredBlocks, configuredPoliteness, HARVEST_DEFAULTS, loadSettings, resolveResource } from "../config/index.js";
 import { openStore, startExclusiveRun } from "../store/index.js";
-import { SerpDriver } from "./driver.js";
+import type { SerpDriver } from "./driver.js";
 import { defaultWrappersDir, type EngineSetup, loadEngine } from "./engine-files.js";
 import { type HarvestEvent, type HarvestStats, type HarvestSummary, harvest, type RecordClassifier } from "./harvest.js";
 import type { InterpretOptions } from "./interpret.js";
