@@ -284,6 +284,7 @@ function judgeFetchedPage(cx: WorkerContext, rs: RunState, d: PageJob, task: Pag
       url: page.url,
       records: v.records.length,
       permanent: v.permanent ?? false,
+      retryAfterMs: page.retryAfterMs,
     }),
   );
 }
