@@ -50,7 +50,8 @@ export function registerHarvestCommand(program: Command): void {
       `
 Each (engine, query, page) fetched successfully within --max-age is skipped, so rerunning after a crash or
 Ctrl-C fetches only what is missing. Blocks (HTTP 429, captchas, verification redirects) are never stored as
-empty results; an engine blocked repeatedly pauses while the others go on, and an engine that cannot be reached
+empty results; an engine blocked repeatedly pauses while the others go on (Retry-After honoured), the run stops
+when every engine left is paused longer than blocks.maxWait (config file; 2 min), and an engine that cannot be reached
 (DNS, refused, timeout, TLS) is given up after ${HARVEST_DEFAULTS.downAfter} network failures in a row. Exit status: 0 done, ${EXIT_INCOMPLETE} pages
 left for the next run (some failed after their retries, or an engine was given up; "failed" when none succeeded),
 130 interrupted.`,
