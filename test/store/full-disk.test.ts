@@ -18,6 +18,23 @@ import { type LocalServer, startServer } from "../net/local-server.js";
  * a full tmpfs fails SQLite at commit, where an `INSERT … RETURNING` read with `.get()` used to lose the error.
  */
 
+describe("a write that returns rows (INSERT … RETURNING), outside a transaction", () => {
+  it("throws when its commit fails, instead of returning the id of a row that is not there", () => {
+    // A commit-time failure without a full disk: a deferred foreign key, checked when the statement commits.
+    const store = openStore(":memory:");
+    try {
+      store.sql.exec(
+        "CREATE TABLE parent (id INTEGER PRIMARY KEY); CREATE TABLE child (id INTEGER PRIMARY KEY, parent INTEGER REFERENCES parent (id) DEFERRABLE INITIALLY DEFERRED)",
+      );
+      const insert = store.sql.prepare("INSERT INTO child (parent) VALUES (?) RETURNING id");
+      expect(() => insert.get(42)).toThrow(/FOREIGN KEY constraint failed/);
+      expect(store.sql.prepare("SELECT count(*) AS n FROM child").get()).toEqual({ n: 0 });
+    } finally {
+      store.close();
+    }
+  });
+});
+
 const FAST_POLITENESS = { minDelayMs: 0, requestsPerMinute: 0, maxConcurrent: 2 };
 
 const unavailable = smallDiskUnavailable();
