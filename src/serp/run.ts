@@ -2,7 +2,7 @@ import { parallelText } from "../language-pair.js";
 import { existsSync } from "node:fs";
 import { SettingError, UserError } from "../errors.js";
 import { configuredBlocks, configuredPoliteness, HARVEST_DEFAULTS, loadSettings, resolveResource } from "../config/index.js";
-import { openStore, startExclusiveRun } from "../store/index.js";
+import { finishRun, getRun, openStore, startExclusiveRun } from "../store/index.js";
 import type { SerpDriver } from "./driver.js";
 import { defaultWrappersDir, type EngineSetup, loadEngine } from "./engine-files.js";
 import { type HarvestEvent, type HarvestStats, type HarvestSummary, harvest, type RecordClassifier } from "./harvest.js";
@@ -142,6 +142,10 @@ export async function runHarvest(o: HarvestRunOptions): Promise<HarvestRunResult
       ...(o.onProgress ? { onProgress: o.onProgress } : {}),
     });
     return { ...summary, db: o.db, queries: queries.length, engineNames: engines.map((e) => e.name), model: classifier?.modelId ?? null };
+  } catch (err) {
+    // Failed before the harvest could end its run (the HTTP client, the browser's identity): the run says so.
+    if (getRun(store, runId)?.status === "running") finishRun(store, runId, "failed", { error: String(err) });
+    throw err;
   } finally {
     await http?.close();
     if (!o.driver) await driver.close();
