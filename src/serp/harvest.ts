@@ -218,7 +218,7 @@ function restingEngines(engines: readonly EngineState[], now: number): string[] 
   return engines
     .filter((e) => e.queue.length > 0)
     .map((e) => {
-      const wait = Math.max(e.readyIn(now), Math.min(...e.queue.map((t) => t.notBefore - now)));
+      const wait = e.pausedFor?.(now) ?? 0;
       return `${e.setup.name} ${Number.isFinite(wait) ? `${Math.ceil(wait / 1000)} s` : "until a page ends"}`;
     });
 }

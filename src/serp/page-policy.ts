@@ -91,6 +91,8 @@ export class PagePolicy {
       queue: queries.map((query) => ({ query, page: 1, errors: 0, blocks: 0, notBefore: 0 })),
       readyIn: (now) =>
         breaker.probing && gate.active > 0 ? Number.POSITIVE_INFINITY : Math.max(gate.waitMs(now), breaker.waitMs(now), e.restUntil - now),
+      // Paused by blocks: its breaker, or the wait its Retry-After asked (its politeness pacing is not a pause).
+      pausedFor: (now) => Math.max(breaker.waitMs(now), e.restUntil - now),
       maxPages: supportsPaging(setup.definition) ? this.o.pages : 1,
       downStreak: 0,
       restUntil: 0,
