@@ -32,7 +32,7 @@ describe("the scheduler: what runs next", () => {
         concurrency: 1,
         maxIdleMs: 1000,
         now: () => clock,
-        start: (li, task) => {
+        start: (_li, task) => {
           started.push(task.id);
           return Promise.resolve().then(() => {
             clock += 10;
