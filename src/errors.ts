@@ -36,6 +36,8 @@ export type UserErrorKind =
   | "wrapper-file-missing"
   /** Chromium could not be started (not installed, or the configured binary fails). */
   | "browser-missing"
+  /** A headed browser was asked for where there is no display. */
+  | "no-display"
   /** The home chosen for the user's files is the (read-only) installation itself. */
   | "home-is-installation"
   | NetworkErrorKind;

@@ -14,6 +14,7 @@ export interface BrowserIdentity {
   /** The same, as CDP's `Emulation.setUserAgentOverride` metadata (the browser then sends the headers itself). */
   metadata: {
     brands: Array<{ brand: string; version: string }>;
+    fullVersionList: Array<{ brand: string; version: string }>;
     fullVersion: string;
     platform: string;
     platformVersion: string;
@@ -30,16 +31,17 @@ const PLATFORMS: Record<string, { ua: string; hint: string; navigator: string }>
 };
 
 /**
- * The identity of Chrome `version` (e.g. "120.0.6099.224", from `browser.version()`) on `platform`,
- * in the reduced form Chrome itself sends (minor version zeroed).
+ * The identity of Chromium `version` (e.g. "120.0.6099.224", from `browser.version()`) on `platform`:
+ * the user agent in the reduced form Chrome itself sends (minor version zeroed), the brands of its client
+ * hints as that version makes them (`greasedBrands`), the full version where hints ask for it.
  */
 export function chromeIdentity(version: string, platform: string = process.platform): BrowserIdentity {
-  const major = /^(\d+)/.exec(version)?.[1] ?? "120";
+  const majorText = /^(\d+)/.exec(version)?.[1] ?? "120";
+  const major = Number(majorText);
+  const full = /^\d+\.\d+\.\d+\.\d+$/.test(version) ? version : `${major}.0.0.0`;
   const p = PLATFORMS[platform] ?? PLATFORMS.linux!;
-  const brands = [
-    { brand: "Chromium", version: major },
-    { brand: "Not_A Brand", version: "24" },
-  ];
+  const brands = greasedBrands(major, majorText);
+  const fullVersionList = greasedBrands(major, full, true);
   return {
     userAgent: `Mozilla/5.0 (${p.ua}) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Safari/537.36`,
     platform: p.navigator,
@@ -50,7 +52,8 @@ export function chromeIdentity(version: string, platform: string = process.platf
     },
     metadata: {
       brands,
-      fullVersion: `${major}.0.0.0`,
+      fullVersionList,
+      fullVersion: full,
       platform: p.hint,
       platformVersion: "",
       architecture: "x86",
@@ -58,6 +61,23 @@ export function chromeIdentity(version: string, platform: string = process.platf
       mobile: false,
     },
   };
+}
+
+/**
+ * Chromium's brand list for a major version (components/embedder_support/user_agent_utils.cc,
+ * `GenerateBrandVersionList` with the updated GREASE): a made-up "Not?A?Brand" whose characters, version
+ * and place follow from the major version, beside "Chromium". A fixed made-up brand is a tell.
+ */
+export function greasedBrands(major: number, version: string, fullVersions = false): Array<{ brand: string; version: string }> {
+  const chars = [" ", "(", ":", "-", ".", "/", ")", ";", "=", "?", "_"];
+  const versions = ["8", "99", "24"];
+  const greaseVersion = versions[major % versions.length]!;
+  const grease = {
+    brand: `Not${chars[major % chars.length]}A${chars[(major + 1) % chars.length]}Brand`,
+    version: fullVersions ? `${greaseVersion}.0.0.0` : greaseVersion,
+  };
+  const chromium = { brand: "Chromium", version };
+  return major % 2 === 0 ? [grease, chromium] : [chromium, grease];
 }
 
 /** The usual time zone of a locale's region (its most populous zone), UTC when the region is unknown. */
@@ -90,8 +110,18 @@ const ZONES: Record<string, string> = {
   NZ: "Pacific/Auckland",
 };
 
-/** `Accept-Language` for a locale: the locale, its language, then English. */
+/**
+ * The languages a person of `locale` has set: the locale, its language, then English (`navigator.languages`);
+ * the browser is given this plain list and makes its `Accept-Language` from it.
+ */
+export function browserLanguages(locale: string): string[] {
+  const lang = locale.split("-")[0]!;
+  return [...new Set([locale, lang, "en"].filter((l) => l !== ""))];
+}
+
+/** `Accept-Language` as Chromium makes it from `browserLanguages(locale)`: q falls by 0.1 from the second language on. */
 export function acceptLanguage(locale: string): string {
-  const lang = locale.split("-")[0];
-  return lang && lang !== locale ? `${locale},${lang};q=0.9,en;q=0.5` : `${locale},en;q=0.5`;
+  return browserLanguages(locale)
+    .map((l, i) => (i === 0 ? l : `${l};q=${(Math.max(1, 10 - i) / 10).toFixed(1)}`))
+    .join(",");
 }

@@ -6,18 +6,30 @@ import { UserError } from "../errors.js";
 export const DEFAULT_CHROMIUM = "/usr/bin/chromium";
 
 /**
- * Flags for a headless Chromium on a closed network: without the background-networking ones,
- * Chromium keeps dialling Google services that this environment refuses.
+ * Flags for Chromium on a closed network, looking like a person's: without the background ones, Chromium keeps
+ * dialling Google services (component and safe-browsing updates, autofill, metrics, translation, domain
+ * reliability, hyperlink pings) that this environment refuses and a harvest's proxies must not carry; without
+ * AutomationControlled, `navigator.webdriver` stays false as in a browser nobody drives.
  */
 export const CHROMIUM_ARGS = [
   "--no-sandbox",
   "--disable-gpu",
+  "--disable-blink-features=AutomationControlled",
   "--disable-background-networking",
   "--disable-component-update",
   "--disable-sync",
+  "--disable-domain-reliability",
+  "--disable-client-side-phishing-detection",
+  "--disable-breakpad",
+  "--safebrowsing-disable-auto-update",
+  "--no-pings",
+  "--no-default-browser-check",
   "--no-first-run",
   "--disable-quic",
 ];
+
+/** Playwright's defaults that tell a page it is driven (`--enable-automation` sets navigator.webdriver, shows the infobar). */
+export const CHROMIUM_DROPPED_DEFAULTS = ["--enable-automation"];
 
 /**
  * The Chromium executable to drive: an explicit path, else `$BITEXT_CHROMIUM`, else Debian's
@@ -41,11 +53,16 @@ export async function launchChromium(
     return await chromium.launch({
       headless: options.headless ?? true,
       args: CHROMIUM_ARGS,
+      ignoreDefaultArgs: CHROMIUM_DROPPED_DEFAULTS,
       ...(executablePath ? { executablePath } : {}),
       ...options.extra,
     });
   } catch (err) {
     const first = (err as Error).message.split("\n")[0];
+    if (/Missing X server|\$DISPLAY|cannot open display/i.test((err as Error).message))
+      throw new UserError(`Chromium (${executablePath ?? "Playwright's bundled browser"}) found no display to show its window on`, {
+        kind: "no-display",
+      });
     throw new UserError(
       `cannot start Chromium (${executablePath ?? "Playwright's bundled browser"}): ${first}. ` +
         "Install it (apt-get install chromium) or point BITEXT_CHROMIUM at a Chromium binary",

@@ -74,6 +74,7 @@ const ADVICE: { [K in UserErrorKind]?: (err: UserError) => string } = {
   "run-in-progress": (e) => `${e.message} (see bitext runs --stale)`,
   "wrapper-file-missing": (e) => `${e.message} (or learn from a saved page with --sample)`,
   "browser-missing": (e) => `${e.message} (or pass --chromium PATH).`,
+  "no-display": (e) => `--headed: ${e.message}: run it under xvfb-run, or drop --headed`,
   "home-is-installation": (e) => e.message.replace("with BITEXT_HOME", "with --home DIR or BITEXT_HOME"),
   "bad-setting": (e) => (e instanceof SettingError ? `${SETTING_FLAG[e.setting]}: ${e.problem}` : e.message),
   "queue-packages": (e) => (e instanceof SettingError ? `${SETTING_FLAG[e.setting]} ${e.problem}` : e.message),

@@ -61,6 +61,7 @@ export function registerExtractCommand(program: Command): void {
       const progress = createProgress({ label: "extract", total: pages.length, quiet: flags.json === true });
       const all: SentencePair[] = [];
       let failures = 0;
+      let skipped = 0;
       for (const input of pages) {
         try {
           const page = await loadPageInput(input, getFetcher);
@@ -71,10 +72,15 @@ export function registerExtractCommand(program: Command): void {
           });
           all.push(...(flags.sentences ? pairs.flatMap(splitIntoSentencePairs) : pairs));
         } catch (err) {
-          // A URL that cannot be fetched is reported and skipped; a bad file is the user's mistake and stops the run.
-          if (!(err instanceof FetchError) || !isUrl(input)) throw err;
-          failures++;
-          process.stderr.write(`bitext: ${err.message} (skipped)\n`);
+          // A URL that cannot be fetched, or a page that cannot be read (past the caps, binary, missing), is named
+          // and skipped: the other pages still give their pairs. Anything else (a full disk, a bug) stops the run.
+          if (err instanceof FetchError && isUrl(input)) {
+            failures++;
+            process.stderr.write(`bitext: ${err.message} (skipped)\n`);
+          } else if (err instanceof UserError && pages.length > 1) {
+            skipped++;
+            process.stderr.write(`bitext: ${namedAfter(input, err.message)} (skipped)\n`);
+          } else throw err;
         }
         progress.tick(1, { pairs: all.length });
       }
@@ -92,14 +98,23 @@ export function registerExtractCommand(program: Command): void {
         if (flags.out) {
           for (const f of files) writeFileAtomic(`${flags.out}${f.suffix}`, f.content);
           process.stderr.write(
-            `${all.length} pairs from ${pages.length - failures} pages → ${files.map((f) => `${flags.out}${f.suffix}`).join(", ")}\n`,
+            `${all.length} pairs from ${pages.length - failures - skipped} pages → ${files.map((f) => `${flags.out}${f.suffix}`).join(", ")}\n`,
           );
         } else {
           await writeLinesTo(undefined, [files.map((f) => f.content).join("")]);
         }
       }
-      if (failures > 0) process.exitCode = 2;
+      if (skipped > 0) process.exitCode = EXIT_SKIPPED;
+      else if (failures > 0) process.exitCode = 2;
     });
+}
+
+/** Exit status when some of several pages could not be read (sysexits EX_DATAERR): the others' pairs were written. */
+const EXIT_SKIPPED = 65;
+
+/** An error's message with the page it is about in front (when it does not already start with it). */
+function namedAfter(input: string, message: string): string {
+  return message.startsWith(input) ? message : `${input}: ${message}`;
 }
 
 export function parseFormat(value: string): OutputFormat {

@@ -49,7 +49,8 @@ export function registerHarvestCommand(program: Command): void {
       `
 Each (engine, query, page) fetched successfully within --max-age is skipped, so rerunning after a crash or
 Ctrl-C fetches only what is missing. Blocks (HTTP 429, captchas, verification redirects) are never stored as
-empty results; an engine blocked repeatedly pauses while the others go on, and an engine that cannot be reached
+empty results; an engine blocked repeatedly pauses while the others go on (Retry-After honoured), the run stops
+when every engine left is paused longer than blocks.maxWait (config file; 2 min), and an engine that cannot be reached
 (DNS, refused, timeout, TLS) is given up after ${HARVEST_DEFAULTS.downAfter} network failures in a row. Exit status: 0 done, ${EXIT_INCOMPLETE} pages
 left for the next run (some failed after their retries, or an engine was given up; "failed" when none succeeded),
 130 interrupted.`,
@@ -267,6 +268,7 @@ export function formatHarvestSummary(r: HarvestRunResult): string {
   const causes = formatFailureCounts(r.causes);
   if (causes !== "") lines.push("", `failed attempts by cause: ${causes}`);
   for (const [name, e] of Object.entries(r.engines)) if (e.givenUpBecause) lines.push(`${name} given up: ${e.givenUpBecause}`);
+  if (r.stoppedBecause) lines.push(`stopped: ${r.stoppedBecause} (blocks.maxWait in the config file)`);
   if (r.status === "failed") lines.push("", "no page succeeded in this run.");
   if (r.left > 0) lines.push("", `${r.left} page(s) left for the next run: rerun the same command to fetch them.`);
   if (r.status === "interrupted") lines.push("", "interrupted: rerun the same command to resume.");

@@ -1,7 +1,7 @@
 import { basename, extname } from "node:path";
 import { type Command, Option } from "commander";
 import { UserError } from "../errors.js";
-import { readQueryFiles } from "../serp/index.js";
+import { checkQueryLengths, readQueryFiles } from "../serp/index.js";
 import type { ScheduledRun } from "../serp/index.js";
 import { HARVEST_DEFAULTS } from "../config/index.js";
 import { loadConfiguredEngines, resolveQueryFile } from "../serp/index.js";
@@ -70,6 +70,7 @@ export async function enqueueFromHarvest(files: readonly string[], f: EnqueueFla
     f.wrappers,
   );
   if (engines.length === 0) throw new UserError("--engines: give at least one engine");
+  checkQueryLengths(queries, engines);
   const settings: RunSettings = {
     run: f.run ?? defaultRunName(files),
     pages: f.pages,

@@ -4,7 +4,7 @@ import { parse as parseYaml, YAMLParseError } from "yaml";
 import { UserError } from "../errors.js";
 import { parseJsonTextAt, readTextFile, validated } from "../io/index.js";
 import { isPostgresUrl } from "../store/index.js";
-import { type ConfigFileContent, configSchema, DEFAULTS } from "./schema.js";
+import { type ConfigFileContent, configSchema, DEFAULTS, HARVEST_DEFAULTS } from "./schema.js";
 import { configFilesIn, currentHome, describeResource, type Home, listResources, userDataPath } from "./workspace.js";
 
 export * from "./schema.js";
@@ -128,5 +128,26 @@ export function configuredPoliteness(
     ...(merged.minDelay !== undefined ? { minDelayMs: merged.minDelay } : {}),
     ...(merged.requestsPerMinute !== undefined ? { requestsPerMinute: merged.requestsPerMinute } : {}),
     ...(merged.maxConcurrent !== undefined ? { maxConcurrent: merged.maxConcurrent } : {}),
+  };
+}
+
+/** What a harvest does on blocks: the config file's `blocks` over HARVEST_DEFAULTS, in ms. */
+export function configuredBlocks(settings: Settings = loadSettings()): {
+  blockRetries: number;
+  backoff: { baseMs: number; maxMs: number };
+  breaker: { threshold: number; cooldownMs: number; maxTrips: number };
+  maxWaitMs: number;
+} {
+  const b = settings.config.blocks ?? {};
+  const d = HARVEST_DEFAULTS;
+  return {
+    blockRetries: b.retries ?? d.blockRetries,
+    backoff: { baseMs: b.backoff ?? d.backoff.baseMs, maxMs: b.maxBackoff ?? d.backoff.maxMs },
+    breaker: {
+      threshold: b.pauseAfter ?? d.breaker.threshold,
+      cooldownMs: b.pause ?? d.breaker.cooldownMs,
+      maxTrips: b.maxPauses ?? d.breaker.maxTrips,
+    },
+    maxWaitMs: b.maxWait ?? d.maxWaitMs,
   };
 }

@@ -38,6 +38,10 @@ export const HARVEST_DEFAULTS = {
   /** Consecutive network failures after which an engine is given up for the run. */
   downAfter: 3,
   backoff: { baseMs: 2000, maxMs: 60_000 },
+  /** Blocks in a row that pause an engine; its first pause (doubled each time); pauses before it is given up. */
+  breaker: { threshold: 3, cooldownMs: 5 * 60_000, maxTrips: 3 },
+  /** The longest a run waits with every engine paused (blocked): beyond it the run stops, its pages left. */
+  maxWaitMs: 2 * 60_000,
 } as const;
 
 /** A duration: `30s`, `500ms`, `2h`, `1h30m`, `0`, or a number of milliseconds. Parsed to milliseconds. */
@@ -79,6 +83,28 @@ export const proxiesSchema = z
   })
   .strict();
 
+/**
+ * What a harvest does when engines block it (captchas, 429): the config file's `blocks` key. An engine's
+ * `Retry-After` is honoured whatever these say.
+ */
+export const blocksSchema = z
+  .object({
+    /** Retries of a blocked page (each after a back-off). */
+    retries: z.number().int().min(0).optional(),
+    /** First back-off before a page is asked again, doubled each time up to `maxBackoff`. */
+    backoff: durationSchema.optional(),
+    maxBackoff: durationSchema.optional(),
+    /** Blocks in a row after which the engine pauses. */
+    pauseAfter: z.number().int().min(1).optional(),
+    /** The first pause, doubled at each further one. */
+    pause: durationSchema.optional(),
+    /** Pauses after which the engine is given up for the run. */
+    maxPauses: z.number().int().min(0).optional(),
+    /** The longest the run waits with every engine paused; beyond it the run stops (pages left, exit 75). */
+    maxWait: durationSchema.optional(),
+  })
+  .strict();
+
 /** One recurring harvest of the daemon. */
 export const scheduledRunSchema = z
   .object({
@@ -115,6 +141,8 @@ export const configSchema = z
     /** The engines harvested by default, with per-engine settings. */
     engines: z.record(engineName, engineConfigSchema).optional(),
     proxies: proxiesSchema.optional(),
+    /** Blocks: back-off, pauses, give-up, the longest wait. */
+    blocks: blocksSchema.optional(),
     /** Page loads in flight at once. */
     concurrency: z.number().int().min(1).optional(),
     /** Politeness for every engine (an engine's own settings win). */

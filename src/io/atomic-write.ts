@@ -20,7 +20,7 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
   } catch (err) {
     closeSync(fd);
     rmSync(tmp, { force: true });
-    throw err;
+    throw named(err, path);
   }
   closeSync(fd);
   try {
@@ -30,6 +30,12 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
     throw err;
   }
   fsyncDir(dir);
+}
+
+/** A write's error (ENOSPC from writeSync names no file) with the file it was writing: the one the user knows. */
+function named(err: unknown, path: string): unknown {
+  if (err instanceof Error && (err as NodeJS.ErrnoException).path === undefined) (err as NodeJS.ErrnoException).path = path;
+  return err;
 }
 
 /** JSON with a trailing newline, written atomically. */

@@ -18,6 +18,8 @@ export interface Lane<T extends Timed> {
   queue: T[];
   /** Milliseconds until the lane may start a task (0: now; Infinity: only after a task in flight ends). */
   readyIn(now: number): number;
+  /** Milliseconds the lane is paused for (a blocked engine resting), its pacing aside; absent: never paused. */
+  pausedFor?(now: number): number;
 }
 
 export type Pick = { lane: number; index: number } | { waitMs: number };
@@ -55,6 +57,12 @@ export interface ScheduleOptions<T extends Timed> {
   lanes: readonly Lane<T>[];
   concurrency: number;
   signal?: AbortSignal;
+  /**
+   * With nothing in flight, the longest pause worth waiting out: when every lane with tasks is paused longer
+   * (`pausedFor`: blocked engines resting for many minutes; pacing does not count), the schedule ends and what is
+   * queued stays queued.
+   */
+  maxIdleMs?: number;
   /**
    * Start a task taken off its lane's queue: a promise occupies a slot until it settles; null means the
    * task was dealt with at once (nothing in flight). Tasks put back on a queue are seen on the next turn.
@@ -119,13 +127,21 @@ export class Dispatcher<T extends Timed> {
     const pick = pickNext(lanes, t, this.turn);
     if ("waitMs" in pick) {
       // Nothing in flight and no lane will ever be ready: what is queued stays queued (the caller's to count).
-      return this.inflight.size === 0 && !Number.isFinite(pick.waitMs) ? "done" : pick.waitMs;
+      if (this.inflight.size === 0 && (!Number.isFinite(pick.waitMs) || this.pausedTooLong(t))) return "done";
+      return pick.waitMs;
     }
     this.turn = (pick.lane + 1) % lanes.length;
     const task = lanes[pick.lane]!.queue.splice(pick.index, 1)[0]!;
     const running = this.o.start(pick.lane, task, t);
     if (running !== null) this.track(running);
     return "started";
+  }
+
+  /** Is every lane with tasks paused for longer than the schedule waits? */
+  private pausedTooLong(now: number): boolean {
+    const max = this.o.maxIdleMs;
+    if (max === undefined) return false;
+    return this.o.lanes.every((l) => l.queue.length === 0 || (l.pausedFor?.(now) ?? 0) > max);
   }
 
   private track(running: Promise<void>): void {

@@ -287,7 +287,15 @@ async function fetchPage(cx: WorkerContext, rs: RunState, d: PageJob, w: EngineW
 function judgeFetchedPage(cx: WorkerContext, rs: RunState, d: PageJob, task: PageTask, page: PageResult): Promise<Verdict> {
   const v = page.verdict;
   return decide(cx, rs, d, (e) =>
-    rs.policy.afterPage(e, task, { status: v.status, cause: v.cause, detail: v.detail, url: page.url, records: v.records.length }),
+    rs.policy.afterPage(e, task, {
+      status: v.status,
+      cause: v.cause,
+      detail: v.detail,
+      url: page.url,
+      records: v.records.length,
+      permanent: v.permanent ?? false,
+      retryAfterMs: page.retryAfterMs,
+    }),
   );
 }
 

@@ -25,6 +25,17 @@ export interface PageObservation {
   noResultsSelectors: readonly string[];
   /** Consent-interstitial selectors present on the page (absent: none looked for). */
   consentSelectors?: readonly string[];
+  /** How long the answer's `Retry-After` header asks to wait (ms); null/absent: it set none. */
+  retryAfterMs?: number | null;
+}
+
+/** A `Retry-After` header's wait in ms (delay-seconds or an HTTP date, RFC 9110 §10.2.3); null when absent or unreadable. */
+export function parseRetryAfter(value: string | string[] | undefined | null, now: number = Date.now()): number | null {
+  const v = (Array.isArray(value) ? value[0] : value)?.trim();
+  if (!v) return null;
+  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
 /** What is known of a page before anything came back: its URL, nothing seen yet. */
@@ -68,7 +79,10 @@ export function softConsentReason(obs: PageObservation, markers: ConsentMarkers)
 
 /** The reason a page is certainly a block, from status, URL and page elements; null if none. */
 export function hardBlockReason(obs: PageObservation, markers: BlockMarkers): string | null {
-  if (obs.httpStatus !== null && markers.httpStatus.includes(obs.httpStatus)) return `HTTP ${obs.httpStatus}`;
+  if (obs.httpStatus !== null && markers.httpStatus.includes(obs.httpStatus)) {
+    const wait = obs.retryAfterMs ?? null;
+    return wait === null ? `HTTP ${obs.httpStatus}` : `HTTP ${obs.httpStatus}, Retry-After ${Math.round(wait / 1000)} s`;
+  }
   const where = urlWithoutQuery(obs.finalUrl);
   // Only where a redirect led: the engine's own search path never counts against it.
   if (where !== urlWithoutQuery(obs.requestUrl)) {

@@ -2,10 +2,10 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page, Response } from "playwright";
-import { acceptLanguage, type BrowserIdentity, chromeIdentity, timezoneForLocale } from "../browser/index.js";
+import { acceptLanguage, type BrowserIdentity, browserLanguages, chromeIdentity, timezoneForLocale } from "../browser/index.js";
 import { launchChromium } from "../browser/index.js";
 import { collectTagPaths, type TagPathSequence } from "../html/index.js";
-import { consentReason, emptyObservation, type PageObservation } from "./blocks.js";
+import { consentReason, emptyObservation, type PageObservation, parseRetryAfter } from "./blocks.js";
 import type { EngineDefinition } from "./engines.js";
 import { describeNetError, describeTimeout, type FailureKind } from "./failures.js";
 import { type CookieChanges, engineStateFile } from "./profile.js";
@@ -69,11 +69,21 @@ export function failedLoad(
     seq: null,
     body: null,
     contentSha256: null,
-    error: proxy ? `${failure.message} via proxy ${proxy}` : failure.message,
+    error: !proxy
+      ? failure.message
+      : failure.kind === "proxy"
+        ? proxyFailure(proxy, failure.message)
+        : `${failure.message} via proxy ${proxy}`,
     errorKind: failure.kind,
     proxy,
     timings,
   };
+}
+
+/** A proxy's own failure, named by the proxy: `proxy: http://10.0.0.2:3128 failed (net::ERR_PROXY_CONNECTION_FAILED)`. */
+function proxyFailure(proxy: string, message: string): string {
+  const why = /\(([^()]+)\)$/.exec(message)?.[1] ?? message.replace(/^proxy: /, "");
+  return `proxy: ${proxy} failed (${why})`;
 }
 
 interface EngineSlot {
@@ -285,6 +295,7 @@ export class SerpDriver {
   ): Promise<Seen> {
     observation.finalUrl = page.url();
     observation.httpStatus = response?.status() ?? null;
+    observation.retryAfterMs = parseRetryAfter(response?.headers()["retry-after"]);
     const seen = (await beforeDeadline(page.evaluate(slot.script), deadline, "reading the page")) as Seen;
     observation.title = seen.title;
     observation.blockSelectors = seen.block;
@@ -296,16 +307,15 @@ export class SerpDriver {
 
   private async newPage(slot: EngineSlot, def: EngineDefinition): Promise<Page> {
     const page = await slot.context.newPage();
-    if (!def.userAgent) {
-      // The client hints and navigator.userAgentData of a headed Chrome, not "HeadlessChrome".
-      const cdp = await slot.context.newCDPSession(page);
-      await cdp.send("Emulation.setUserAgentOverride", {
-        userAgent: this.identity.userAgent,
-        acceptLanguage: acceptLanguage(def.locale),
-        platform: this.identity.platform,
-        userAgentMetadata: this.identity.metadata,
-      });
-    }
+    // The client hints and navigator.userAgentData of a headed Chrome, not "HeadlessChrome"; the languages as a
+    // plain list, from which Chromium makes Accept-Language (page and sub-requests) and navigator.languages.
+    const cdp = await slot.context.newCDPSession(page);
+    await cdp.send("Emulation.setUserAgentOverride", {
+      userAgent: def.userAgent ?? this.identity.userAgent,
+      acceptLanguage: browserLanguages(def.locale).join(","),
+      platform: this.identity.platform,
+      ...(def.userAgent ? {} : { userAgentMetadata: this.identity.metadata }),
+    });
     return page;
   }
 
@@ -346,6 +356,7 @@ export class SerpDriver {
           locale: def.locale,
           timezoneId: def.timezone ?? timezoneForLocale(def.locale),
           userAgent: def.userAgent ?? this.identity.userAgent,
+          // Playwright's locale would send the bare locale: the header Chromium makes from the languages, on every request.
           extraHTTPHeaders: { "Accept-Language": acceptLanguage(def.locale) },
           ...(proxy ? { proxy: proxy.playwright } : {}),
         };

@@ -59,6 +59,11 @@ export interface EngineDefinition {
    */
   searchUrl: string;
   resultsPerPage: number;
+  /**
+   * Longest query the engine takes, in characters of the text submitted (both sides of the pair); longer ones
+   * are refused when the query list is read (engines cut, reject or answer 414 to them).
+   */
+  maxQueryLength: number;
   /** `{offset}` of the first page (Bing counts from 1, Baidu from 0). */
   firstOffset: number;
   /** Browser locale for the engine's context (Accept-Language, navigator.language). */
@@ -81,6 +86,9 @@ export interface EngineDefinition {
 
 export type FetchMode = "browser" | "http" | "auto";
 export const FETCH_MODES: readonly FetchMode[] = ["browser", "http", "auto"];
+
+/** The default `maxQueryLength`: room for a long sentence pair, far below the URL lengths engines refuse (about 2,000). */
+export const DEFAULT_MAX_QUERY_LENGTH = 1000;
 
 const DEFAULT_POLITENESS: Politeness = { minDelayMs: 3000, requestsPerMinute: 15, maxConcurrent: 1 };
 
@@ -121,6 +129,7 @@ export function parseEngineDefinition(raw: unknown, engine: string, file: string
     label: optionalString(d.label, where("label")) ?? engine,
     searchUrl,
     resultsPerPage: optionalInt(d.resultsPerPage, where("resultsPerPage"), 1) ?? 10,
+    maxQueryLength: optionalInt(d.maxQueryLength, where("maxQueryLength"), 1) ?? DEFAULT_MAX_QUERY_LENGTH,
     firstOffset: optionalInt(d.firstOffset, where("firstOffset"), 0) ?? 0,
     locale: optionalString(d.locale, where("locale")) ?? "en-US",
     timezone: optionalTimezone(d.timezone, where("timezone")) ?? null,
@@ -157,6 +166,7 @@ export function definitionToJson(def: EngineDefinition): Record<string, unknown>
     label: def.label,
     searchUrl: def.searchUrl,
     resultsPerPage: def.resultsPerPage,
+    ...(def.maxQueryLength !== DEFAULT_MAX_QUERY_LENGTH ? { maxQueryLength: def.maxQueryLength } : {}),
     firstOffset: def.firstOffset,
     locale: def.locale,
     ...(def.timezone ? { timezone: def.timezone } : {}),

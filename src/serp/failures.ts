@@ -13,8 +13,13 @@ export type FailureKind =
   | "timeout"
   /** The TLS handshake failed or the certificate was refused. */
   | "tls"
-  /** Another network failure: reset, closed, unreachable address, proxy failure. */
+  /** Another network failure: reset, closed, unreachable address. */
   | "network"
+  /**
+   * The proxy the page went through failed (refused, unreachable, tunnel refused): the proxy's failure, never
+   * the engine's; the page is asked again through another proxy.
+   */
+  | "proxy"
   /** The engine answered with an HTTP error status that is not a block signal. */
   | "http"
   /** A block: rate limit, captcha, verification page. */
@@ -30,6 +35,7 @@ export const FAILURE_KINDS: readonly FailureKind[] = [
   "timeout",
   "tls",
   "network",
+  "proxy",
   "http",
   "blocked",
   "consent",
@@ -46,7 +52,7 @@ const NET_ERRORS: ReadonlyArray<[RegExp, FailureKind, string]> = [
   [/^net::ERR_CONNECTION_REFUSED$/, "refused", "connection refused"],
   [/^net::ERR_(CONNECTION_)?TIMED_OUT$/, "timeout", "connection timed out"],
   [/^net::ERR_(SSL|CERT)_|^net::ERR_BAD_SSL_CLIENT_AUTH_CERT$/, "tls", "TLS handshake or certificate failed"],
-  [/^net::ERR_PROXY_|^net::ERR_TUNNEL_CONNECTION_FAILED$|^net::ERR_SOCKS_/, "network", "proxy failed"],
+  [/^net::ERR_PROXY_|^net::ERR_TUNNEL_CONNECTION_FAILED$|^net::ERR_SOCKS_/, "proxy", "proxy failed"],
   [/^net::ERR_CONNECTION_RESET$/, "network", "connection reset"],
   [/^net::ERR_CONNECTION_CLOSED$|^net::ERR_EMPTY_RESPONSE$/, "network", "connection closed without an answer"],
   [/^net::ERR_(INCOMPLETE_CHUNKED_ENCODING|CONTENT_LENGTH_MISMATCH)$/, "network", "connection cut in the middle of the answer"],

@@ -27,6 +27,8 @@ export type { EngineStats, HarvestEvent, HarvestStats, PageCounts, RecordClassif
  */
 
 export interface HarvestOptions {
+  /** The run, already started with `startExclusiveRun` (the caller took the store's lock first); absent: started here. */
+  runId?: number;
   queries: readonly QueryPair[];
   engines: readonly EngineSetup[];
   /** Loads result pages (the SerpDriver). */
@@ -54,6 +56,11 @@ export interface HarvestOptions {
   downAfter?: number;
   backoff?: { baseMs: number; maxMs: number };
   breaker?: BreakerOptions;
+  /**
+   * The longest the run waits with nothing to do (every engine left paused by its breaker or its Retry-After):
+   * beyond it the run stops now, its pages left for the next run, rather than hold the store and a browser idle.
+   */
+  maxWaitMs?: number;
   interpret?: InterpretOptions;
   classifier?: RecordClassifier | null;
   /** Judge pages against their engine's health profile (issue 30); false: do not. */
@@ -69,6 +76,8 @@ export interface HarvestSummary extends HarvestStats {
   runId: number;
   status: RunOutcome;
   durationMs: number;
+  /** Why the run stopped with pages still queued (every engine paused past the longest wait); null: it did not. */
+  stoppedBecause: string | null;
   /** Per-page timings (medians, ms): in the browser (navigation), in the page (evaluation), ours (interpret + store). */
   timing: { pages: number; navigateMs: number; evaluateMs: number; bodyMs: number; oursMs: number };
 }
@@ -77,7 +86,7 @@ export async function harvest(store: Store, o: HarvestOptions): Promise<HarvestS
   const started = Date.now();
   const since = new Date(Date.now() - (o.maxAgeMs ?? HARVEST_DEFAULTS.maxAgeMs)).toISOString();
 
-  const runId = startExclusiveRun(store, o.runOptions ?? {}); // refuses while another harvest runs on this store
+  const runId = o.runId ?? startExclusiveRun(store, o.runOptions ?? {}); // refuses while another harvest runs on this store
   const run = new HarvestRun(o);
   const ctx = pageContext(store, runId, o);
   run.progress();
@@ -85,6 +94,7 @@ export async function harvest(store: Store, o: HarvestOptions): Promise<HarvestS
     await schedule<PageTask>({
       lanes: run.engines,
       concurrency: Math.max(1, o.concurrency ?? HARVEST_DEFAULTS.concurrency),
+      maxIdleMs: o.maxWaitMs ?? HARVEST_DEFAULTS.maxWaitMs,
       ...(o.signal ? { signal: o.signal } : {}),
       // In-flight loads end now; their pages are fetched by the next run.
       onAbort: () => o.driver.close(),
@@ -174,7 +184,15 @@ class HarvestRun {
       this.emit({ kind: "wrapper-learned", engine: e.setup.name, url: r.finalUrl, detail: v.detail, file: e.setup.file });
     }
     if (r.drift) this.drifted(e, r);
-    this.policy.afterPage(e, task, { status: v.status, cause: v.cause, detail: v.detail, url: r.url, records: v.records.length });
+    this.policy.afterPage(e, task, {
+      status: v.status,
+      cause: v.cause,
+      detail: v.detail,
+      url: r.url,
+      records: v.records.length,
+      permanent: v.permanent ?? false,
+      retryAfterMs: r.retryAfterMs,
+    });
     this.progress();
   }
 
@@ -190,18 +208,38 @@ class HarvestRun {
       );
   }
 
+  /** Why the schedule ended with pages queued: every engine left waits longer than the run waits. */
+  private pausedTooLong(): string | null {
+    const waiting = restingEngines(this.engines, Date.now());
+    if (waiting.length === 0) return null;
+    const limit = Math.round((this.o.maxWaitMs ?? HARVEST_DEFAULTS.maxWaitMs) / 1000);
+    return `every engine left is paused longer than the run waits (${limit} s): ${waiting.join(", ")}`;
+  }
+
   /** The run's summary once the schedule ended. */
   summary(runId: number, interrupted: boolean, durationMs: number): HarvestSummary {
+    const stoppedBecause = interrupted ? null : this.pausedTooLong();
     // Pages never started (interrupted, or an engine that could not be asked again) are left too.
     if (!interrupted) for (const e of this.engines) if (e.queue.length > 0) this.counters.left(e.setup.name, e.queue.splice(0).length);
     return {
       ...this.counters.stats,
       runId,
       status: this.counters.outcome(interrupted),
+      stoppedBecause,
       durationMs,
       timing: this.timings.medians(),
     };
   }
+}
+
+/** Resting engines with pages still queued, when their wait passed the longest the run waits: "sim-list 5 min, …". */
+function restingEngines(engines: readonly EngineState[], now: number): string[] {
+  return engines
+    .filter((e) => e.queue.length > 0)
+    .map((e) => {
+      const wait = e.pausedFor?.(now) ?? 0;
+      return `${e.setup.name} ${Number.isFinite(wait) ? `${Math.ceil(wait / 1000)} s` : "until a page ends"}`;
+    });
 }
 
 /** What the policy does after a page: the options' values, defaults filled in. */

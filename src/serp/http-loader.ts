@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { type Dispatcher, ProxyAgent, request } from "undici";
 import { acceptLanguage, type BrowserIdentity } from "../browser/index.js";
 import { isPageSkipped } from "../html/index.js";
-import { emptyObservation, type PageObservation } from "./blocks.js";
+import { emptyObservation, type PageObservation, parseRetryAfter } from "./blocks.js";
 import { failedLoad, type LoadedPage, pageText } from "./driver.js";
 import type { EngineDefinition } from "./engines.js";
 import { describeTimeout, type FailureKind } from "./failures.js";
@@ -45,6 +45,9 @@ export interface HttpLoaderOptions {
 }
 
 const MAX_REDIRECTS = 5;
+/** Chromium's Accept for a page navigation. */
+const NAVIGATION_ACCEPT =
+  "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7";
 const MAX_BYTES = 5 * 1024 * 1024;
 
 interface EngineHttp {
@@ -103,6 +106,7 @@ export class HttpLoader {
       const seen = observeHtml(body, contentType, def);
       observation.finalUrl = current;
       observation.httpStatus = res.statusCode;
+      observation.retryAfterMs = parseRetryAfter(res.headers["retry-after"]);
       observation.title = seen.title;
       observation.blockSelectors = seen.block;
       observation.noResultsSelectors = seen.none;
@@ -123,7 +127,7 @@ export class HttpLoader {
         timings: { navigateMs, evaluateMs: performance.now() - t1, bodyMs: 0, totalMs: performance.now() - t0 },
       };
     } catch (err) {
-      const failure = isNamed(err) ? err : httpError(err, current, this.o.timeoutMs);
+      const failure = isNamed(err) ? err : httpError(err, current, this.o.timeoutMs, state.proxy?.label ?? null);
       if (failure.kind !== "http") state.proxy?.failed(failure.kind);
       const timings = { navigateMs: performance.now() - t0, evaluateMs: 0, bodyMs: 0, totalMs: performance.now() - t0 };
       return { ...failedLoad(observation, failure, proxy, timings), fetchedWith: "http" };
@@ -157,11 +161,17 @@ export class HttpLoader {
 
   private headers(def: EngineDefinition, url: string, state: EngineHttp): Record<string, string> {
     const cookie = cookieHeader(state.cookies, url);
+    // What the browser sends for a navigation typed into its address bar (same values, the browser's order).
     return {
-      "user-agent": def.userAgent ?? this.o.identity.userAgent,
       ...(def.userAgent ? {} : this.o.identity.clientHints),
-      accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+      "upgrade-insecure-requests": "1",
+      "user-agent": def.userAgent ?? this.o.identity.userAgent,
       "accept-language": acceptLanguage(def.locale),
+      accept: NAVIGATION_ACCEPT,
+      "sec-fetch-site": "none",
+      "sec-fetch-mode": "navigate",
+      "sec-fetch-user": "?1",
+      "sec-fetch-dest": "document",
       ...(cookie ? { cookie } : {}),
     };
   }
@@ -219,18 +229,33 @@ const CODES: ReadonlyArray<[RegExp, FailureKind, string]> = [
   [/^(ECONNRESET|UND_ERR_SOCKET|EPIPE)$/, "network", "connection reset"],
 ];
 
-/** A failed HTTP request, named like the browser's failures (`refused: connection refused: host (ECONNREFUSED)`). */
-export function httpError(err: unknown, url: string, timeoutMs: number): Named {
+/**
+ * A failed HTTP request, named like the browser's failures (`refused: connection refused: host (ECONNREFUSED)`);
+ * a failure to reach `proxy` (scheme://host:port) itself is the proxy's (`proxy: proxy failed: …`).
+ */
+export function httpError(err: unknown, url: string, timeoutMs: number, proxy: string | null = null): Named {
   // A page past the parse caps answered: it is not a network failure (and must not count towards "engine down").
   if (isPageSkipped(err)) return { kind: "layout", message: `layout: ${err.message}` };
   const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
   if (e.name === "TimeoutError" || e.name === "AbortError" || e.code === "UND_ERR_ABORTED") return describeTimeout(url, timeoutMs);
   const code = e.code ?? e.cause?.code ?? "";
   const host = new URL(url).host;
+  const proxyHost = proxy ? new URL(proxy).host : null;
+  if (proxyHost && atAddress(err, proxyHost))
+    return { kind: "proxy", message: `proxy: proxy failed: ${proxyHost} (${code || "no answer"})` };
   for (const [pattern, kind, words] of CODES) if (pattern.test(code)) return { kind, message: `${kind}: ${words}: ${host} (${code})` };
   const text = (e.message ?? e.cause?.message ?? String(err)).split("\n")[0]!.slice(0, 200);
-  if (/proxy/i.test(text)) return { kind: "network", message: `network: proxy failed: ${host} (${text})` };
+  if (/proxy/i.test(text)) return { kind: "proxy", message: `proxy: proxy failed: ${proxyHost ?? host} (${text})` };
   return { kind: "network", message: `network: request failed: ${host} (${code || text})` };
+}
+
+/** Did the connection that failed go to `hostPort` (the error's address and port, on it or its cause)? */
+function atAddress(err: unknown, hostPort: string): boolean {
+  for (let e = err as { address?: string; port?: number; cause?: unknown } | undefined, depth = 0; e && depth < 4; depth++) {
+    if (e.address !== undefined && `${e.address}:${e.port}` === hostPort) return true;
+    e = e.cause as typeof e;
+  }
+  return false;
 }
 
 async function readCapped(body: Dispatcher.ResponseData["body"], max: number): Promise<Buffer> {

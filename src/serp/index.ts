@@ -8,6 +8,7 @@ export * from "./harvest.js";
 export * from "./http-loader.js";
 export * from "./http-page.js";
 export * from "./interpret.js";
+export * from "./lazy-browser.js";
 export * from "./learn-live.js";
 export * from "./page-policy.js";
 export * from "./page-runner.js";

@@ -26,6 +26,8 @@ export interface Verdict {
   cause: FailureKind | null;
   /** How the engine's current wrapper matched the page, when its reading is the verdict's (the health watch reads it). */
   match?: LayoutMatch | null;
+  /** The failure will not go away by asking again (an HTTP 4xx other than 408 and 429): not retried. */
+  permanent?: boolean;
 }
 
 /** When to heal (`healShare`, `minLearnedRecords`): the wrapper layer's decision, shared with `bitext records`. */
@@ -71,7 +73,10 @@ export function interpretPage(
   if (hard) return failed("blocked", hard);
   const seq = loaded.seq;
   if (!seq) return failed("layout", "the page could not be read");
-  if (obs.httpStatus !== null && obs.httpStatus >= 400) return failed("http", `HTTP ${obs.httpStatus} from ${hostOf(obs.finalUrl)}`);
+  if (obs.httpStatus !== null && obs.httpStatus >= 400) {
+    const v = failed("http", `HTTP ${obs.httpStatus} from ${hostOf(obs.finalUrl)}`);
+    return isPermanentStatus(obs.httpStatus) ? { ...v, detail: `${v.detail} (permanent: not retried)`, permanent: true } : v;
+  }
   const late = () =>
     deadline?.passed() ? failed("timeout", `timeout: page not processed within ${deadline.seconds} s (interpreting the page)`) : null;
   const pageUrl = obs.finalUrl;
@@ -145,6 +150,11 @@ function softFailure(obs: PageObservation, def: EngineDefinition): Verdict | nul
   if (consent) return failed("consent", consent);
   const block = softBlockReason(obs, def.blocks);
   return block ? failed("blocked", block) : null;
+}
+
+/** Client errors are the request's fault and stay so, except a request timeout (408) and a rate limit (429). */
+export function isPermanentStatus(status: number): boolean {
+  return status >= 400 && status < 500 && status !== 408 && status !== 429;
 }
 
 function verdict(status: FetchStatus, detail: string): Verdict {

@@ -27,6 +27,8 @@ export interface PageTask {
   page: number;
   errors: number;
   blocks: number;
+  /** Attempts that failed at their proxy (asked again through another, not counted as the engine's errors). */
+  proxyErrors?: number;
   notBefore: number;
 }
 
@@ -36,6 +38,8 @@ export interface EngineState extends EngineWrappers, Lane<PageTask> {
   maxPages: number;
   /** Network failures (or consent walls) in a row, reset by any other answer. */
   downStreak: number;
+  /** Epoch ms before which the engine is not asked (its `Retry-After`). */
+  restUntil: number;
 }
 
 export interface PolicyOptions {
@@ -49,6 +53,8 @@ export interface PolicyOptions {
   downAfter: number;
   backoff: { baseMs: number; maxMs: number };
   breaker?: BreakerOptions;
+  /** Attempts of a page through other proxies after its proxy failed (default 3). */
+  proxyRetries?: number;
 }
 
 /** The outcome of one page, as the policy needs it. */
@@ -59,6 +65,10 @@ export interface PageOutcome {
   url: string;
   /** Records found on the page. */
   records: number;
+  /** Asking again would fail the same way (an HTTP 4xx other than 408/429): not retried. */
+  permanent?: boolean;
+  /** The wait the engine asked for (`Retry-After`, ms): nothing goes to it before. */
+  retryAfterMs?: number | null;
 }
 
 export class PagePolicy {
@@ -73,17 +83,22 @@ export class PagePolicy {
   engine(setup: EngineSetup, queries: readonly QueryPair[]): EngineState {
     const gate = new EngineGate(setup.definition.politeness);
     const breaker = new CircuitBreaker(this.o.breaker ?? DEFAULT_BREAKER);
-    return {
+    const e: EngineState = {
       setup,
       wrapper: setup.wrapper,
       earlier: [...setup.previous],
       gate,
       breaker,
       queue: queries.map((query) => ({ query, page: 1, errors: 0, blocks: 0, notBefore: 0 })),
-      readyIn: (now) => (breaker.probing && gate.active > 0 ? Number.POSITIVE_INFINITY : Math.max(gate.waitMs(now), breaker.waitMs(now))),
+      readyIn: (now) =>
+        breaker.probing && gate.active > 0 ? Number.POSITIVE_INFINITY : Math.max(gate.waitMs(now), breaker.waitMs(now), e.restUntil - now),
+      // Paused by blocks: its breaker, or the wait its Retry-After asked (its politeness pacing is not a pause).
+      pausedFor: (now) => Math.max(breaker.waitMs(now), e.restUntil - now),
       maxPages: supportsPaging(setup.definition) ? this.o.pages : 1,
       downStreak: 0,
+      restUntil: 0,
     };
+    return e;
   }
 
   /** After page `task.page` of a query gave `records`: ask for its next page, or finish the job. */
@@ -104,7 +119,8 @@ export class PagePolicy {
     const cause = p.cause ?? "layout";
     // An engine unreachable, or showing a consent wall on every page, is not helped by waiting: count them in a row.
     const unusable = (p.status === "error" && isNetworkLevel(cause)) || cause === "consent";
-    e.downStreak = unusable ? e.downStreak + 1 : 0;
+    // A proxy's failure says nothing of the engine: its streak stays as it was.
+    if (cause !== "proxy") e.downStreak = unusable ? e.downStreak + 1 : 0;
     const now = this.now();
     const { baseMs, maxMs } = this.o.backoff;
     if (p.status === "ok" || p.status === "empty") {
@@ -112,21 +128,32 @@ export class PagePolicy {
       this.nextPage(e, task, p.records);
     } else if (p.status === "blocked") {
       this.emit({ kind: "blocked", engine: name, url: p.url, detail: p.detail, cause });
+      // The engine said how long to stay away: nothing goes to it before (more than the breaker would wait).
+      const askedUntil = p.retryAfterMs ? now + p.retryAfterMs : 0;
+      e.restUntil = Math.max(e.restUntil, askedUntil);
       // A consent wall is not a rate limit: pausing does not lift it, so it does not trip the breaker.
       const b = cause === "consent" ? null : e.breaker.recordBlock(now);
       if (b?.kind === "paused")
         this.emit({ kind: "engine-paused", engine: name, seconds: Math.round((b.untilMs - now) / 1000), trip: b.trip });
       const walled = cause === "consent" && e.downStreak >= this.o.downAfter;
       if (task.blocks < this.o.blockRetries && !walled) {
-        this.retryLater(e, { ...task, blocks: task.blocks + 1, notBefore: now + backoffMs(task.blocks + 1, baseMs, maxMs) });
+        const notBefore = Math.max(now + backoffMs(task.blocks + 1, baseMs, maxMs), askedUntil);
+        this.retryLater(e, { ...task, blocks: task.blocks + 1, notBefore });
       } else {
         this.counters.left(name);
       }
       if (walled) this.giveUp(e, `${e.downStreak} consent pages in a row (accept it once: --accept-consent, kept in the profile)`);
       else if (b?.kind === "gave-up") this.giveUp(e, `blocked ${b.trips + 1} times in a row after pauses (${p.detail})`);
+    } else if (cause === "proxy") {
+      // The page goes again at once, through another proxy (the failed one is rested); the engine is not blamed.
+      const tries = task.proxyErrors ?? 0;
+      const willRetry = tries < (this.o.proxyRetries ?? 3);
+      this.emit({ kind: "error", engine: name, url: p.url, detail: p.detail, cause, willRetry });
+      if (willRetry) this.retryLater(e, { ...task, proxyErrors: tries + 1, notBefore: now });
+      else this.counters.left(name);
     } else {
       const down = e.downStreak >= this.o.downAfter;
-      const willRetry = task.errors < this.o.retries && !down;
+      const willRetry = task.errors < this.o.retries && !down && !p.permanent;
       this.emit({ kind: "error", engine: name, url: p.url, detail: p.detail, cause, willRetry });
       if (willRetry) {
         this.retryLater(e, { ...task, errors: task.errors + 1, notBefore: now + backoffMs(task.errors + 1, baseMs, maxMs) });

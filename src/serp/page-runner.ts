@@ -1,6 +1,8 @@
 import {
+  engineNeedsBrowser,
   inTransaction,
   type NewRecord,
+  noteEngineNeedsBrowser,
   nowIso,
   pageTaskKey,
   type QueryPair,
@@ -82,6 +84,8 @@ export interface PageResult {
   learned: boolean;
   /** The page drifted from its engine's health profile (stored as a drift event), or null. */
   drift: DriftReport | null;
+  /** The wait the engine's answer asked for (`Retry-After`, ms); null: none. */
+  retryAfterMs: number | null;
   timings: { navigateMs: number; evaluateMs: number; bodyMs: number; oursMs: number };
 }
 
@@ -137,6 +141,7 @@ export async function runPage(
     classified: ctx.classifier ? records.length : 0,
     learned: v.learned !== null,
     drift: health?.drift ?? null,
+    retryAfterMs: loaded.observation.retryAfterMs ?? null,
     timings: {
       navigateMs: loaded.timings.navigateMs,
       evaluateMs: loaded.timings.evaluateMs,
@@ -164,7 +169,9 @@ export async function fetchAndInterpret(
     passed: () => performance.now() > from + l.timeoutMs,
     seconds: Math.round(l.timeoutMs / 100) / 10,
   });
-  const mode = ctx.http ? (ctx.fetchMode ?? def.fetch) : "browser";
+  let mode = ctx.http ? (ctx.fetchMode ?? def.fetch) : "browser";
+  // An engine whose pages came only through the browser before: straight to it, one download a page.
+  if (mode === "auto" && engineNeedsBrowser(ctx.store, def.engine, NEEDS_BROWSER_MEMORY_MS) !== null) mode = "browser";
   const first = mode === "browser" ? ctx.loader : ctx.http!;
   let loaded = await first.load(def, url, { keepBody: ctx.keepHtml });
   if (signal?.aborted) return abandon(loaded);
@@ -180,15 +187,21 @@ export async function fetchAndInterpret(
   );
   if (mode === "auto" && v.status !== "ok" && loaded.error === null) {
     const why = v.detail;
+    const wrapperRead = w.wrapper !== null; // the HTTP page was read with a wrapper (not only a page to learn one from)
     const again = performance.now();
     loaded = await ctx.loader.load(def, url, { keepBody: ctx.keepHtml });
     if (signal?.aborted) return abandon(loaded);
     v = interpretPage(loaded, def, w.wrapper, ctx.interpret, w.earlier, deadlineOf(ctx.loader, again));
     v = { ...v, detail: `by browser, as HTTP gave no records (${why}): ${v.detail}` };
+    // The same wrapper read records in the browser and none in the HTML: the engine needs the browser.
+    if (wrapperRead && v.status === "ok" && v.learned === null) noteEngineNeedsBrowser(ctx.store, def.engine, why);
   }
   if (loaded.consentAccepted) v = { ...v, detail: `consent accepted ("${loaded.consentAccepted}"); ${v.detail}` };
   return { loaded, verdict: v, interpretStart };
 }
+
+/** How long `auto` remembers that an engine needs the browser before trying HTTP again (engines change). */
+export const NEEDS_BROWSER_MEMORY_MS = 7 * 24 * 3600_000;
 
 async function abandon(l: LoadedPage): Promise<null> {
   await l.finishTrace?.(false).catch(() => null);

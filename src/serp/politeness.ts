@@ -114,6 +114,12 @@ export class CircuitBreaker {
     this.trips = 0;
   }
 
+  /** Open at once, as if `threshold` blocks came in a row (a failure that leaves no doubt). */
+  trip(now: number): BreakerEvent | null {
+    if (!this.halfOpen) this.consecutive = Math.max(this.consecutive, this.o.threshold - 1);
+    return this.recordBlock(now);
+  }
+
   recordBlock(now: number): BreakerEvent | null {
     if (this.gaveUp) return null;
     this.consecutive++;

@@ -133,9 +133,12 @@ export class ProxyPool {
         usage.ok++;
         breaker.recordSuccess();
       },
-      failed: () => {
+      failed: (kind) => {
         usage.failed++;
-        breaker.recordBlock(this.now());
+        // The proxy itself failed (refused, tunnel refused): rested at once. A block or a network failure behind
+        // it may be the engine's or the network's: rested after a few.
+        if (kind === "proxy") breaker.trip(this.now());
+        else breaker.recordBlock(this.now());
       },
       resting: () => breaker.waitMs(this.now()) > 0,
     };

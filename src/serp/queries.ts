@@ -107,6 +107,27 @@ export function queryText(q: QueryPair): string {
   return `${q.source.text} ${q.target.text}`;
 }
 
+/**
+ * Refuse, before anything is asked, a query longer than an engine takes (`maxQueryLength` of its definition):
+ * sent, it would be cut, refused or answered 414, retried and left for every rerun.
+ */
+export function checkQueryLengths(
+  queries: readonly QueryEntry[],
+  engines: ReadonlyArray<{ name: string; file: string; definition: { maxQueryLength: number } }>,
+): void {
+  for (const q of queries) {
+    const length = [...queryText(q)].length;
+    for (const e of engines) {
+      if (length > e.definition.maxQueryLength) {
+        throw inputError(
+          { file: q.file, line: q.line },
+          `query of ${length} characters, longer than engine ${e.name} takes (${e.definition.maxQueryLength}: definition.maxQueryLength in ${e.file})`,
+        );
+      }
+    }
+  }
+}
+
 function normaliseSpace(s: string): string {
   return s.replace(/\s+/g, " ").trim();
 }

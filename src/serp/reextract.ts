@@ -11,7 +11,7 @@ import {
   type QueryPair,
   recordFetch,
   type Store,
-  startRun,
+  startExclusiveRun,
 } from "../store/index.js";
 import { pageText } from "./driver.js";
 import type { EngineSetup } from "./engine-files.js";
@@ -43,69 +43,75 @@ export interface ReextractSummary {
 }
 
 export function reextractStoredPages(store: Store, o: ReextractOptions): ReextractSummary {
-  const runId = startRun(store, o.runOptions ?? { reextract: true });
+  // A re-extraction writes fetches and records as a harvest does: not beside a harvest on the same store.
+  const runId = startExclusiveRun(store, o.runOptions ?? { reextract: true });
   const out: ReextractSummary = { runId, pages: 0, ok: 0, empty: 0, blocked: 0, errors: 0, newRecords: 0, seenAgain: 0 };
   const wanted = o.queries ? new Set(o.queries.map(parallelTextKey)) : null;
-  for (const engine of o.engines) {
-    // The latest kept page of each (query, page).
-    const rows = keptResultPages(store, engine.name);
-    for (const row of rows) {
-      if (wanted && !wanted.has(parallelTextKey(row.query))) continue;
-      const html = getFetchHtml(store, row.fetchId)!;
-      let seq: ReturnType<typeof tagPathsFromHtml>;
-      try {
-        seq = tagPathsFromHtml(decodeHtml(html).text);
-      } catch (err) {
-        markFetchUnprocessable(store, row.fetchId, unprocessableReason(err)); // skipped from now on, never retried into the same failure
-        out.errors++;
-        continue;
-      }
-      const finalUrl = row.finalUrl ?? row.url;
-      const v = interpretPage(
-        {
-          observation: {
-            requestUrl: row.url,
-            finalUrl,
-            httpStatus: row.httpStatus,
-            title: "",
-            text: pageText(seq),
-            blockSelectors: [],
-            noResultsSelectors: [],
+  try {
+    for (const engine of o.engines) {
+      // The latest kept page of each (query, page).
+      const rows = keptResultPages(store, engine.name);
+      for (const row of rows) {
+        if (wanted && !wanted.has(parallelTextKey(row.query))) continue;
+        const html = getFetchHtml(store, row.fetchId)!;
+        let seq: ReturnType<typeof tagPathsFromHtml>;
+        try {
+          seq = tagPathsFromHtml(decodeHtml(html).text);
+        } catch (err) {
+          markFetchUnprocessable(store, row.fetchId, unprocessableReason(err)); // skipped from now on, never retried into the same failure
+          out.errors++;
+          continue;
+        }
+        const finalUrl = row.finalUrl ?? row.url;
+        const v = interpretPage(
+          {
+            observation: {
+              requestUrl: row.url,
+              finalUrl,
+              httpStatus: row.httpStatus,
+              title: "",
+              text: pageText(seq),
+              blockSelectors: [],
+              noResultsSelectors: [],
+            },
+            seq,
+            error: null,
           },
-          seq,
-          error: null,
-        },
-        engine.definition,
-        engine.wrapper,
-        { ...DEFAULT_INTERPRET, learn: false },
-        engine.previous,
-      );
-      const offset = (row.page - 1) * engine.definition.resultsPerPage;
-      const records: NewRecord[] = v.records.map((r) => ({ url: r.url, title: r.title, snippet: r.snippet, rank: offset + r.rank }));
-      const query = row.query;
-      const stored = recordFetch(
-        store,
-        {
-          runId,
-          engine: engine.name,
-          query,
-          page: row.page,
-          url: row.url,
-          finalUrl,
-          status: v.status,
-          httpStatus: row.httpStatus,
-          detail: `re-extracted from the page kept with fetch ${row.fetchId}: ${v.detail}`,
-          startedAt: row.startedAt,
-          durationMs: 0,
-          contentSha256: row.contentSha256,
-        },
-        records,
-      );
-      out.pages++;
-      out[v.status === "error" ? "errors" : v.status]++;
-      out.newRecords += stored.newRecords;
-      out.seenAgain += stored.seenAgain;
+          engine.definition,
+          engine.wrapper,
+          { ...DEFAULT_INTERPRET, learn: false },
+          engine.previous,
+        );
+        const offset = (row.page - 1) * engine.definition.resultsPerPage;
+        const records: NewRecord[] = v.records.map((r) => ({ url: r.url, title: r.title, snippet: r.snippet, rank: offset + r.rank }));
+        const query = row.query;
+        const stored = recordFetch(
+          store,
+          {
+            runId,
+            engine: engine.name,
+            query,
+            page: row.page,
+            url: row.url,
+            finalUrl,
+            status: v.status,
+            httpStatus: row.httpStatus,
+            detail: `re-extracted from the page kept with fetch ${row.fetchId}: ${v.detail}`,
+            startedAt: row.startedAt,
+            durationMs: 0,
+            contentSha256: row.contentSha256,
+          },
+          records,
+        );
+        out.pages++;
+        out[v.status === "error" ? "errors" : v.status]++;
+        out.newRecords += stored.newRecords;
+        out.seenAgain += stored.seenAgain;
+      }
     }
+  } catch (err) {
+    finishRun(store, runId, "failed", { ...out, error: String(err) });
+    throw err;
   }
   finishRun(store, runId, "completed", out);
   return out;

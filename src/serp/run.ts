@@ -1,9 +1,9 @@
 import { parallelText } from "../language-pair.js";
 import { existsSync } from "node:fs";
 import { SettingError, UserError } from "../errors.js";
-import { configuredPoliteness, HARVEST_DEFAULTS, loadSettings, resolveResource } from "../config/index.js";
-import { openStore } from "../store/index.js";
-import { SerpDriver } from "./driver.js";
+import { configuredBlocks, configuredPoliteness, HARVEST_DEFAULTS, loadSettings, resolveResource } from "../config/index.js";
+import { finishRun, getRun, openStore, startExclusiveRun } from "../store/index.js";
+import type { SerpDriver } from "./driver.js";
 import { defaultWrappersDir, type EngineSetup, loadEngine } from "./engine-files.js";
 import { type HarvestEvent, type HarvestStats, type HarvestSummary, harvest, type RecordClassifier } from "./harvest.js";
 import type { InterpretOptions } from "./interpret.js";
@@ -11,8 +11,9 @@ import type { BreakerOptions } from "./politeness.js";
 import { defaultProfileDir } from "./profile.js";
 import type { FetchMode } from "./engines.js";
 import { HttpLoader } from "./http-loader.js";
+import { LazyBrowser } from "./lazy-browser.js";
 import { ProxyPool, type ProxySpec } from "./proxies.js";
-import { readQueryFiles } from "./queries.js";
+import { checkQueryLengths, readQueryFiles } from "./queries.js";
 
 /**
  * One harvest run as a command runs it: read the query lists and engine files (failing fast, before
@@ -53,6 +54,8 @@ export interface HarvestRunOptions {
   driver?: SerpDriver;
   backoff?: { baseMs: number; maxMs: number };
   breaker?: BreakerOptions;
+  /** The longest the run waits with every engine paused (default: the config file's blocks.maxWait, else 2 min). */
+  maxWaitMs?: number;
   interpret?: Partial<InterpretOptions>;
   signal?: AbortSignal;
   onEvent?: (event: HarvestEvent) => void;
@@ -75,14 +78,25 @@ export async function runHarvest(o: HarvestRunOptions): Promise<HarvestRunResult
   const queries = readQueryFiles(o.queryFiles.map(resolveQueryFile));
   if (queries.length === 0) throw new UserError(`${o.queryFiles.join(", ")}: no queries (only comments or blank lines)`);
   const engines = loadConfiguredEngines(o.engines, o.wrappersDir);
+  checkQueryLengths(queries, engines);
   const classifier = await loadRecordClassifier(o.model);
+  if (o.headed && !o.driver) checkDisplay();
   const store = openStore(o.db);
-  let driver: SerpDriver | null = o.driver ?? null;
-  let http: HttpLoader | null = null;
-  const profileDir = o.profileDir === undefined ? defaultProfileDir() : o.profileDir;
-  const proxies = o.proxies && o.proxies.length > 0 ? new ProxyPool(o.proxies) : null;
+  let runId: number;
   try {
-    driver ??= await SerpDriver.start({
+    // The store's lock before anything starts: a second harvest is refused at once, not after a browser came up.
+    runId = startExclusiveRun(store, o.runOptions ?? {});
+  } catch (err) {
+    store.close();
+    throw err;
+  }
+  const profileDir = o.profileDir === undefined ? defaultProfileDir() : o.profileDir;
+  const blocks = configuredBlocks();
+  const proxies = o.proxies && o.proxies.length > 0 ? new ProxyPool(o.proxies) : null;
+  // The browser starts at the first page that needs it: never with --fetch http.
+  const driver =
+    o.driver ??
+    new LazyBrowser({
       ...(o.chromium ? { executablePath: o.chromium } : {}),
       timeoutMs: o.timeoutMs ?? HARVEST_DEFAULTS.timeoutMs,
       headless: !o.headed,
@@ -91,18 +105,20 @@ export async function runHarvest(o: HarvestRunOptions): Promise<HarvestRunResult
       traceDir: o.traceDir ?? null,
       proxies,
     });
+  let http: HttpLoader | null = null;
+  try {
     const mode = o.fetchMode ?? null;
     if (mode !== "browser" && (mode !== null || engines.some((e) => e.definition.fetch !== "browser"))) {
-      const browser = driver;
       http = new HttpLoader({
         timeoutMs: o.timeoutMs ?? HARVEST_DEFAULTS.timeoutMs,
-        identity: driver.identity,
+        identity: driver instanceof LazyBrowser ? await driver.identity() : driver.identity,
         profileDir,
         proxies,
-        onCookies: (def, changes) => browser.updateCookies(def, changes),
+        onCookies: (def, changes) => driver.updateCookies(def, changes),
       });
     }
     const summary = await harvest(store, {
+      runId,
       queries,
       engines,
       driver,
@@ -113,8 +129,11 @@ export async function runHarvest(o: HarvestRunOptions): Promise<HarvestRunResult
       maxAgeMs: o.maxAgeMs ?? HARVEST_DEFAULTS.maxAgeMs,
       keepHtml: o.keepHtml ?? false,
       retries: o.retries ?? HARVEST_DEFAULTS.retries,
+      // Blocks: the config file's `blocks` (back-off, pauses, give-up, the longest wait), an option given here over it.
+      ...blocks,
       ...(o.backoff ? { backoff: o.backoff } : {}),
       ...(o.breaker ? { breaker: o.breaker } : {}),
+      ...(o.maxWaitMs !== undefined ? { maxWaitMs: o.maxWaitMs } : {}),
       interpret: { learn: o.learn ?? true, healShare: 0.5, minLearnedRecords: 3, ...o.interpret },
       classifier,
       runOptions: o.runOptions ?? {},
@@ -123,11 +142,26 @@ export async function runHarvest(o: HarvestRunOptions): Promise<HarvestRunResult
       ...(o.onProgress ? { onProgress: o.onProgress } : {}),
     });
     return { ...summary, db: o.db, queries: queries.length, engineNames: engines.map((e) => e.name), model: classifier?.modelId ?? null };
+  } catch (err) {
+    // Failed before the harvest could end its run (the HTTP client, the browser's identity): the run says so.
+    if (getRun(store, runId)?.status === "running") finishRun(store, runId, "failed", { error: String(err) });
+    throw err;
   } finally {
     await http?.close();
-    if (!o.driver) await driver?.close();
+    if (!o.driver) await driver.close();
     store.close();
   }
+}
+
+/**
+ * A headed browser needs a display: without one (no DISPLAY or WAYLAND_DISPLAY on Linux), say so before
+ * anything starts, rather than let Chromium fail as if it were missing.
+ */
+export function checkDisplay(env: NodeJS.ProcessEnv = process.env, platform: string = process.platform): void {
+  if (platform !== "linux" || env.DISPLAY || env.WAYLAND_DISPLAY) return;
+  throw new UserError("a headed browser needs a display, and there is none (DISPLAY and WAYLAND_DISPLAY are not set)", {
+    kind: "no-display",
+  });
 }
 
 /** The engines' wrapper files (default: the shipped `wrappers/`), with the config file's politeness over each definition's. */

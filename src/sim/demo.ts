@@ -22,7 +22,7 @@ import { type Simulator, startSimulator } from "./server.js";
  */
 
 /** Faults the demo injects by default, so a run shows how blocks, resets and a redesign are handled. */
-export const DEMO_FAULTS = "sim-div:429@3,sim-list:reset@4,sim-table:layout-switch@8";
+export const DEMO_FAULTS = "sim-div:429@3:2000,sim-list:reset@4,sim-table:layout-switch@8";
 
 export interface DemoOptions {
   /** Folder for the demo's store, wrapper files and corpus (replaced as a whole when a demo succeeds). */

@@ -6,7 +6,7 @@ import { SettingError } from "../errors.js";
  * `{ engine: "sim-div", kind: "429", from: 3, to: 4 }` answers the 3rd and 4th searches with HTTP 429.
  */
 export type FaultKind =
-  /** HTTP 429 Too Many Requests. */
+  /** HTTP 429 Too Many Requests, with Retry-After: the rule's delayMs (default 30 s). */
   | "429"
   /** HTTP 200 with a captcha ("unusual traffic") page. */
   | "captcha"

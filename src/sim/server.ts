@@ -236,8 +236,10 @@ class SimState {
       setTimeout(() => req.socket.destroy(), 20);
       return true;
     }
-    if (active.some((f) => f.kind === "429")) {
-      send(res, 429, renderTooManyRequests(), HTML, { "Retry-After": "30" });
+    const tooMany = active.find((f) => f.kind === "429");
+    if (tooMany) {
+      // Retry-After: the rule's delay (ENGINE:429@N:MS), else 30 s.
+      send(res, 429, renderTooManyRequests(), HTML, { "Retry-After": String(Math.ceil((tooMany.delayMs ?? 30_000) / 1000)) });
       return true;
     }
     if (active.some((f) => f.kind === "captcha")) {

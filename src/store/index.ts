@@ -46,6 +46,7 @@ export {
   type StoredFetch,
 } from "./fetches.js";
 export { type FetchTransport, getFetchTransport, setFetchTransport } from "./transport.js";
+export { engineNeedsBrowser, noteEngineNeedsBrowser } from "./engine-modes.js";
 export {
   getPage,
   pageReachedAt,

@@ -164,6 +164,15 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX drift_events_run ON drift_events (run_id);
   CREATE INDEX drift_events_engine ON drift_events (engine, detected_at);
   `,
+  // 8: engines fetched in `auto` mode whose pages came only through the browser: later runs go to the browser
+  // at once instead of downloading every page twice.
+  `
+  CREATE TABLE engine_needs_browser (
+    engine    TEXT PRIMARY KEY,
+    reason    TEXT NOT NULL,
+    noted_at  TEXT NOT NULL
+  );
+  `,
 ];
 
 /** A migration in the dialect of the store's backend. */

@@ -15,7 +15,10 @@ export function sqliteDriver(db: Database.Database): SqlDriver {
       const stmt = db.prepare(sql);
       return {
         run: (...params) => ({ changes: stmt.run(...params).changes }),
-        get: (...params) => stmt.get(...params),
+        // A write (INSERT … RETURNING) is stepped to its end: `.get()` stops at the first row, and outside a
+        // transaction SQLite then commits while resetting the statement, where an error (SQLITE_FULL: the
+        // disk filled writing the WAL) is not reported: the row would be returned, and lost.
+        get: (...params) => (stmt.readonly ? stmt.get(...params) : stmt.all(...params)[0]),
         all: (...params) => stmt.all(...params),
         iterate: (...params) => stmt.iterate(...params),
       };

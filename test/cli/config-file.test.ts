@@ -46,6 +46,10 @@ describe("a workspace and its config file", { timeout: 180_000 }, () => {
     expect((await user.run(["where"])).stderr).toMatch(
       /^bitext: bitext\.config\.json: politeness\.minDelay: expected a duration such as 500ms, 30s/,
     );
+    writeFileSync(join(user.cwd, "bitext.config.json"), JSON.stringify({ blocks: { maxWait: "a while" } }));
+    expect((await user.run(["where"])).stderr).toMatch(/^bitext: bitext\.config\.json: blocks\.maxWait: expected a duration such as 500ms/);
+    writeFileSync(join(user.cwd, "bitext.config.json"), JSON.stringify({ blocks: { pauseAfter: 0 } }));
+    expect((await user.run(["where"])).stderr).toMatch(/^bitext: bitext\.config\.json: blocks\.pauseAfter: /);
   });
 
   it("--home wins over the workspace", async () => {

@@ -1,7 +1,8 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { MAX_ELEMENTS } from "../../src/html/limits.js";
 import { runCommand } from "../helpers/cli.js";
 import { FIXTURES } from "./helpers.js";
 
@@ -37,6 +38,25 @@ describe("bitext extract / eval extract on the command line", () => {
     const zh = readFileSync(`${out}.zh`, "utf8").trimEnd().split("\n");
     expect(en.length).toBe(zh.length);
     expect(en).toContain("machine translation");
+  });
+
+  it("goes on past a page it cannot read, naming it, and exits 65 once the others' pairs are out", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bitext-hostile-"));
+    const hostile = join(dir, "hostile.html");
+    writeFileSync(hostile, `<html><body>${"<i>x</i>".repeat(MAX_ELEMENTS + 1)}</body></html>`);
+    const a = join(FIXTURES, "feng2011-figure3.html");
+    const b = join(FIXTURES, "bilingual-news.html");
+    const r = await bitext("extract", "--json", a, hostile, join(dir, "missing.html"), b);
+    const sources = new Set(
+      r.stdout
+        .trimEnd()
+        .split("\n")
+        .map((l) => (JSON.parse(l) as { source_url: string }).source_url),
+    );
+    expect([...sources].sort()).toEqual([a, b].sort());
+    expect(r.stderr).toMatch(new RegExp(`^bitext: ${hostile}: page skipped \\(too-many-elements\\).* \\(skipped\\)$`, "m"));
+    expect(r.stderr).toMatch(new RegExp(`^bitext: ${join(dir, "missing.html")}: cannot read page \\(no such file\\) \\(skipped\\)$`, "m"));
+    expect(r.code).toBe(65);
   });
 
   it("fails in one line on a missing page or an unknown format", async () => {

@@ -23,6 +23,45 @@ describe("the scheduler: what runs next", () => {
     expect(pickNext([lane([], () => 0)], 0, 0)).toEqual({ waitMs: Number.POSITIVE_INFINITY });
   });
 
+  it("ends, what is queued left queued, when every lane with tasks is paused longer than maxIdleMs; pacing is waited out", async () => {
+    let clock = 0;
+    const started: string[] = [];
+    const run = (lanes: Lane<T>[]) =>
+      schedule<T>({
+        lanes,
+        concurrency: 1,
+        maxIdleMs: 1000,
+        now: () => clock,
+        start: (_li, task) => {
+          started.push(task.id);
+          return Promise.resolve().then(() => {
+            clock += 10;
+          });
+        },
+      });
+    // Paused for 5 s (a blocked engine), the other lane done: the schedule ends at once, p2 still queued.
+    const paused: Lane<T> = { ...lane(["p1", "p2"]), readyIn: (now) => (now >= 5 ? 5000 : 0), pausedFor: (now) => (now >= 5 ? 5000 : 0) };
+    await run([paused, lane(["q1"])]);
+    expect(started).toEqual(["p1", "q1"]);
+    expect(paused.queue.map((t) => t.id)).toEqual(["p2"]);
+    // Paced 50 ms apart (its politeness): not a pause, every task runs.
+    started.length = 0;
+    let last = Number.NEGATIVE_INFINITY;
+    const paced: Lane<T> = { ...lane(["r1", "r2"]), readyIn: (now) => Math.max(0, last + 50 - now), pausedFor: () => 0 };
+    const runPaced = schedule<T>({
+      lanes: [paced],
+      concurrency: 1,
+      maxIdleMs: 10,
+      start: (_li, task) => {
+        started.push(task.id);
+        last = Date.now();
+        return Promise.resolve();
+      },
+    });
+    await runPaced;
+    expect(started).toEqual(["r1", "r2"]);
+  });
+
   it("takes the first due task of a lane, past tasks still backing off", () => {
     const l: Lane<T> = {
       queue: [

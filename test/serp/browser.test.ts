@@ -31,11 +31,17 @@ describe("what the browser says about itself", () => {
     expect(driver.userAgent).toBe(
       `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Safari/537.36`,
     );
+    // Chrome 121's own brands (its GREASE follows from the major version), the full version where hints ask for it.
     expect(chromeIdentity("121.0.6167.85", "win32").clientHints).toEqual({
-      "sec-ch-ua": '"Chromium";v="121", "Not_A Brand";v="24"',
+      "sec-ch-ua": '"Chromium";v="121", "Not A(Brand";v="99"',
       "sec-ch-ua-mobile": "?0",
       "sec-ch-ua-platform": '"Windows"',
     });
+    expect(chromeIdentity("120.0.6099.224").clientHints["sec-ch-ua"]).toBe('"Not_A Brand";v="8", "Chromium";v="120"');
+    expect(chromeIdentity("121.0.6167.85").metadata.fullVersionList).toEqual([
+      { brand: "Chromium", version: "121.0.6167.85" },
+      { brand: "Not A(Brand", version: "99.0.0.0" },
+    ]);
   });
 
   it("takes the time zone of the locale's region unless the engine names one", () => {

@@ -126,6 +126,20 @@ describe("a page that fails is named by what failed, and left for the next run",
     expect(events.some((e) => e.kind === "engine-given-up")).toBe(false);
   });
 
+  it("HTTP 414 (and other 4xx but 408 and 429): permanent, never retried", async () => {
+    const port = await listen(
+      createHttpServer((_, res) => {
+        res.writeHead(414, { "Content-Type": "text/html" });
+        res.end("<html><body><h1>URI Too Long</h1></body></html>");
+      }),
+    );
+    const { s, fetches, events } = await harvestOne(`http://127.0.0.1:${port}/s?q={query}`, 2, { retries: 2 });
+    expect(fetches).toHaveLength(2); // one attempt each
+    expect(fetches[0]!.detail).toBe(`HTTP 414 from 127.0.0.1:${port} (permanent: not retried)`);
+    expect(s).toMatchObject({ left: 2, causes: expect.objectContaining({ http: 2 }) });
+    expect(events.filter((e) => e.kind === "error").every((e) => e.kind === "error" && !e.willRetry)).toBe(true);
+  });
+
   it("consent: a consent wall on every page is reported as consent, and the engine given up after a few", async () => {
     const b = await bench(parseFaults("sim-list:consent@1-"));
     try {
@@ -148,7 +162,7 @@ describe("a page that fails is named by what failed, and left for the next run",
   });
 
   it("block: pages blocked after their retries are left, counted as blocked, and the run says which pages succeeded", async () => {
-    const b = await bench(parseFaults("sim-div:429@1-"));
+    const b = await bench(parseFaults("sim-div:429@1-:0")); // Retry-After 0: asked again after the back-off alone
     try {
       const s = await harvest(b.store, {
         queries: DEMO.slice(0, 3),

@@ -7,7 +7,8 @@ import { harvest } from "../../src/serp/harvest.js";
 import { HttpLoader } from "../../src/serp/http-loader.js";
 import { parseEngineDefinition } from "../../src/serp/engines.js";
 import { parseFaults } from "../../src/sim/index.js";
-import { getFetchTransport, listFetches, listRecords, type Store } from "../../src/store/index.js";
+import { NEEDS_BROWSER_MEMORY_MS } from "../../src/serp/page-runner.js";
+import { engineNeedsBrowser, getFetchTransport, listFetches, listRecords, type Store } from "../../src/store/index.js";
 import { bench, DEMO, FAST } from "./helpers.js";
 
 /**
@@ -152,10 +153,31 @@ describe("fetch mode auto", () => {
       expect(s.engines["sim-list"]).toMatchObject({ ok: 3, left: 0 });
       expect(paths("sim-script")).toEqual(["browser", "browser", "browser"]);
       expect(s.engines["sim-script"]).toMatchObject({ ok: 3, left: 0 });
-      expect(listFetches(b.store, { engine: "sim-script" })[2]!.detail).toMatch(/^by browser, as HTTP gave no records \(/);
+      expect(listFetches(b.store, { engine: "sim-script" })[0]!.detail).toMatch(/^by browser, as HTTP gave no records \(/);
       // The consent wall is met in HTTP and again in the browser (no --accept-consent): reported as consent.
       expect(s.engines["sim-eu"]!.causes.consent).toBe(3);
       expect(countServed(b)).toBe(listRecords(b.store).length);
+    } finally {
+      await b.close();
+    }
+  });
+});
+
+describe("fetch mode auto, run after run", () => {
+  it("remembers in the store that an engine needs the browser: later pages and runs download each page once", async () => {
+    const b = await bench();
+    try {
+      const opts = { queries: DEMO.slice(0, 3), engines: b.engines("sim-script"), driver, http, fetchMode: "auto" as const, ...FAST };
+      await harvest(b.store, opts);
+      expect(engineNeedsBrowser(b.store, "sim-script", NEEDS_BROWSER_MEMORY_MS)).toMatch(/./);
+      const before = b.sim.log.filter((l) => l.engine === "sim-script").length;
+      const again = await harvest(b.store, { ...opts, maxAgeMs: 0 });
+      expect(again.engines["sim-script"]).toMatchObject({ ok: 3, left: 0 });
+      expect(b.sim.log.filter((l) => l.engine === "sim-script").length - before).toBe(3); // one download a page, not two
+      const latest = listFetches(b.store, { engine: "sim-script" }).slice(-3);
+      for (const f of latest) expect(getFetchTransport(b.store, f.id)!.fetchedWith).toBe("browser");
+      // Remembered for a while only: engines change, and HTTP is tried again after it.
+      expect(engineNeedsBrowser(b.store, "sim-script", NEEDS_BROWSER_MEMORY_MS, Date.now() + NEEDS_BROWSER_MEMORY_MS + 1000)).toBeNull();
     } finally {
       await b.close();
     }

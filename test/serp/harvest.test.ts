@@ -96,13 +96,14 @@ describe("injected faults", () => {
   }
 
   for (const [fault, detail] of [
-    ["429", /^HTTP 429$/],
+    ["429:1000", /^HTTP 429, Retry-After 1 s$/], // the page is asked again after the engine's Retry-After
     ["captcha", /^block element (#captcha-form|\.g-recaptcha)/],
     ["verify-redirect", /^redirected to http:\/\/localhost:\d+\/wappass\//],
     ["consent", /^consent page: redirected to http:\/\/127\.0\.0\.1:\d+\/consent/],
   ] as const) {
     it(`a ${fault} page is stored as blocked, never as empty, and the page is fetched again`, async () => {
-      const { b, s, fetches } = await withFault(`sim-div:${fault}@2`, "sim-div");
+      const [kind, delay] = fault.split(":");
+      const { b, s, fetches } = await withFault(`sim-div:${kind}@2${delay ? `:${delay}` : ""}`, "sim-div");
       try {
         const blocked = fetches.filter((f) => f.status === "blocked");
         expect(blocked).toHaveLength(1);
@@ -155,7 +156,7 @@ describe("injected faults", () => {
   });
 
   it("repeated blocks pause an engine (circuit breaker) while the other engines go on", async () => {
-    const b = await bench(parseFaults("sim-div:429@1-1000"));
+    const b = await bench(parseFaults("sim-div:429@1-1000:0"));
     try {
       const events: HarvestEvent[] = [];
       const s = await harvest(b.store, {

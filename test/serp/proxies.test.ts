@@ -8,6 +8,7 @@ import { SerpDriver } from "../../src/serp/driver.js";
 import { harvest } from "../../src/serp/harvest.js";
 import { HttpLoader } from "../../src/serp/http-loader.js";
 import { parseProxy, ProxyPool, readProxyList } from "../../src/serp/proxies.js";
+import type { HarvestEvent } from "../../src/serp/page-policy.js";
 import { getFetchTransport, listFetches } from "../../src/store/index.js";
 import { bench, DEMO, FAST } from "./helpers.js";
 
@@ -57,6 +58,14 @@ describe("proxy URLs and lists", () => {
     expect(pool.usage.get("http://b:2")).toEqual({ ok: 0, failed: 2 });
   });
 });
+
+async function closedPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, "127.0.0.1", () => r()));
+  const port = (s.address() as { port: number }).port;
+  await new Promise((r) => s.close(r));
+  return port;
+}
 
 describe("harvesting through proxies", () => {
   let driverless: Awaited<ReturnType<typeof bench>>;
@@ -171,11 +180,96 @@ describe("harvesting through proxies", () => {
       expect(s).toMatchObject({ ok: 4, left: 0 });
       const fetches = listFetches(driverless.store, { runId: s.runId });
       const failed = fetches.filter((f) => f.status === "error");
-      expect(failed).toHaveLength(2); // the dead proxy's breaker opens after 2 failures
-      expect(failed[0]!.detail).toMatch(new RegExp(`via proxy http://127\\.0\\.0\\.1:${deadPort}$`));
-      expect(pool.usage.get(`http://127.0.0.1:${deadPort}`)).toEqual({ ok: 0, failed: 2 });
+      expect(failed).toHaveLength(1); // a proxy that refuses is rested at once
+      expect(failed[0]!.detail).toBe(`proxy: http://127.0.0.1:${deadPort} failed (net::ERR_PROXY_CONNECTION_FAILED)`);
+      expect(pool.usage.get(`http://127.0.0.1:${deadPort}`)).toEqual({ ok: 0, failed: 1 });
       expect(pool.usage.get(`http://127.0.0.1:${good.port}`)).toMatchObject({ ok: 4 });
       expect(seen.some((r) => r.port === good.port && r.host === "127.0.0.1")).toBe(true);
+    } finally {
+      await driver.close();
+    }
+  });
+
+  it("a dead proxy first, a live one second, at the default concurrency: every page fetched, the engine never blamed", async () => {
+    const good = await startProxy();
+    const deadPort = await closedPort();
+    const pool = new ProxyPool([
+      parseProxy(`http://127.0.0.1:${deadPort}`, { file: "t" }),
+      parseProxy(`http://ann:secret@127.0.0.1:${good.port}`, { file: "t" }),
+    ]);
+    const driver = await SerpDriver.start({ timeoutMs: 5000, proxies: pool });
+    const events: HarvestEvent[] = [];
+    try {
+      const s = await harvest(driverless.store, {
+        queries: DEMO.slice(0, 6),
+        engines: driverless.engines("sim-div"),
+        driver,
+        ...FAST,
+        onEvent: (e) => events.push(e),
+      });
+      expect(s.engines["sim-div"]).toMatchObject({ ok: 6, left: 0, givenUp: false });
+      expect(s.causes.proxy).toBeGreaterThan(0);
+      expect(s.causes.network + s.causes.refused).toBe(0); // nothing counted against the engine
+      const errors = events.filter((e) => e.kind === "error");
+      expect(errors.length).toBeGreaterThan(0);
+      for (const e of errors) {
+        expect(e).toMatchObject({ cause: "proxy", willRetry: true });
+        expect(e.kind === "error" && e.detail).toMatch(
+          new RegExp(`^proxy: http://127\\.0\\.0\\.1:${deadPort} failed \\(net::ERR_PROXY_CONNECTION_FAILED\\)$`),
+        );
+      }
+      expect(events.some((e) => e.kind === "engine-given-up")).toBe(false);
+    } finally {
+      await driver.close();
+    }
+  });
+
+  it("fetch mode http: the same, and the proxy named", async () => {
+    const good = await startProxy();
+    const deadPort = await closedPort();
+    const pool = new ProxyPool([
+      parseProxy(`http://127.0.0.1:${deadPort}`, { file: "t" }),
+      parseProxy(`http://ann:secret@127.0.0.1:${good.port}`, { file: "t" }),
+    ]);
+    const driver = await SerpDriver.start({ timeoutMs: 5000 });
+    const http = new HttpLoader({ timeoutMs: 5000, identity: driver.identity, proxies: pool });
+    try {
+      const s = await harvest(driverless.store, {
+        queries: DEMO.slice(0, 6),
+        engines: driverless.engines("sim-table"),
+        driver,
+        http,
+        fetchMode: "http",
+        ...FAST,
+      });
+      expect(s.engines["sim-table"]).toMatchObject({ left: 0, givenUp: false });
+      expect(s.causes.proxy).toBeGreaterThan(0);
+      expect(s.causes.refused + s.causes.network).toBe(0);
+      const failed = listFetches(driverless.store, { runId: s.runId }).filter((f) => f.status === "error");
+      expect(failed.length).toBeGreaterThan(0);
+      for (const f of failed) expect(f.detail).toBe(`proxy: http://127.0.0.1:${deadPort} failed (ECONNREFUSED)`);
+    } finally {
+      await http.close();
+      await driver.close();
+    }
+  });
+
+  it("Chromium's own background traffic does not go through the harvest's proxies", async () => {
+    const watched = await startProxy();
+    const pool = new ProxyPool([parseProxy(`http://ann:secret@127.0.0.1:${watched.port}`, { file: "t" })]);
+    const driver = await SerpDriver.start({ timeoutMs: 5000, proxies: pool });
+    try {
+      const s = await harvest(driverless.store, {
+        queries: DEMO.slice(0, 3),
+        engines: driverless.engines("sim-list"),
+        driver,
+        ...FAST,
+        maxAgeMs: 0,
+      });
+      expect(s.ok).toBe(3);
+      await new Promise((r) => setTimeout(r, 3000)); // what Chromium dials on its own comes in the first seconds
+      const hosts = new Set(seen.filter((r) => r.port === watched.port).map((r) => r.host));
+      expect([...hosts]).toEqual(["127.0.0.1"]);
     } finally {
       await driver.close();
     }

@@ -1,12 +1,14 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { InputError, UserError } from "../../src/errors.js";
 import { parallelText } from "../../src/language-pair.js";
 import { resourcePath } from "../../src/paths.js";
 import { EN_JA } from "../../src/text/index.js";
-import { parseQueryList, queryText, readQueryFile, readQueryFiles } from "../../src/serp/queries.js";
+import { loadEngine, wrapperFilePath, writeDefinition } from "../../src/serp/engine-files.js";
+import { checkQueryLengths, parseQueryList, queryText, readQueryFile, readQueryFiles } from "../../src/serp/queries.js";
+import { runCommand } from "../helpers/cli.js";
 
 describe("reading query lists", () => {
   it("reads the shipped demo and Tatoeba lists, keeping each pair's attribution", () => {
@@ -83,5 +85,44 @@ describe("query lists that are not UTF-8 text", () => {
     const cut = join(dir, "cut.tsv");
     writeFileSync(cut, Buffer.concat([Buffer.from("I see.\t我明白了"), Buffer.from("。").subarray(0, 2)]));
     expect(() => readQueryFile(cut)).toThrow(`${cut}:1: not valid UTF-8`);
+  });
+});
+
+describe("queries longer than an engine takes", () => {
+  const dir = mkdtempSync(join(tmpdir(), "bitext-long-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("are refused when the list is read, naming the file and line, before any browser starts", async () => {
+    writeDefinition(wrapperFilePath(dir, "short"), "short", { searchUrl: "http://127.0.0.1:9/s?q={query}", maxQueryLength: 40 });
+    writeDefinition(wrapperFilePath(dir, "roomy"), "roomy", { searchUrl: "http://127.0.0.1:9/s?q={query}" });
+    const list = join(dir, "q.tsv");
+    writeFileSync(list, `I see.\t我明白了。\nThis sentence is a good deal longer than forty characters.\t这句话比四十个字符长得多。\n`);
+    const r = await runCommand([
+      "harvest",
+      list,
+      "--engines",
+      "roomy,short",
+      "--wrappers",
+      dir,
+      "--db",
+      join(dir, "s.db"),
+      "--chromium",
+      "/nonexistent/chromium",
+    ]);
+    expect(r.stderr).toBe(
+      `bitext: ${list}:2: query of 72 characters, longer than engine short takes (40: definition.maxQueryLength in ${wrapperFilePath(dir, "short")})\n`,
+    );
+    expect(r.code).toBe(1); // as every bad input line
+  });
+
+  it("a 100,000-character query is over the default limit (1000)", () => {
+    const long = "x".repeat(100_000);
+    writeFileSync(join(dir, "long.tsv"), `${long}\t我\n`);
+    const queries = readQueryFile(join(dir, "long.tsv"));
+    const engine = loadEngine(dir, "roomy");
+    expect(engine.definition.maxQueryLength).toBe(1000);
+    expect(() => checkQueryLengths(queries, [engine])).toThrow(
+      /long\.tsv:1: query of 100002 characters, longer than engine roomy takes \(1000/,
+    );
   });
 });
