@@ -11,17 +11,22 @@ import { NotEnoughData } from "../errors.js";
  * - `hard-zh-terms`: a real Chinese snippet with English names/terms (from real English result titles) inserted;
  * - `hard-en-terms`: a real English snippet with a Chinese word inserted;
  * - `hard-zh-doc`: real Chinese documentation paragraphs full of English terms (Nacos, Spring Cloud, …);
- * - `hard-unrelated`: Chinese and English sentences that are not translations of each other, interleaved.
+ * - `hard-unrelated`: Chinese and English sentences that are not translations of each other, interleaved;
+ * - `real page-mismatched`: snippets of the real bilingual pages of a development set whose two languages are not
+ *   translations of each other (`mismatchedSnippets`: a unit beside the other-language unit half the page away).
  * Positives (bilingual), laid out the way bilingual pages appear in snippets:
  * - `ecec` / `cece`: 1–4 real sentence pairs interleaved (E C E C or C E C E), joined with spaces or " / ",
  *   truncated with ellipses; sometimes a date in front;
  * - `title`: a bilingual title ("English - 中文") over an interleaved snippet;
  * - `page`: sentence windows of the real bilingual page (English paragraph, then its Chinese translation);
+ * - `real page-snippet`: engine-like snippets of the real bilingual pages of a development set (`pageSnippets`);
+ * the two `real page-…` kinds take at most `perSource` snippets of each source folder, spread evenly over its pages;
  * in 70% of positives the query is the first pair (the page holds the query), else an unrelated pair.
  * Pure: the caller loads the sources; randomness comes from a seed, so the set is reproducible.
  */
 import { type ParallelText, parallelText } from "../language-pair.js";
 import { seededRandom } from "../random.js";
+import { type BilingualPageUnits, mismatchedSnippets, type PageSnippet, pageSnippets } from "./page-snippets.js";
 import type { Annotation } from "./types.js";
 
 /** A real result record. */
@@ -50,6 +55,8 @@ export interface BootstrapInputs {
   /** Aligned sentence pairs of a real bilingual page, and its title. */
   page: readonly PairSource[];
   pageTitle?: string;
+  /** Real bilingual pages with their aligned units (held-out pages already left out by the caller). */
+  realPages?: readonly BilingualPageUnits[];
 }
 
 export interface BootstrapOptions {
@@ -58,6 +65,8 @@ export interface BootstrapOptions {
   when?: string;
   /** Approximate number of composed examples of each kind (real serp records are all used). */
   perKind?: number;
+  /** Snippets of each kind taken from one source folder of `realPages` (default perKind / 2). */
+  perSource?: number;
 }
 
 export function buildBootstrapSet(inputs: BootstrapInputs, options: BootstrapOptions = {}): Annotation[] {
@@ -73,6 +82,7 @@ export function buildBootstrapSet(inputs: BootstrapInputs, options: BootstrapOpt
   interleavedPositives(c);
   titlePositives(c);
   pagePositives(c, inputs.page, inputs.pageTitle ?? "");
+  realPageSnippets(c, inputs.realPages ?? [], options.perSource ?? Math.round(c.perKind / 2));
   return c.out;
 }
 
@@ -311,5 +321,36 @@ function pagePositives(c: Composer, page: readonly PairSource[], pageTitle: stri
       label: "bilingual",
       source: `composed page: ${ids(window)}`,
     });
+  }
+}
+
+/** `n` items spread evenly over `xs` (all of them when there are no more than `n`). */
+function spread<T>(xs: readonly T[], n: number): T[] {
+  if (xs.length <= n) return [...xs];
+  return Array.from({ length: n }, (_, k) => xs[Math.floor((k * xs.length) / n)]!);
+}
+
+/** The source folder of a page ("xlhhai_translations/rivers" → "xlhhai_translations"): the unit of leave-one-source-out. */
+export const pageSourceFolder = (page: string) => page.split("/")[0]!;
+
+/**
+ * Positives and hard negatives from real bilingual pages: engine-like snippets of each page (`pageSnippets`) and
+ * mismatched ones (`mismatchedSnippets`), at most `perSource` of each kind per source folder. Deterministic (the
+ * snippet makers are seeded), so a source's snippets here are the ones `evaluateBySource` leaves out and tests on.
+ */
+function realPageSnippets(c: Composer, pages: readonly BilingualPageUnits[], perSource: number): void {
+  const folders = [...new Set(pages.map((p) => pageSourceFolder(p.source)))].sort();
+  for (const folder of folders) {
+    const mine = pages.filter((p) => pageSourceFolder(p.source) === folder);
+    for (const [kind, label, make] of [
+      ["page-snippet", "bilingual", pageSnippets],
+      ["page-mismatched", "monolingual", mismatchedSnippets],
+    ] as const) {
+      const snippets: PageSnippet[] = spread(
+        mine.flatMap((p) => make(p)),
+        perSource,
+      );
+      for (const { source, ...input } of snippets) c.add({ ...input, label, source: `real ${kind}: ${source}` });
+    }
   }
 }

@@ -22,7 +22,7 @@ export interface ClassifierReport {
   seed: number;
   /** W, W+L, W+L+F: each with its best (C, γ) by CV F1, decisions by the SVM's sign. */
   ablation: AblationRow[];
-  /** All six features at their best (C, γ), deciding by P(bilingual) ≥ threshold as the classifier does. */
+  /** All features at their best (C, γ), deciding by P(bilingual) ≥ threshold as the classifier does. */
   full: CvResult & { C: number; gamma: number; threshold: number };
   /** Errors of `full` by kind of example (the first words of each annotation's `source`). */
   byKind: Array<{ kind: string; label: string; n: number; errors: number }>;

@@ -98,3 +98,43 @@ export function pageSnippets(page: BilingualPageUnits, options: { seed?: number;
   });
   return out;
 }
+
+/**
+ * Mismatched snippets of a page: both languages present, not translations of each other. Laid out like
+ * `pageSnippets` (the page's language order, " ... " between the fragments): a fragment of one pair's first unit, then
+ * a fragment of the other-language unit of the pair half the page away, continued with the units of that language
+ * that follow it (the text of a page in the second language), cut at 150–300 characters. The query is the first
+ * fragment's pair (the engine matched one side of it). Pages of fewer than 4 pairs give none.
+ */
+export function mismatchedSnippets(page: BilingualPageUnits, options: { seed?: number; perPage?: number } = {}): PageSnippet[] {
+  const rand = seededRandom(options.seed ?? 20240602);
+  const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
+  const n = page.pairs.length;
+  if (n < 4) return [];
+  const shift = Math.floor(n / 2);
+  const count = Math.min(n, options.perPage ?? n);
+  const [firstLang, secondLang] = page.enFirst ? (["en", "zh"] as const) : (["zh", "en"] as const);
+  const out: PageSnippet[] = [];
+  for (let c = 0; c < count; c++) {
+    const i = Math.floor((c * n) / count);
+    const j = (i + shift) % n;
+    const own = page.pairs[i]!;
+    const other = page.pairs[j]!;
+    // Equal texts repeated on the page (table headers) would be a translation after all.
+    if (own.en === other.en || own.zh === other.zh) continue;
+    const a = cut(own[firstLang], 0, int(60, 150), firstLang);
+    const b = cut(other[secondLang], 0, int(60, 150), secondLang);
+    let text = `${a.text} ... ${b.text}`;
+    const limit = int(150, 300);
+    for (let u = j + 1; !b.cutShort && text.length < limit && u < n && u !== i; u++) text += ` ${page.pairs[u]![secondLang]}`;
+    if (text.length > limit) text = `${cut(text, 0, limit, "en").text} ...`;
+    out.push({
+      query: parallelText(sentences(own.en, "en")[0]?.text ?? own.en, sentences(own.zh, "zh")[0]?.text ?? own.zh),
+      title: page.title,
+      url: `page:${page.source}`,
+      snippet: text,
+      source: `${page.source} mismatched pair ${i + 1} with pair ${j + 1}`,
+    });
+  }
+  return out;
+}

@@ -119,6 +119,7 @@ export function ablation(
     ["W+L", [...FEATURE_GROUPS.W, ...FEATURE_GROUPS.L]],
     ["W+L+F", [...FEATURE_GROUPS.W, ...FEATURE_GROUPS.L, ...FEATURE_GROUPS.F]],
     ["W+L+F+X", [...FEATURE_GROUPS.W, ...FEATURE_GROUPS.L, ...FEATURE_GROUPS.F, ...FEATURE_GROUPS.X]],
+    ["W+L+F+X+T", [...FEATURE_GROUPS.W, ...FEATURE_GROUPS.L, ...FEATURE_GROUPS.F, ...FEATURE_GROUPS.X, ...FEATURE_GROUPS.T]],
   ];
   return subsets.map(([name, features]) => {
     const { best } = gridSearch(set.rows, set.labels, foldOf, options.grid ?? DEFAULT_GRID, { features, onStep: options.onStep });
