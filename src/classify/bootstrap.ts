@@ -11,6 +11,8 @@ import { NotEnoughData } from "../errors.js";
  * - `hard-zh-terms`: a real Chinese snippet with English names/terms (from real English result titles) inserted;
  * - `hard-en-terms`: a real English snippet with a Chinese word inserted;
  * - `hard-zh-doc`: real Chinese documentation paragraphs full of English terms (Nacos, Spring Cloud, …);
+ * - `real serp-highlight`: a real result record whose title + snippet repeat what the engine highlighted, with that
+ *   text as the query side (dictionary and shop pages repeat the query: many matches, one language);
  * - `hard-unrelated`: Chinese and English sentences that are not translations of each other, interleaved;
  * - `real page-mismatched`: snippets of the real bilingual pages of a development set whose two languages are not
  *   translations of each other (`mismatchedSnippets`: a unit beside the other-language unit half the page away).
@@ -83,6 +85,7 @@ export function buildBootstrapSet(inputs: BootstrapInputs, options: BootstrapOpt
   titlePositives(c);
   pagePositives(c, inputs.page, inputs.pageTitle ?? "");
   realPageSnippets(c, inputs.realPages ?? [], options.perSource ?? Math.round(c.perKind / 2));
+  highlightNegatives(c, inputs.serp);
   return c.out;
 }
 
@@ -352,5 +355,37 @@ function realPageSnippets(c: Composer, pages: readonly BilingualPageUnits[], per
       );
       for (const { source, ...input } of snippets) c.add({ ...input, label, source: `real ${kind}: ${source}` });
     }
+  }
+}
+
+const HIGHLIGHT = /<(em|b|strong)>([^<]{2,40})<\/\1>/gi;
+
+/** The text an engine highlighted most often in a record, when it is highlighted at least twice. */
+export function repeatedHighlight(html: string): string | undefined {
+  const counts = new Map<string, { text: string; n: number }>();
+  for (const m of html.matchAll(HIGHLIGHT)) {
+    const text = m[2]!.trim();
+    const key = text.toLowerCase();
+    const c = counts.get(key) ?? { text, n: 0 };
+    c.n++;
+    counts.set(key, c);
+  }
+  const best = [...counts.values()].sort((a, b) => b.n - a.n)[0];
+  return best && best.n >= 2 ? best.text : undefined;
+}
+
+/** Hard negatives: real records that repeat their highlighted query side (queryFrequency high, one language). */
+function highlightNegatives(c: Composer, serp: readonly SerpSource[]): void {
+  for (const r of serp) {
+    const q = repeatedHighlight(`${r.title} ${r.snippet}`);
+    if (!q) continue;
+    c.add({
+      query: r.lang === "en" ? parallelText(q, "") : parallelText("", q),
+      title: r.title,
+      url: r.url,
+      snippet: r.snippet,
+      label: "monolingual",
+      source: `real serp-highlight: serp ${r.source}, query "${q}" (its most repeated highlight)`,
+    });
   }
 }

@@ -7,6 +7,7 @@
  */
 import { parallelText } from "../language-pair.js";
 import { seededRandom } from "../random.js";
+import { EN_ZH, segmentByLanguage } from "../text/index.js";
 import type { ClassifierInput } from "./types.js";
 
 /** A real bilingual page: its aligned units in page order. */
@@ -104,7 +105,8 @@ export function pageSnippets(page: BilingualPageUnits, options: { seed?: number;
  * `pageSnippets` (the page's language order, " ... " between the fragments): a fragment of one pair's first unit, then
  * a fragment of the other-language unit of the pair half the page away, continued with the units of that language
  * that follow it (the text of a page in the second language), cut at 150–300 characters. The query is the first
- * fragment's pair (the engine matched one side of it). Pages of fewer than 4 pairs give none.
+ * fragment's pair (the engine matched one side of it), the title the page title's part in the first fragment's
+ * language (a bilingual title is itself a translation). Pages of fewer than 4 pairs give none.
  */
 export function mismatchedSnippets(page: BilingualPageUnits, options: { seed?: number; perPage?: number } = {}): PageSnippet[] {
   const rand = seededRandom(options.seed ?? 20240602);
@@ -114,6 +116,11 @@ export function mismatchedSnippets(page: BilingualPageUnits, options: { seed?: n
   const shift = Math.floor(n / 2);
   const count = Math.min(n, options.perPage ?? n);
   const [firstLang, secondLang] = page.enFirst ? (["en", "zh"] as const) : (["zh", "en"] as const);
+  const title = segmentByLanguage(page.title, EN_ZH)
+    .filter((s) => s.lang === firstLang)
+    .map((s) => s.text)
+    .join(" ")
+    .trim();
   const out: PageSnippet[] = [];
   for (let c = 0; c < count; c++) {
     const i = Math.floor((c * n) / count);
@@ -130,7 +137,7 @@ export function mismatchedSnippets(page: BilingualPageUnits, options: { seed?: n
     if (text.length > limit) text = `${cut(text, 0, limit, "en").text} ...`;
     out.push({
       query: parallelText(sentences(own.en, "en")[0]?.text ?? own.en, sentences(own.zh, "zh")[0]?.text ?? own.zh),
-      title: page.title,
+      title,
       url: `page:${page.source}`,
       snippet: text,
       source: `${page.source} mismatched pair ${i + 1} with pair ${j + 1}`,
