@@ -15,7 +15,8 @@ import { NotEnoughData } from "../errors.js";
  *   text as the query side (dictionary and shop pages repeat the query: many matches, one language);
  * - `hard-unrelated`: Chinese and English sentences that are not translations of each other, interleaved;
  * - `real page-mismatched`: snippets of the real bilingual pages of a development set whose two languages are not
- *   translations of each other (`mismatchedSnippets`: a unit beside the other-language unit half the page away).
+ *   translations of each other (`mismatchedSnippets`: a unit beside the other-language unit half the page away);
+ * - `real page-crossed`: the same with the second unit from a page of the next source folder (`crossedSnippets`).
  * Positives (bilingual), laid out the way bilingual pages appear in snippets:
  * - `ecec` / `cece`: 1–4 real sentence pairs interleaved (E C E C or C E C E), joined with spaces or " / ",
  *   truncated with ellipses; sometimes a date in front;
@@ -28,7 +29,7 @@ import { NotEnoughData } from "../errors.js";
  */
 import { type ParallelText, parallelText } from "../language-pair.js";
 import { seededRandom } from "../random.js";
-import { type BilingualPageUnits, mismatchedSnippets, type PageSnippet, pageSnippets } from "./page-snippets.js";
+import { type BilingualPageUnits, crossedSnippets, mismatchedSnippets, type PageSnippet, pageSnippets } from "./page-snippets.js";
 import type { Annotation } from "./types.js";
 
 /** A real result record. */
@@ -313,14 +314,15 @@ function titlePositives(c: Composer): void {
 function pagePositives(c: Composer, page: readonly PairSource[], pageTitle: string): void {
   for (let i = 0; i + 1 < page.length; i++) {
     const window = page.slice(i, i + c.int(1, 2));
-    // The page gives a paragraph, then its translation: keep a part of each, as a snippet would.
+    // The page gives a paragraph, then its translation: keep a part of each, as a snippet would — of the
+    // translation at least its first 60 characters, else the snippet would hold no translation evidence.
     const en = c.truncate(window.map((p) => p.en).join(" ")).text;
     const zh = window.map((p) => p.zh).join("");
     c.add({
       query: parallelText(window[0]!.en, window[0]!.zh),
       title: pageTitle,
       url: fakeUrl("page", i),
-      snippet: c.truncate(`${en} ${zh}`, en.length + 20).text,
+      snippet: c.truncate(`${en} ${zh}`, en.length + 1 + Math.min(zh.length, 60)).text,
       label: "bilingual",
       source: `composed page: ${ids(window)}`,
     });
@@ -343,19 +345,21 @@ export const pageSourceFolder = (page: string) => page.split("/")[0]!;
  */
 function realPageSnippets(c: Composer, pages: readonly BilingualPageUnits[], perSource: number): void {
   const folders = [...new Set(pages.map((p) => pageSourceFolder(p.source)))].sort();
-  for (const folder of folders) {
-    const mine = pages.filter((p) => pageSourceFolder(p.source) === folder);
+  const of = (folder: string) => pages.filter((p) => pageSourceFolder(p.source) === folder);
+  folders.forEach((folder, f) => {
+    const mine = of(folder);
+    // Crossed with the next folder's pages, page k with page k (round robin): another text, the same layouts.
+    const next = folders.length > 1 ? of(folders[(f + 1) % folders.length]!) : [];
+    const crossed = (p: BilingualPageUnits, k: number) => (next.length ? crossedSnippets(p, next[k % next.length]!) : []);
     for (const [kind, label, make] of [
-      ["page-snippet", "bilingual", pageSnippets],
-      ["page-mismatched", "monolingual", mismatchedSnippets],
+      ["page-snippet", "bilingual", (p: BilingualPageUnits) => pageSnippets(p)],
+      ["page-mismatched", "monolingual", (p: BilingualPageUnits) => mismatchedSnippets(p)],
+      ["page-crossed", "monolingual", crossed],
     ] as const) {
-      const snippets: PageSnippet[] = spread(
-        mine.flatMap((p) => make(p)),
-        perSource,
-      );
+      const snippets: PageSnippet[] = spread(mine.flatMap(make), perSource);
       for (const { source, ...input } of snippets) c.add({ ...input, label, source: `real ${kind}: ${source}` });
     }
-  }
+  });
 }
 
 const HIGHLIGHT = /<(em|b|strong)>([^<]{2,40})<\/\1>/gi;

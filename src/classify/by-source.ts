@@ -52,7 +52,7 @@ export interface BySourceOptions {
 /** Whether an annotation was made from the given source: a page source folder or a result-page set. */
 function fromSource(a: Annotation, source: string, kind: "pages" | "serps"): boolean {
   const s = a.source ?? "";
-  return kind === "pages" ? s.includes(`: ${source}/`) : s.includes(`serp ${source}/`);
+  return kind === "pages" ? s.includes(`: ${source}/`) || s.includes(` crossed with ${source}/`) : s.includes(`serp ${source}/`);
 }
 
 export function evaluateBySource(

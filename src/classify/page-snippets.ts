@@ -109,38 +109,69 @@ export function pageSnippets(page: BilingualPageUnits, options: { seed?: number;
  * language (a bilingual title is itself a translation). Pages of fewer than 4 pairs give none.
  */
 export function mismatchedSnippets(page: BilingualPageUnits, options: { seed?: number; perPage?: number } = {}): PageSnippet[] {
-  const rand = seededRandom(options.seed ?? 20240602);
-  const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
   const n = page.pairs.length;
   if (n < 4) return [];
   const shift = Math.floor(n / 2);
-  const count = Math.min(n, options.perPage ?? n);
+  return mismatch(page, page, (i) => (i + shift) % n, options.seed ?? 20240602, options.perPage);
+}
+
+/**
+ * Crossed snippets: as `mismatchedSnippets`, the second fragment taken from another page (of another source, so
+ * another text): the first page's unit i beside the other page's unit at the same relative position.
+ */
+export function crossedSnippets(
+  page: BilingualPageUnits,
+  other: BilingualPageUnits,
+  options: { seed?: number; perPage?: number } = {},
+): PageSnippet[] {
+  const n = page.pairs.length;
+  const m = other.pairs.length;
+  if (n === 0 || m === 0) return [];
+  return mismatch(page, other, (i) => Math.floor((i * m) / n), options.seed ?? 20240603, options.perPage);
+}
+
+function mismatch(
+  page: BilingualPageUnits,
+  from: BilingualPageUnits,
+  partner: (i: number) => number,
+  seed: number,
+  perPage: number | undefined,
+): PageSnippet[] {
+  const rand = seededRandom(seed);
+  const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
+  const n = page.pairs.length;
+  const count = Math.min(n, perPage ?? n);
   const [firstLang, secondLang] = page.enFirst ? (["en", "zh"] as const) : (["zh", "en"] as const);
   const title = segmentByLanguage(page.title, EN_ZH)
     .filter((s) => s.lang === firstLang)
     .map((s) => s.text)
     .join(" ")
     .trim();
+  const samePage = page === from;
   const out: PageSnippet[] = [];
   for (let c = 0; c < count; c++) {
     const i = Math.floor((c * n) / count);
-    const j = (i + shift) % n;
+    const j = partner(i);
     const own = page.pairs[i]!;
-    const other = page.pairs[j]!;
+    const other = from.pairs[j]!;
     // Equal texts repeated on the page (table headers) would be a translation after all.
     if (own.en === other.en || own.zh === other.zh) continue;
     const a = cut(own[firstLang], 0, int(60, 150), firstLang);
     const b = cut(other[secondLang], 0, int(60, 150), secondLang);
     let text = `${a.text} ... ${b.text}`;
     const limit = int(150, 300);
-    for (let u = j + 1; !b.cutShort && text.length < limit && u < n && u !== i; u++) text += ` ${page.pairs[u]![secondLang]}`;
+    for (let u = j + 1; !b.cutShort && text.length < limit && u < from.pairs.length && !(samePage && u === i); u++) {
+      text += ` ${from.pairs[u]![secondLang]}`;
+    }
     if (text.length > limit) text = `${cut(text, 0, limit, "en").text} ...`;
     out.push({
       query: parallelText(sentences(own.en, "en")[0]?.text ?? own.en, sentences(own.zh, "zh")[0]?.text ?? own.zh),
       title,
       url: `page:${page.source}`,
       snippet: text,
-      source: `${page.source} mismatched pair ${i + 1} with pair ${j + 1}`,
+      source: samePage
+        ? `${page.source} mismatched pair ${i + 1} with pair ${j + 1}`
+        : `${page.source} pair ${i + 1} crossed with ${from.source} pair ${j + 1}`,
     });
   }
   return out;
