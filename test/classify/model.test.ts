@@ -33,9 +33,9 @@ describe("training, saving and loading a classifier", () => {
   });
 
   it("records the feature set, scaling, C, γ, CV figures and training set in the model", () => {
-    expect(model.features.names).toHaveLength(10);
-    expect(model.features.version).toBe("bitext-10/1");
-    expect(model.scaling.min).toHaveLength(10);
+    expect(model.features.names).toHaveLength(15);
+    expect(model.features.version).toBe("bitext-15/1");
+    expect(model.scaling.min).toHaveLength(15);
     expect(grid.C).toContain(model.svm.C);
     expect(grid.gamma).toContain(model.svm.gamma);
     expect(model.cv.grid).toHaveLength(4);
