@@ -38,66 +38,138 @@ export const LETTERS_PER_HAN = 2.8;
 
 const HAN_CHAR = /\p{Script=Han}/gu;
 const HAN_WORD = /^\p{Script=Han}{2,}$/u;
-const LATIN_LETTERS = /\p{Script=Latin}/gu;
 const ENGLISH_WORD = /^\p{Script=Latin}{2,}$/u;
 
+/** A Chinese unit (character or word) as the coverage needs it, looked up once per lexicon. */
+interface Unit {
+  translations: ReadonlyMap<string, number> | undefined;
+  stop: boolean;
+}
+const units = new WeakMap<Lexicon, Map<string, Unit>>();
+/** English tokens seen → whether they are content words (Latin letters, not a stop word). */
+const contentWord = new Map<string, boolean>();
+const CACHE_LIMIT = 200_000;
+
+function unitOf(lex: Lexicon, u: string): Unit {
+  let byWord = units.get(lex);
+  if (!byWord) {
+    byWord = new Map();
+    units.set(lex, byWord);
+  }
+  let unit = byWord.get(u);
+  if (!unit) {
+    unit = { translations: lex.translations(u, "zh"), stop: isStopWord(u, "zh") };
+    if (byWord.size >= CACHE_LIMIT) byWord.clear();
+    byWord.set(u, unit);
+  }
+  return unit;
+}
+
+function isContentWord(t: string): boolean {
+  let yes = contentWord.get(t);
+  if (yes === undefined) {
+    yes = ENGLISH_WORD.test(t) && !isStopWord(t, "en");
+    if (contentWord.size >= CACHE_LIMIT) contentWord.clear();
+    contentWord.set(t, yes);
+  }
+  return yes;
+}
+
+/** Without English content words there is nothing to cover, and no sentence or mark of the English half to pair. */
+const NO_EVIDENCE: TranslationEvidence = {
+  charCoverage: 0,
+  wordCoverage: 0,
+  englishCoverage: 0,
+  sentenceLengthFit: 0,
+  punctuationAlignment: 0,
+};
+
 export function translationEvidence(h: Halves, lex: Lexicon): TranslationEvidence {
-  const en = new Set<string>();
-  for (const t of h.enTokens) if (ENGLISH_WORD.test(t) && !isStopWord(t, "en")) en.add(t);
+  const en: string[] = [];
+  const seen = new Set<string>();
+  for (const t of h.enTokens) {
+    if (!seen.has(t) && isContentWord(t)) en.push(t);
+    seen.add(t);
+  }
+  if (en.length === 0) return NO_EVIDENCE;
   const chars = new Set(h.zhText.match(HAN_CHAR) ?? []);
   const words = new Set<string>();
-  for (const t of h.zhTokens) if (HAN_WORD.test(t)) words.add(t);
-  const glossed = new Set<string>();
-  const coverage = (units: ReadonlySet<string>) => {
+  for (const t of h.zhTokens) if (t.length > 1 && HAN_WORD.test(t)) words.add(t);
+  // One pass over the units and the English words: no set of every gloss is built.
+  const enCovered = new Uint8Array(en.length);
+  let anyGloss = false;
+  const coverage = (us: ReadonlySet<string>) => {
     let known = 0;
     let covered = 0;
-    for (const u of units) {
-      const t = lex.translations(u, "zh");
+    for (const u of us) {
+      const { translations: t, stop } = unitOf(lex, u);
       if (!t) continue;
-      for (const g of t.keys()) glossed.add(g);
-      if (isStopWord(u, "zh")) continue;
-      known++;
-      for (const w of en) {
-        if (t.has(w)) {
-          covered++;
-          break;
+      anyGloss = true;
+      let hit = false;
+      for (let k = 0; k < en.length; k++) {
+        if (t.has(en[k]!)) {
+          hit = true;
+          enCovered[k] = 1;
         }
       }
+      if (stop) continue;
+      known++;
+      if (hit) covered++;
     }
     return known ? covered / known : 0;
   };
-  const charCoverage = en.size ? coverage(chars) : 0;
-  const wordCoverage = en.size ? coverage(words) : 0;
+  const charCoverage = coverage(chars);
+  const wordCoverage = coverage(words);
   let englishCovered = 0;
-  for (const w of en) if (glossed.has(w)) englishCovered++;
+  for (let k = 0; k < en.length; k++) englishCovered += enCovered[k]!;
   return {
     charCoverage,
     wordCoverage,
-    englishCoverage: en.size && glossed.size ? englishCovered / en.size : 0,
+    englishCoverage: anyGloss ? englishCovered / en.length : 0,
     sentenceLengthFit: sentenceLengthFit(h.enText, h.zhText),
     punctuationAlignment: punctuationAlignment(h.enText, h.zhText),
   };
 }
 
-/** Complete sentences: text up to and including an end mark (a trailing fragment without one is cut by the engine). */
-const EN_SENTENCE = /[^.!?]*[.!?]+(?=\s|$|["”’)])/g;
-const ZH_SENTENCE = /[^。！？!?]*[。！？!?]+/g;
+const isHan = (code: number) =>
+  (code >= 0x4e00 && code <= 0x9fff) || (code >= 0x3400 && code <= 0x4dbf) || (code >= 0xf900 && code <= 0xfaff);
+const isLatinLetter = (code: number) =>
+  (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || (code >= 0xc0 && code <= 0x24f && code !== 0xd7 && code !== 0xf7);
+
+/**
+ * The letters of each complete sentence (one ended by a mark of `ends`; a trailing fragment without one was cut by the
+ * engine), in one pass: Latin letters for English, Han characters (of the BMP blocks) for Chinese.
+ */
+function sentenceLengths(text: string, ends: string, letter: (code: number) => boolean): number[] {
+  const out: number[] = [];
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (letter(code)) n++;
+    else if (ends.includes(text[i]!)) {
+      // "?!" and "..." end one sentence; an English "." inside a word (3.5, U.S.) does not end one.
+      const next = text.charCodeAt(i + 1);
+      if (n > 0 && (ends !== EN_ENDS || Number.isNaN(next) || !letter(next))) {
+        out.push(n);
+        n = 0;
+      }
+    }
+  }
+  return out;
+}
+const EN_ENDS = ".!?";
+const ZH_ENDS = "。！？!?";
 
 function sentenceLengthFit(enText: string, zhText: string): number {
-  const en = enText.match(EN_SENTENCE) ?? [];
-  const zh = zhText.match(ZH_SENTENCE) ?? [];
+  const en = sentenceLengths(enText, EN_ENDS, isLatinLetter);
+  const zh = sentenceLengths(zhText, ZH_ENDS, isHan);
   const n = Math.min(en.length, zh.length);
   let sum = 0;
-  let counted = 0;
   for (let k = 0; k < n; k++) {
-    const letters = en[k]!.match(LATIN_LETTERS)?.length ?? 0;
-    const han = zh[k]!.match(HAN_CHAR)?.length ?? 0;
-    if (!letters || !han) continue;
-    const r = letters / (LETTERS_PER_HAN * han);
+    const r = en[k]! / (LETTERS_PER_HAN * zh[k]!);
     sum += Math.min(r, 1 / r);
-    counted++;
   }
-  return counted ? sum / counted : 0;
+  return n ? sum / n : 0;
 }
 
 /** Punctuation classes, the same for the full-width and the ASCII forms (the text is width-folded before). */

@@ -106,7 +106,9 @@ export function formatBySourceReport(r: BySourceReport): string {
     `Calibration of the left-out probabilities (${c.n} records): Brier ${c.brier.toFixed(4)}, ECE ${c.ece.toFixed(4)}`,
     formatTable([
       ["P", "records", "mean P", "share bilingual"],
-      ...c.bins.filter((b) => b.n).map((b) => [`${b.lo.toFixed(1)}–${b.hi.toFixed(1)}`, b.n, b.meanP.toFixed(3), (b.positives / b.n).toFixed(3)]),
+      ...c.bins
+        .filter((b) => b.n)
+        .map((b) => [`${b.lo.toFixed(1)}–${b.hi.toFixed(1)}`, b.n, b.meanP.toFixed(3), (b.positives / b.n).toFixed(3)]),
     ]),
   ].join("\n");
 }
@@ -138,7 +140,11 @@ function bySource(flags: EvalClassifierFlags): void {
   const progress = createProgress({ label: "eval classifier --by-source", total: folders.length + serpSets.length + 1, quiet: flags.json });
   let report: BySourceReport;
   try {
-    report = evaluateBySource(annotations, { pages, heldOutPages, serpSets }, { params, threshold: model.threshold, pools, onStep: () => progress.tick() });
+    report = evaluateBySource(
+      annotations,
+      { pages, heldOutPages, serpSets },
+      { params, threshold: model.threshold, pools, onStep: () => progress.tick() },
+    );
   } finally {
     progress.done();
   }
