@@ -25,7 +25,8 @@
  * | 10 | sentenceBalance | X | min/max of the sentence ends of the halves (。！？ vs . ! ?); 0 if neither has one. |
  *
  * Translation evidence that holds up in literary and classical text (group T, `translation-evidence.ts`), between
- * the same two halves:
+ * the same two halves (or, when the snippet has no English run of SENTENCE_TOKENS tokens, its English runs against
+ * its Chinese ones):
  *
  * | 11 | charCoverage | T | share of the Chinese half's known characters with a translation among the English half's content words |
  * | 12 | wordCoverage | T | the same over its known words of two or more characters |
@@ -410,7 +411,10 @@ const LATIN_OR_NUMBER = /^[\p{Script=Latin}\p{N}]/u;
 const A_SENTENCE_END = /[.!?](?=\s|$)/g;
 const B_SENTENCE_END = /[。！？]/g;
 
-/** The snippet's two halves (see the table at the top). */
+/**
+ * The snippet's two halves (see the table at the top). For the translation evidence (group T), a snippet whose English
+ * runs are all short ("I see. 我明白了。 I quit! 我不干了!") is read as those runs against the Chinese ones.
+ */
 function halvesOf(segments: readonly TokenisedSegment[], pair: LanguagePair) {
   const a: number[] = [];
   const b: number[] = [];
@@ -418,8 +422,11 @@ function halvesOf(segments: readonly TokenisedSegment[], pair: LanguagePair) {
   const terms = new Set<string>();
   const enTokens: string[] = [];
   const zhTokens: string[] = [];
+  const shortTokens: string[] = [];
   let enText = "";
   let zhText = "";
+  let shortText = "";
+  let bText = "";
   let aEnds = 0;
   let bEnds = 0;
   for (const s of segments) {
@@ -436,12 +443,18 @@ function halvesOf(segments: readonly TokenisedSegment[], pair: LanguagePair) {
       for (const t of s.tokens) {
         if (s.seg.lang === pair.a || LATIN_OR_NUMBER.test(t)) terms.add(t);
         if (s.seg.lang === pair.b) zhTokens.push(t);
+        else if (s.seg.lang === pair.a) shortTokens.push(t);
       }
+      if (s.seg.lang === pair.a) shortText += `${s.seg.text} `;
+      if (s.seg.lang === pair.b) bText += s.seg.text;
       zhText += s.seg.text;
       bEnds += s.seg.text.match(B_SENTENCE_END)?.length ?? 0;
     }
   }
-  return { a, b, aTokens, terms, aEnds, bEnds, text: { enTokens, enText, zhTokens, zhText } };
+  const text = enTokens.length
+    ? { enTokens, enText, zhTokens, zhText }
+    : { enTokens: shortTokens, enText: shortText, zhTokens, zhText: bText };
+  return { a, b, aTokens, terms, aEnds, bEnds, text };
 }
 
 const DIGITS = /\p{N}+/gu;

@@ -140,7 +140,7 @@ describe("broken model files", () => {
     expectUserError(write("other.json", JSON.stringify({ hello: "world" })), /other\.json: format: expected "bitext-classifier"/);
     const m = JSON.parse(good) as ModelFile;
     (m.scaling as { min: unknown }).min = [1, 2];
-    expectUserError(write("scaling.json", JSON.stringify(m)), /scaling\.json: scaling\.min: expected 10 finite numbers/);
+    expectUserError(write("scaling.json", JSON.stringify(m)), /scaling\.json: scaling\.min: expected 15 finite numbers/);
   });
 });
 
