@@ -130,19 +130,22 @@ export function evaluateBySource(
       row(folder, "mismatched snippets", true, 0, probs[2 * k + 1]!, false);
     });
   }
-  const pools = (options.pools ?? []).map(({ name, sources }) => {
-    const mine = rows.filter((r) => !r.heldOut && sources.includes(r.source));
-    const sum = (kind: SourceRow["kind"], k: "n" | "bilingual") => mine.filter((r) => r.kind === kind).reduce((a, r) => a + r[k], 0);
-    const snippets = sum("bilingual pages", "n");
-    const mismatched = sum("mismatched snippets", "n");
-    return {
-      name,
-      sources,
-      snippets,
-      recall: snippets ? sum("bilingual pages", "bilingual") / snippets : 0,
-      mismatched,
-      mismatchedRate: mismatched ? sum("mismatched snippets", "bilingual") / mismatched : 0,
-    };
-  });
+  const pools = (options.pools ?? []).map((pool) => pooled(rows, pool));
   return { params: { ...options.params, threshold }, rows, pools, calibration: calibration(probe.probabilities, probe.truth) };
+}
+
+/** A pool's recall and mismatched FPR over the development rows of its sources. */
+function pooled(rows: readonly SourceRow[], { name, sources }: { name: string; sources: string[] }): BySourceReport["pools"][number] {
+  const mine = rows.filter((r) => !r.heldOut && sources.includes(r.source));
+  const sum = (kind: SourceRow["kind"], k: "n" | "bilingual") => mine.filter((r) => r.kind === kind).reduce((a, r) => a + r[k], 0);
+  const snippets = sum("bilingual pages", "n");
+  const mismatched = sum("mismatched snippets", "n");
+  return {
+    name,
+    sources,
+    snippets,
+    recall: snippets ? sum("bilingual pages", "bilingual") / snippets : 0,
+    mismatched,
+    mismatchedRate: mismatched ? sum("mismatched snippets", "bilingual") / mismatched : 0,
+  };
 }
