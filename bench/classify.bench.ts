@@ -27,6 +27,7 @@ import {
   defaultModelPath,
   loadClassifier,
   parseAnnotations,
+  FEATURE_VERSION,
   readModelFile,
   recordFeatures,
 } from "../src/classify/index.js";
@@ -126,6 +127,41 @@ async function referenceClassifier(dir: string): Promise<Classifier | undefined>
   return old.loadClassifier(join(ROOT, "test", "fixtures", "classify", "model-feng2010-6.json"));
 }
 
+/** The commit before the translation-evidence features (feature set bitext-10/1 and its model). */
+const PREVIOUS_ROUND = "bb80c07";
+
+/**
+ * This round against the last: the classifier and shipped model of PREVIOUS_ROUND (extracted from git beside the
+ * sources) and today's, on the same records, interleaved, median of `runs`. Undefined without the history.
+ */
+export async function againstPreviousRound(
+  records: readonly ClassifierInput[],
+  runs = 9,
+): Promise<{ before: number; after: number } | undefined> {
+  const dir = mkdtempSync(join(ROOT, ".bench-previous-"));
+  try {
+    const archive = spawnSync("sh", ["-c", `git archive ${PREVIOUS_ROUND} src models | tar -x -C "${dir}"`], {
+      cwd: ROOT,
+      encoding: "utf8",
+    });
+    if (archive.status !== 0) return undefined;
+    const old = (await import(join(dir, "src", "classify", "index.ts"))) as { loadClassifier: (path: string) => Classifier };
+    const before = old.loadClassifier(join(dir, "models", "default.json"));
+    const after = loadClassifier();
+    before.classify(records);
+    after.classify(records);
+    const tb: number[] = [];
+    const ta: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      tb.push(...timeRepeated(() => before.classify(records), 1, 0));
+      ta.push(...timeRepeated(() => after.classify(records), 1, 0));
+    }
+    return { before: median(tb), after: median(ta) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /**
  * Median ms of classifying `records` with each classifier, runs interleaved so both see the same machine load.
  * `a` is the reference, older than ParallelText: it gets the same records with the query as `{en, zh}`.
@@ -173,6 +209,13 @@ export async function run(): Promise<void> {
     console.log(`| ${name} | ${ms(ms_)} | ${((n * 1000) / ms_).toFixed(0)} | ${((ms_ * 1000) / n).toFixed(1)} |`);
   }
 
+  const round = await againstPreviousRound(records);
+  if (round) {
+    console.log(
+      `\nSame process, interleaved, median of 9, shipped models: ${PREVIOUS_ROUND} (bitext-10/1) ${((n * 1000) / round.before).toFixed(0)} records/s, ` +
+        `now (${FEATURE_VERSION}) ${((n * 1000) / round.after).toFixed(0)} records/s; time per record now / before × ${(round.after / round.before).toFixed(2)}`,
+    );
+  }
   const refDir = mkdtempSync(join(ROOT, ".bench-reference-"));
   try {
     const reference = await referenceClassifier(refDir);

@@ -11,17 +11,25 @@ import { NotEnoughData } from "../errors.js";
  * - `hard-zh-terms`: a real Chinese snippet with English names/terms (from real English result titles) inserted;
  * - `hard-en-terms`: a real English snippet with a Chinese word inserted;
  * - `hard-zh-doc`: real Chinese documentation paragraphs full of English terms (Nacos, Spring Cloud, …);
- * - `hard-unrelated`: Chinese and English sentences that are not translations of each other, interleaved.
+ * - `real serp-highlight`: a real result record whose title + snippet repeat what the engine highlighted, with that
+ *   text as the query side (dictionary and shop pages repeat the query: many matches, one language);
+ * - `hard-unrelated`: Chinese and English sentences that are not translations of each other, interleaved;
+ * - `real page-mismatched`: snippets of the real bilingual pages of a development set whose two languages are not
+ *   translations of each other (`mismatchedSnippets`: a unit beside the other-language unit half the page away);
+ * - `real page-crossed`: the same with the second unit from a page of the next source folder (`crossedSnippets`).
  * Positives (bilingual), laid out the way bilingual pages appear in snippets:
  * - `ecec` / `cece`: 1–4 real sentence pairs interleaved (E C E C or C E C E), joined with spaces or " / ",
  *   truncated with ellipses; sometimes a date in front;
  * - `title`: a bilingual title ("English - 中文") over an interleaved snippet;
  * - `page`: sentence windows of the real bilingual page (English paragraph, then its Chinese translation);
+ * - `real page-snippet`: engine-like snippets of the real bilingual pages of a development set (`pageSnippets`);
+ * the two `real page-…` kinds take at most `perSource` snippets of each source folder, spread evenly over its pages;
  * in 70% of positives the query is the first pair (the page holds the query), else an unrelated pair.
  * Pure: the caller loads the sources; randomness comes from a seed, so the set is reproducible.
  */
 import { type ParallelText, parallelText } from "../language-pair.js";
 import { seededRandom } from "../random.js";
+import { type BilingualPageUnits, crossedSnippets, mismatchedSnippets, type PageSnippet, pageSnippets } from "./page-snippets.js";
 import type { Annotation } from "./types.js";
 
 /** A real result record. */
@@ -50,6 +58,8 @@ export interface BootstrapInputs {
   /** Aligned sentence pairs of a real bilingual page, and its title. */
   page: readonly PairSource[];
   pageTitle?: string;
+  /** Real bilingual pages with their aligned units (held-out pages already left out by the caller). */
+  realPages?: readonly BilingualPageUnits[];
 }
 
 export interface BootstrapOptions {
@@ -58,6 +68,8 @@ export interface BootstrapOptions {
   when?: string;
   /** Approximate number of composed examples of each kind (real serp records are all used). */
   perKind?: number;
+  /** Snippets of each kind taken from one source folder of `realPages` (default perKind / 2). */
+  perSource?: number;
 }
 
 export function buildBootstrapSet(inputs: BootstrapInputs, options: BootstrapOptions = {}): Annotation[] {
@@ -73,6 +85,8 @@ export function buildBootstrapSet(inputs: BootstrapInputs, options: BootstrapOpt
   interleavedPositives(c);
   titlePositives(c);
   pagePositives(c, inputs.page, inputs.pageTitle ?? "");
+  realPageSnippets(c, inputs.realPages ?? [], options.perSource ?? Math.round(c.perKind / 2));
+  highlightNegatives(c, inputs.serp);
   return c.out;
 }
 
@@ -300,16 +314,82 @@ function titlePositives(c: Composer): void {
 function pagePositives(c: Composer, page: readonly PairSource[], pageTitle: string): void {
   for (let i = 0; i + 1 < page.length; i++) {
     const window = page.slice(i, i + c.int(1, 2));
-    // The page gives a paragraph, then its translation: keep a part of each, as a snippet would.
+    // The page gives a paragraph, then its translation: keep a part of each, as a snippet would — of the
+    // translation at least its first 60 characters, else the snippet would hold no translation evidence.
     const en = c.truncate(window.map((p) => p.en).join(" ")).text;
     const zh = window.map((p) => p.zh).join("");
     c.add({
       query: parallelText(window[0]!.en, window[0]!.zh),
       title: pageTitle,
       url: fakeUrl("page", i),
-      snippet: c.truncate(`${en} ${zh}`, en.length + 20).text,
+      snippet: c.truncate(`${en} ${zh}`, en.length + 1 + Math.min(zh.length, 60)).text,
       label: "bilingual",
       source: `composed page: ${ids(window)}`,
+    });
+  }
+}
+
+/** `n` items spread evenly over `xs` (all of them when there are no more than `n`). */
+function spread<T>(xs: readonly T[], n: number): T[] {
+  if (xs.length <= n) return [...xs];
+  return Array.from({ length: n }, (_, k) => xs[Math.floor((k * xs.length) / n)]!);
+}
+
+/** The source folder of a page ("xlhhai_translations/rivers" → "xlhhai_translations"): the unit of leave-one-source-out. */
+export const pageSourceFolder = (page: string) => page.split("/")[0]!;
+
+/**
+ * Positives and hard negatives from real bilingual pages: engine-like snippets of each page (`pageSnippets`) and
+ * mismatched ones (`mismatchedSnippets`), at most `perSource` of each kind per source folder. Deterministic (the
+ * snippet makers are seeded), so a source's snippets here are the ones `evaluateBySource` leaves out and tests on.
+ */
+function realPageSnippets(c: Composer, pages: readonly BilingualPageUnits[], perSource: number): void {
+  const folders = [...new Set(pages.map((p) => pageSourceFolder(p.source)))].sort();
+  const of = (folder: string) => pages.filter((p) => pageSourceFolder(p.source) === folder);
+  folders.forEach((folder, f) => {
+    const mine = of(folder);
+    // Crossed with the next folder's pages, page k with page k (round robin): another text, the same layouts.
+    const next = folders.length > 1 ? of(folders[(f + 1) % folders.length]!) : [];
+    const crossed = (p: BilingualPageUnits, k: number) => (next.length ? crossedSnippets(p, next[k % next.length]!) : []);
+    for (const [kind, label, make] of [
+      ["page-snippet", "bilingual", (p: BilingualPageUnits) => pageSnippets(p)],
+      ["page-mismatched", "monolingual", (p: BilingualPageUnits) => mismatchedSnippets(p)],
+      ["page-crossed", "monolingual", crossed],
+    ] as const) {
+      const snippets: PageSnippet[] = spread(mine.flatMap(make), perSource);
+      for (const { source, ...input } of snippets) c.add({ ...input, label, source: `real ${kind}: ${source}` });
+    }
+  });
+}
+
+const HIGHLIGHT = /<(em|b|strong)>([^<]{2,40})<\/\1>/gi;
+
+/** The text an engine highlighted most often in a record, when it is highlighted at least twice. */
+export function repeatedHighlight(html: string): string | undefined {
+  const counts = new Map<string, { text: string; n: number }>();
+  for (const m of html.matchAll(HIGHLIGHT)) {
+    const text = m[2]!.trim();
+    const key = text.toLowerCase();
+    const c = counts.get(key) ?? { text, n: 0 };
+    c.n++;
+    counts.set(key, c);
+  }
+  const best = [...counts.values()].sort((a, b) => b.n - a.n)[0];
+  return best && best.n >= 2 ? best.text : undefined;
+}
+
+/** Hard negatives: real records that repeat their highlighted query side (queryFrequency high, one language). */
+function highlightNegatives(c: Composer, serp: readonly SerpSource[]): void {
+  for (const r of serp) {
+    const q = repeatedHighlight(`${r.title} ${r.snippet}`);
+    if (!q) continue;
+    c.add({
+      query: r.lang === "en" ? parallelText(q, "") : parallelText("", q),
+      title: r.title,
+      url: r.url,
+      snippet: r.snippet,
+      label: "monolingual",
+      source: `real serp-highlight: serp ${r.source}, query "${q}" (its most repeated highlight)`,
     });
   }
 }

@@ -8,8 +8,8 @@ import { confusion } from "../eval/index.js";
 import { EN_ZH, type LanguagePair } from "../text/index.js";
 import { createClassifier } from "./classifier.js";
 import type { ModelFile } from "./model-file.js";
-import { type CvResult, crossValidate, type Grid, stratifiedFolds, summarise } from "./grid-search.js";
-import { type AblationRow, ablation, featurise } from "./trainer.js";
+import { type CvResult, crossValidate, type Grid, summarise } from "./grid-search.js";
+import { type AblationRow, ablation, featurise, foldsOf } from "./trainer.js";
 import type { SerpSource } from "./bootstrap.js";
 import { type BilingualPageUnits, type PageSnippet, pageSnippets } from "./page-snippets.js";
 import type { Annotation, Classifier } from "./types.js";
@@ -22,7 +22,7 @@ export interface ClassifierReport {
   seed: number;
   /** W, W+L, W+L+F: each with its best (C, γ) by CV F1, decisions by the SVM's sign. */
   ablation: AblationRow[];
-  /** All six features at their best (C, γ), deciding by P(bilingual) ≥ threshold as the classifier does. */
+  /** All features at their best (C, γ), deciding by P(bilingual) ≥ threshold as the classifier does. */
   full: CvResult & { C: number; gamma: number; threshold: number };
   /** Errors of `full` by kind of example (the first words of each annotation's `source`). */
   byKind: Array<{ kind: string; label: string; n: number; errors: number }>;
@@ -56,9 +56,9 @@ export function evaluateClassifier(
   const seed = options.seed ?? 1;
   const threshold = options.threshold ?? 0.5;
   const set = featurise(annotations, options.pair ?? EN_ZH);
-  const rows = ablation(set, { folds, seed, grid: options.grid, onStep: options.onStep });
+  const foldOf = foldsOf(annotations, set.labels, folds, seed);
+  const rows = ablation(set, { folds, seed, grid: options.grid, onStep: options.onStep, foldOf });
   const best = rows.at(-1)!;
-  const foldOf = stratifiedFolds(set.labels, folds, seed);
   const cv = crossValidate(set.rows, set.labels, foldOf, { C: best.C, gamma: best.gamma }, { probability: true, threshold });
   const kinds = new Map<string, { kind: string; label: string; n: number; errors: number }>();
   annotations.forEach((a, i) => {

@@ -23,6 +23,16 @@
  * |   |  |  | (numbers compared by their digit runs). |
  * | 9 | scriptBalance | X | min(r, 1/r), r = Latin letters / (LETTERS_PER_HAN × Han characters); 0 without either. |
  * | 10 | sentenceBalance | X | min/max of the sentence ends of the halves (。！？ vs . ! ?); 0 if neither has one. |
+ *
+ * Translation evidence that holds up in literary and classical text (group T, `translation-evidence.ts`), between
+ * the same two halves (or, when the snippet has no English run of SENTENCE_TOKENS tokens, its English runs against
+ * its Chinese ones):
+ *
+ * | 11 | charCoverage | T | share of the Chinese half's known characters with a translation among the English half's content words |
+ * | 12 | wordCoverage | T | the same over its known words of two or more characters |
+ * | 13 | englishCoverage | T | share of the English half's content words that translate a word or character of the Chinese half |
+ * | 14 | sentenceLengthFit | T | complete sentences paired in order: mean min(r, 1/r) of their length ratio (as scriptBalance) |
+ * | 15 | punctuationAlignment | T | histogram intersection of the halves' punctuation classes |
  */
 import {
   EN_ZH,
@@ -39,17 +49,18 @@ import {
   tokenize,
 } from "../text/index.js";
 import { cleanText, prepareRecordText } from "./preprocess.js";
+import { LETTERS_PER_HAN, translationEvidence } from "./translation-evidence.js";
 import type { ClassifierInput } from "./types.js";
 
 /** Bumped whenever a definition above changes: models record it and refuse another version. */
-export const FEATURE_VERSION = "bitext-10/1";
+export const FEATURE_VERSION = "bitext-15/1";
 
 /**
- * Feature sets a model may have been trained on: the seed's six (feng2010-6/1), and those plus the four
- * character-level features (bitext-10/1). The first six are the same in both, so a feng2010-6/1 model still
- * classifies, from the first six columns.
+ * Feature sets a model may have been trained on: the seed's six (feng2010-6/1), those plus the four
+ * character-level features (bitext-10/1), and those plus the five of translation evidence (bitext-15/1). Each
+ * set extends the one before unchanged, so an older model still classifies, from its first columns.
  */
-export const FEATURE_SETS: Readonly<Record<string, number>> = { "feng2010-6/1": 6, "bitext-10/1": 10 };
+export const FEATURE_SETS: Readonly<Record<string, number>> = { "feng2010-6/1": 6, "bitext-10/1": 10, "bitext-15/1": 15 };
 
 export const FEATURE_NAMES = [
   "wordOverlap",
@@ -62,15 +73,21 @@ export const FEATURE_NAMES = [
   "sharedTerms",
   "scriptBalance",
   "sentenceBalance",
+  "charCoverage",
+  "wordCoverage",
+  "englishCoverage",
+  "sentenceLengthFit",
+  "punctuationAlignment",
 ] as const;
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 
 /** The seed's three measures, as indices into the feature vector (for the ablation W, W+L, W+L+F). */
-export const FEATURE_GROUPS: Readonly<Record<"W" | "L" | "F" | "X", readonly number[]>> = {
+export const FEATURE_GROUPS: Readonly<Record<"W" | "L" | "F" | "X" | "T", readonly number[]>> = {
   W: [0, 1],
   L: [2, 3, 4],
   F: [5],
   X: [6, 7, 8, 9],
+  T: [10, 11, 12, 13, 14],
 };
 
 export type SnippetFeatures = Record<FeatureName, number>;
@@ -327,7 +344,7 @@ interface TokenisedSegment {
   ids: number[];
 }
 
-/** Clean, segment and tokenise a record, and compute the six features from that. */
+/** Clean, segment and tokenise a record, and compute its features from that. */
 function computeFeatures(
   input: ClassifierInput,
   lex: Lexicon,
@@ -383,38 +400,61 @@ function computeFeatures(
     sharedTerms: sharedTerms(halves.terms, halves.aTokens),
     scriptBalance: scriptBalance(text),
     sentenceBalance: balance(halves.bEnds, halves.aEnds),
+    ...translationEvidence(halves.text, lex),
   };
   return { text, segments, pairs, features };
 }
 
 /** An `a` segment this long or longer is a sentence of the English half; shorter ones are terms in the other. */
 const SENTENCE_TOKENS = 3;
-/** Latin letters per Han character in translated text (Gale-Church c of the Tatoeba dev pairs, docs/guide/extract.md). */
-const LETTERS_PER_HAN = 2.8;
 const LATIN_OR_NUMBER = /^[\p{Script=Latin}\p{N}]/u;
 const A_SENTENCE_END = /[.!?](?=\s|$)/g;
 const B_SENTENCE_END = /[。！？]/g;
 
-/** The snippet's two halves (see the table at the top). */
+/**
+ * The snippet's two halves (see the table at the top). For the translation evidence (group T), a snippet whose English
+ * runs are all short ("I see. 我明白了。 I quit! 我不干了!") is read as those runs against the Chinese ones.
+ */
 function halvesOf(segments: readonly TokenisedSegment[], pair: LanguagePair) {
   const a: number[] = [];
   const b: number[] = [];
   const aTokens = new Set<string>();
   const terms = new Set<string>();
+  const enTokens: string[] = [];
+  const zhTokens: string[] = [];
+  const shortTokens: string[] = [];
+  let enText = "";
+  let zhText = "";
+  let shortText = "";
+  let bText = "";
   let aEnds = 0;
   let bEnds = 0;
   for (const s of segments) {
     if (s.seg.lang === pair.a && s.tokens.length >= SENTENCE_TOKENS) {
       for (const id of s.ids) a.push(id);
-      for (const t of s.tokens) aTokens.add(t);
+      for (const t of s.tokens) {
+        aTokens.add(t);
+        enTokens.push(t);
+      }
+      enText += `${s.seg.text} `;
       aEnds += s.seg.text.match(A_SENTENCE_END)?.length ?? 0;
     } else {
       if (s.seg.lang === pair.b) for (const id of s.ids) b.push(id);
-      for (const t of s.tokens) if (s.seg.lang === pair.a || LATIN_OR_NUMBER.test(t)) terms.add(t);
+      for (const t of s.tokens) {
+        if (s.seg.lang === pair.a || LATIN_OR_NUMBER.test(t)) terms.add(t);
+        if (s.seg.lang === pair.b) zhTokens.push(t);
+        else if (s.seg.lang === pair.a) shortTokens.push(t);
+      }
+      if (s.seg.lang === pair.a) shortText += `${s.seg.text} `;
+      if (s.seg.lang === pair.b) bText += s.seg.text;
+      zhText += s.seg.text;
       bEnds += s.seg.text.match(B_SENTENCE_END)?.length ?? 0;
     }
   }
-  return { a, b, aTokens, terms, aEnds, bEnds };
+  const text = enTokens.length
+    ? { enTokens, enText, zhTokens, zhText }
+    : { enTokens: shortTokens, enText: shortText, zhTokens, zhText: bText };
+  return { a, b, aTokens, terms, aEnds, bEnds, text };
 }
 
 const DIGITS = /\p{N}+/gu;
@@ -477,7 +517,7 @@ function scriptBalance(text: string): number {
   return Math.min(r, 1 / r);
 }
 
-/** Analyse a record: clean, segment by language, tokenise, and compute the six features. */
+/** Analyse a record: clean, segment by language, tokenise, and compute the features. */
 export function analyseRecord(input: ClassifierInput, lex: Lexicon, pair: LanguagePair = EN_ZH): SnippetAnalysis {
   const { text, segments, pairs, features } = computeFeatures(input, lex, pair);
   const analysed: AnalysedSegment[] = segments.map(({ seg, tokens }) => ({

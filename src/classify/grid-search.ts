@@ -44,6 +44,29 @@ export function stratifiedFolds(labels: readonly boolean[], k: number, seed = 1)
   return fold;
 }
 
+/**
+ * Folds by source: samples of a named source (`groups[i]`, e.g. the page folder a snippet was made from) all fall in
+ * one fold — the sources spread over the folds in sorted order — so every fold tests sources its training never saw;
+ * samples without a source are spread stratified as `stratifiedFolds` does.
+ */
+export function groupedFolds(labels: readonly boolean[], groups: ReadonlyArray<string | undefined>, k: number, seed = 1): number[] {
+  const names = [...new Set(groups.filter((g): g is string => g !== undefined))].sort();
+  const loose = labels.flatMap((_, i) => (groups[i] === undefined ? [i] : []));
+  const looseFolds = stratifiedFolds(
+    loose.map((i) => labels[i]!),
+    k,
+    seed,
+  );
+  const fold = new Array<number>(labels.length).fill(0);
+  loose.forEach((i, r) => {
+    fold[i] = looseFolds[r]!;
+  });
+  groups.forEach((g, i) => {
+    if (g !== undefined) fold[i] = names.indexOf(g) % k;
+  });
+  return fold;
+}
+
 function select(row: readonly number[], features: readonly number[] | undefined): number[] {
   return features ? features.map((j) => row[j]!) : [...row];
 }

@@ -37,3 +37,6 @@ export {
   readSerpRecords,
 } from "./bootstrap-sources.js";
 export { type ClassifierReport, evaluateClassifier, evaluateOnRealData } from "./evaluate.js";
+export { type BySourceReport, evaluateBySource, type SourceRow } from "./by-source.js";
+export { type Calibration, calibration } from "./calibration.js";
+export { type BilingualPageUnits, mismatchedSnippets, type PageSnippet, pageSnippets } from "./page-snippets.js";

@@ -7,6 +7,7 @@
  */
 import { parallelText } from "../language-pair.js";
 import { seededRandom } from "../random.js";
+import { EN_ZH, segmentByLanguage } from "../text/index.js";
 import type { ClassifierInput } from "./types.js";
 
 /** A real bilingual page: its aligned units in page order. */
@@ -96,5 +97,82 @@ export function pageSnippets(page: BilingualPageUnits, options: { seed?: number;
       });
     }
   });
+  return out;
+}
+
+/**
+ * Mismatched snippets of a page: both languages present, not translations of each other. Laid out like
+ * `pageSnippets` (the page's language order, " ... " between the fragments): a fragment of one pair's first unit, then
+ * a fragment of the other-language unit of the pair half the page away, continued with the units of that language
+ * that follow it (the text of a page in the second language), cut at 150–300 characters. The query is the first
+ * fragment's pair (the engine matched one side of it), the title the page title's part in the first fragment's
+ * language (a bilingual title is itself a translation). Pages of fewer than 4 pairs give none.
+ */
+export function mismatchedSnippets(page: BilingualPageUnits, options: { seed?: number; perPage?: number } = {}): PageSnippet[] {
+  const n = page.pairs.length;
+  if (n < 4) return [];
+  const shift = Math.floor(n / 2);
+  return mismatch(page, page, (i) => (i + shift) % n, options.seed ?? 20240602, options.perPage);
+}
+
+/**
+ * Crossed snippets: as `mismatchedSnippets`, the second fragment taken from another page (of another source, so
+ * another text): the first page's unit i beside the other page's unit at the same relative position.
+ */
+export function crossedSnippets(
+  page: BilingualPageUnits,
+  other: BilingualPageUnits,
+  options: { seed?: number; perPage?: number } = {},
+): PageSnippet[] {
+  const n = page.pairs.length;
+  const m = other.pairs.length;
+  if (n === 0 || m === 0) return [];
+  return mismatch(page, other, (i) => Math.floor((i * m) / n), options.seed ?? 20240603, options.perPage);
+}
+
+function mismatch(
+  page: BilingualPageUnits,
+  from: BilingualPageUnits,
+  partner: (i: number) => number,
+  seed: number,
+  perPage: number | undefined,
+): PageSnippet[] {
+  const rand = seededRandom(seed);
+  const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
+  const n = page.pairs.length;
+  const count = Math.min(n, perPage ?? n);
+  const [firstLang, secondLang] = page.enFirst ? (["en", "zh"] as const) : (["zh", "en"] as const);
+  const title = segmentByLanguage(page.title, EN_ZH)
+    .filter((s) => s.lang === firstLang)
+    .map((s) => s.text)
+    .join(" ")
+    .trim();
+  const samePage = page === from;
+  const out: PageSnippet[] = [];
+  for (let c = 0; c < count; c++) {
+    const i = Math.floor((c * n) / count);
+    const j = partner(i);
+    const own = page.pairs[i]!;
+    const other = from.pairs[j]!;
+    // Equal texts repeated on the page (table headers) would be a translation after all.
+    if (own.en === other.en || own.zh === other.zh) continue;
+    const a = cut(own[firstLang], 0, int(60, 150), firstLang);
+    const b = cut(other[secondLang], 0, int(60, 150), secondLang);
+    let text = `${a.text} ... ${b.text}`;
+    const limit = int(150, 300);
+    for (let u = j + 1; !b.cutShort && text.length < limit && u < from.pairs.length && !(samePage && u === i); u++) {
+      text += ` ${from.pairs[u]![secondLang]}`;
+    }
+    if (text.length > limit) text = `${cut(text, 0, limit, "en").text} ...`;
+    out.push({
+      query: parallelText(sentences(own.en, "en")[0]?.text ?? own.en, sentences(own.zh, "zh")[0]?.text ?? own.zh),
+      title,
+      url: `page:${page.source}`,
+      snippet: text,
+      source: samePage
+        ? `${page.source} mismatched pair ${i + 1} with pair ${j + 1}`
+        : `${page.source} pair ${i + 1} crossed with ${from.source} pair ${j + 1}`,
+    });
+  }
   return out;
 }

@@ -13,6 +13,7 @@ import {
   type Grid,
   type GridRow,
   gridSearch,
+  groupedFolds,
   stratifiedFolds,
   trainFinal,
 } from "./grid-search.js";
@@ -43,6 +44,18 @@ export function featurise(annotations: readonly Annotation[], pair: LanguagePair
   return { rows, labels: annotations.map((a) => a.label === "bilingual") };
 }
 
+/** The page source folder an annotation was made from ("real page-snippet: xlhhai_translations/rivers pair 3 …"). */
+const PAGE_SOURCE = /^real page-[a-z]+: ([^/\s]+)\//;
+
+/**
+ * The CV folds of `bitext train`: annotations made from real bilingual pages are kept together by source folder, so
+ * the (C, γ) chosen is the one that generalises to sources training has not seen; the rest are stratified.
+ */
+export function foldsOf(annotations: readonly Annotation[], labels: readonly boolean[], folds: number, seed: number): number[] {
+  const groups = annotations.map((a) => PAGE_SOURCE.exec(a.source ?? "")?.[1]);
+  return groups.some((g) => g !== undefined) ? groupedFolds(labels, groups, folds, seed) : stratifiedFolds(labels, folds, seed);
+}
+
 function checkTrainable(set: TrainingSet, folds: number): void {
   const pos = set.labels.filter(Boolean).length;
   const neg = set.labels.length - pos;
@@ -66,7 +79,7 @@ export function trainClassifier(
   const threshold = options.threshold ?? 0.5;
   const set = featurise(annotations, pair, (d) => options.onProgress?.("features", d, annotations.length));
   checkTrainable(set, folds);
-  const foldOf = stratifiedFolds(set.labels, folds, seed);
+  const foldOf = foldsOf(annotations, set.labels, folds, seed);
   const cells = grid.C.length * grid.gamma.length;
   let step = 0;
   const { best, table } = gridSearch(set.rows, set.labels, foldOf, grid, {
@@ -109,16 +122,17 @@ export interface AblationRow extends CvResult {
  */
 export function ablation(
   set: TrainingSet,
-  options: { folds?: number; seed?: number; grid?: Grid; onStep?: () => void } = {},
+  options: { folds?: number; seed?: number; grid?: Grid; onStep?: () => void; foldOf?: readonly number[] } = {},
 ): AblationRow[] {
   const folds = options.folds ?? 5;
   checkTrainable(set, folds);
-  const foldOf = stratifiedFolds(set.labels, folds, options.seed ?? 1);
+  const foldOf = options.foldOf ?? stratifiedFolds(set.labels, folds, options.seed ?? 1);
   const subsets: Array<[string, number[]]> = [
     ["W", [...FEATURE_GROUPS.W]],
     ["W+L", [...FEATURE_GROUPS.W, ...FEATURE_GROUPS.L]],
     ["W+L+F", [...FEATURE_GROUPS.W, ...FEATURE_GROUPS.L, ...FEATURE_GROUPS.F]],
     ["W+L+F+X", [...FEATURE_GROUPS.W, ...FEATURE_GROUPS.L, ...FEATURE_GROUPS.F, ...FEATURE_GROUPS.X]],
+    ["W+L+F+X+T", [...FEATURE_GROUPS.W, ...FEATURE_GROUPS.L, ...FEATURE_GROUPS.F, ...FEATURE_GROUPS.X, ...FEATURE_GROUPS.T]],
   ];
   return subsets.map(([name, features]) => {
     const { best } = gridSearch(set.rows, set.labels, foldOf, options.grid ?? DEFAULT_GRID, { features, onStep: options.onStep });

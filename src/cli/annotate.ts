@@ -8,8 +8,9 @@ import { annotationsPath, assertWritable, modelPath, storePath, userDataPath } f
 import { inputError, UserError } from "../errors.js";
 import { listRecords, openStore, setAnnotation, type Store, storeExists } from "../store/index.js";
 import { annotationQuery, buildBootstrapSet } from "../classify/index.js";
-import { readBilingualPage, readChineseParagraphs, readHeldOutPairs, readSerpRecords } from "../classify/index.js";
+import { readBilingualPage, readChineseParagraphs, readHeldOutPairs, readRealBilingualPages, readSerpRecords } from "../classify/index.js";
 import { writeFileAtomic } from "../io/index.js";
+import { readExcludeList } from "./exclude-list.js";
 import { portNumber, positiveInt } from "./flags.js";
 import { formatTable, printJson, printJsonLine, printLine } from "./output.js";
 import { untilInterrupted } from "./signals.js";
@@ -20,6 +21,9 @@ interface BootstrapFlags {
   holdOut: number;
   page: string;
   zhDocs?: string;
+  pages?: string;
+  exclude?: string;
+  perSource?: number;
   out?: string;
   seed: number;
   perKind: number;
@@ -31,9 +35,10 @@ function bootstrap(flags: BootstrapFlags): void {
   const parallel = readHeldOutPairs(flags.parallel, flags.holdOut);
   const page = readBilingualPage(flags.page);
   const zhDocs = flags.zhDocs ? readChineseParagraphs(flags.zhDocs) : [];
+  const realPages = flags.pages ? readRealBilingualPages(flags.pages, readExcludeList(flags.exclude)) : [];
   const set = buildBootstrapSet(
-    { serp, parallel, page: page.pairs, pageTitle: page.title, zhDocs },
-    { seed: flags.seed, perKind: flags.perKind, when: new Date().toISOString() },
+    { serp, parallel, page: page.pairs, pageTitle: page.title, zhDocs, realPages },
+    { seed: flags.seed, perKind: flags.perKind, perSource: flags.perSource, when: new Date().toISOString() },
   );
   const out = resolve(flags.out ?? userDataPath("data", "annotations.bootstrap.jsonl"));
   writeFileAtomic(out, set.map((a) => JSON.stringify({ ...a, query: annotationQuery(a.query) })).join("\n") + "\n");
@@ -163,6 +168,12 @@ export function registerAnnotateCommand(program: Command): void {
     .requiredOption("--parallel <file>", "parallel sentences, English<TAB>Chinese[<TAB>attribution]")
     .requiredOption("--page <file>", "a bilingual page: English paragraphs each followed by its Chinese translation")
     .option("--zh-docs <dir>", "a site build whose Chinese pages give hard negatives (../shared/data/sites/nacos-astro/site)")
+    .option(
+      "--pages <dir>",
+      "real bilingual pages (<source>/<page>.html + .pairs.tsv): engine-like snippets as positives, mismatched ones as hard negatives",
+    )
+    .option("--exclude <file>", "a list of held-out pages (e.g. test/holdout.md): pages named in it are left out of --pages")
+    .option("--per-source <n>", "snippets of each kind per source folder of --pages (default: half of --per-kind)", positiveInt)
     .option("--hold-out <n>", "use lines n, 2n, … of the parallel file (those bitext lexicon learn --hold-out n left out)", positiveInt, 10)
     .option("--out <file>", "where to write the annotations (default: data/annotations.bootstrap.jsonl in your home)")
     .option("--seed <n>", "random seed (the set is reproducible)", positiveInt, 20100823)

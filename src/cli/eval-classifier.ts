@@ -1,10 +1,11 @@
-import { readFileSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import type { Command } from "commander";
 import { readRealBilingualPages, readSerpRecords } from "../classify/index.js";
 import { type ClassifierReport, evaluateClassifier, evaluateOnRealData } from "../classify/index.js";
 import { DEFAULT_GRID, defaultModelPath, loadClassifier, readAnnotations, readModelFile } from "../classify/index.js";
+import { type BySourceReport, evaluateBySource } from "../classify/index.js";
 import { inputError, NotEnoughData, UserError } from "../errors.js";
+import { readExcludeList } from "./exclude-list.js";
 import { formatTable, printJson, printLine } from "./output.js";
 import { crossValidationOptions } from "./shared-options.js";
 import { createProgress } from "./progress.js";
@@ -49,6 +50,8 @@ interface EvalClassifierFlags {
   pages?: string;
   serps?: string;
   exclude?: string;
+  bySource?: boolean;
+  pool?: string[];
   folds: number;
   seed: number;
   c?: number[];
@@ -58,14 +61,7 @@ interface EvalClassifierFlags {
 
 /** Recall per source on real bilingual pages' snippets, false positives per set of real result pages. */
 function realData(flags: EvalClassifierFlags): void {
-  let exclude = "";
-  if (flags.exclude) {
-    try {
-      exclude = readFileSync(flags.exclude, "utf8");
-    } catch (err) {
-      throw new UserError(`${flags.exclude}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
-    }
-  }
+  const exclude = readExcludeList(flags.exclude);
   const skipped = (source: string) => exclude !== "" && exclude.includes(source.split("#")[0]!.replace(/\.expected\.json$/, ".html"));
   const pages = flags.pages ? readRealBilingualPages(flags.pages, exclude) : [];
   const serpSets = (flags.serps ? flags.serps.split(",") : []).map((dir) => ({
@@ -87,6 +83,75 @@ function realData(flags: EvalClassifierFlags): void {
   );
 }
 
+/** `--pool literary=a,b`: a named group of page sources whose recall and mismatched FPR are pooled. */
+function parsePool(value: string, previous: string[] = []): string[] {
+  if (!/^[^=\s]+=[^=\s]+$/.test(value)) throw new UserError(`--pool: "${value}": expected NAME=SOURCE,SOURCE…`);
+  return [...previous, value];
+}
+
+export function formatBySourceReport(r: BySourceReport): string {
+  const c = r.calibration;
+  return [
+    `Leave one source out: C=${r.params.C} gamma=${r.params.gamma}, bilingual when P ≥ ${r.params.threshold}`,
+    formatTable([
+      ["source", "kind", "held out", "left out of training", "records", "labelled bilingual", "recall / FP rate"],
+      ...r.rows.map((x) => [x.source, x.kind, x.heldOut ? "yes" : "", x.leftOut, x.n, x.bilingual, x.rate.toFixed(3)]),
+    ]),
+    "",
+    formatTable([
+      ["pool", "sources", "snippets", "recall", "mismatched", "mismatched FP rate"],
+      ...r.pools.map((p) => [p.name, p.sources.join(","), p.snippets, p.recall.toFixed(3), p.mismatched, p.mismatchedRate.toFixed(3)]),
+    ]),
+    "",
+    `Calibration of the left-out probabilities (${c.n} records): Brier ${c.brier.toFixed(4)}, ECE ${c.ece.toFixed(4)}`,
+    formatTable([
+      ["P", "records", "mean P", "share bilingual"],
+      ...c.bins
+        .filter((b) => b.n)
+        .map((b) => [`${b.lo.toFixed(1)}–${b.hi.toFixed(1)}`, b.n, b.meanP.toFixed(3), (b.positives / b.n).toFixed(3)]),
+    ]),
+  ].join("\n");
+}
+
+/** Leave one source out: train without each source of --pages / --serps, test on it; held-out pages apart. */
+function bySource(flags: EvalClassifierFlags): void {
+  if (!flags.annotations || !flags.pages) throw new UserError("eval classifier --by-source: give --annotations FILE and --pages DIR");
+  const exclude = readExcludeList(flags.exclude);
+  const skipped = (source: string) => exclude !== "" && exclude.includes(source.split("#")[0]!.replace(/\.expected\.json$/, ".html"));
+  const all = readRealBilingualPages(flags.pages);
+  const pages = readRealBilingualPages(flags.pages, exclude);
+  const heldOutPages = all.filter((p) => !pages.some((d) => d.source === p.source));
+  const serpSets = (flags.serps ? flags.serps.split(",") : []).map((dir) => ({
+    name: basename(resolve(dir)),
+    records: readSerpRecords(dir).filter((r) => !skipped(r.source)),
+  }));
+  const { annotations } = readAnnotations(flags.annotations);
+  const modelFile = flags.model ? resolve(flags.model) : defaultModelPath();
+  const model = readModelFile(modelFile);
+  const params = { C: flags.c?.[0] ?? model.svm.C, gamma: flags.gamma?.[0] ?? model.svm.gamma };
+  const folders = [...new Set(pages.map((p) => p.source.split("/")[0]!))].sort();
+  const pools = [
+    { name: "all pages", sources: folders },
+    ...(flags.pool ?? []).map((p) => {
+      const [name, list] = p.split("=") as [string, string];
+      return { name, sources: list.split(",") };
+    }),
+  ];
+  const progress = createProgress({ label: "eval classifier --by-source", total: folders.length + serpSets.length + 1, quiet: flags.json });
+  let report: BySourceReport;
+  try {
+    report = evaluateBySource(
+      annotations,
+      { pages, heldOutPages, serpSets },
+      { params, threshold: model.threshold, pools, onStep: () => progress.tick() },
+    );
+  } finally {
+    progress.done();
+  }
+  if (flags.json) printJson(report);
+  else printLine(formatBySourceReport(report));
+}
+
 export function registerEvalClassifier(evalCommand: Command): void {
   crossValidationOptions(
     evalCommand
@@ -105,11 +170,20 @@ export function registerEvalClassifier(evalCommand: Command): void {
         "--serps <dirs>",
         "folders of real result pages (*.expected.json), comma-separated: false-positive rate per folder on their records",
       )
-      .option("--exclude <file>", "a list of held-out pages (e.g. test/holdout.md): pages named in it are left out"),
+      .option("--exclude <file>", "a list of held-out pages (e.g. test/holdout.md): pages named in it are left out")
+      .option(
+        "--by-source",
+        "with --annotations and --pages: leave one source out (train without each page source / result-page set, test on it; C, gamma from --model unless given)",
+      )
+      .option("--pool <name=sources>", "with --by-source: pool the recall of these page sources (repeatable)", parsePool),
     { c: "as bitext train", gamma: "as bitext train" },
   )
     .option("--json", "print the report as JSON")
     .action((flags: EvalClassifierFlags) => {
+      if (flags.bySource) {
+        bySource(flags);
+        return;
+      }
       if (flags.pages || flags.serps) {
         realData(flags);
         return;

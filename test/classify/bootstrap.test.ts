@@ -1,7 +1,13 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { buildBootstrapSet } from "../../src/classify/bootstrap.js";
-import { isMojibake, readBilingualPage, readHeldOutPairs, readSerpRecords } from "../../src/classify/bootstrap-sources.js";
+import { buildBootstrapSet, repeatedHighlight } from "../../src/classify/bootstrap.js";
+import {
+  isMojibake,
+  readBilingualPage,
+  readHeldOutPairs,
+  readRealBilingualPages,
+  readSerpRecords,
+} from "../../src/classify/bootstrap-sources.js";
 import { EN_ZH, langShares } from "../../src/text/index.js";
 
 const serps = new URL("../fixtures/classify/serps", import.meta.url).pathname;
@@ -89,7 +95,47 @@ describe("building the bootstrap annotation set from real data", () => {
         "composed cece",
         "composed title",
         "composed page",
+        "real serp-highlight",
       ]),
     );
+  });
+
+  it("adds snippets of real bilingual pages as positives and mismatched ones as hard negatives, per source", () => {
+    const realPages = readRealBilingualPages(new URL("../fixtures/classify/pages", import.meta.url).pathname);
+    const inputs = { serp: readSerpRecords(serps), parallel: readHeldOutPairs(tatoeba, 2), page: [], realPages };
+    const set = buildBootstrapSet(inputs, { seed: 7, when: "2024-01-01T00:00:00Z", perKind: 20, perSource: 12 });
+    const kind = (k: string) => set.filter((a) => a.source!.startsWith(`real ${k}: `));
+    const folder = (a: { source?: string }) => /: ([^/]+)\//.exec(a.source!)![1];
+    for (const [k, label] of [
+      ["page-snippet", "bilingual"],
+      ["page-mismatched", "monolingual"],
+    ] as const) {
+      const mine = kind(k);
+      expect(mine.every((a) => a.label === label)).toBe(true);
+      const perFolder = new Map<string, number>();
+      for (const a of mine) perFolder.set(folder(a)!, (perFolder.get(folder(a)!) ?? 0) + 1);
+      // At most perSource of each source folder, spread over its pages (xlhhai has two: rivers and fathers-back).
+      expect([...perFolder.keys()].sort()).toEqual(["kanblog_yykan", "pep_cn_terms", "xlhhai_translations"]);
+      for (const n of perFolder.values()) expect(n).toBeLessThanOrEqual(12);
+    }
+    expect(kind("page-snippet").some((a) => a.source!.includes("/rivers "))).toBe(true);
+    expect(kind("page-snippet").some((a) => a.source!.includes("/fathers-back "))).toBe(true);
+  });
+
+  it("uses real records that repeat their highlighted query as hard negatives", () => {
+    expect(repeatedHighlight("<em>Sweden Riots</em>: police … <em>sweden riots</em> and <b>Stockholm</b>")).toBe("Sweden Riots");
+    expect(repeatedHighlight("<em>once</em> only")).toBeUndefined();
+    const set = buildBootstrapSet(
+      { serp: readSerpRecords(serps), parallel: readHeldOutPairs(tatoeba, 2), page: [] },
+      { seed: 7, when: "2024-01-01T00:00:00Z", perKind: 20 },
+    );
+    const hl = set.filter((a) => a.source!.startsWith("real serp-highlight: "));
+    expect(hl.length).toBeGreaterThan(0);
+    for (const a of hl) {
+      expect(a.label).toBe("monolingual");
+      const q = a.query.source.text || a.query.target.text;
+      const html = `${a.title} ${a.snippet}`.toLowerCase();
+      expect(html.split(q.toLowerCase()).length - 1).toBeGreaterThanOrEqual(2);
+    }
   });
 });

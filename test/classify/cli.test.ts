@@ -119,12 +119,12 @@ describe("bitext train and bitext eval classifier", () => {
     expect(model.training.file).toMatch(/annotations-sample\.jsonl$/);
   });
 
-  it("reports precision, recall, F1, the confusion matrix and the W / W+L / W+L+F / W+L+F+X ablation", async () => {
+  it("reports precision, recall, F1, the confusion matrix and the W / W+L / W+L+F / W+L+F+X / W+L+F+X+T ablation", async () => {
     // In-process (the command only formats this report): a CLI run would reload jieba and CC-CEDICT.
     const { annotations } = readAnnotations(fixture);
     const report = evaluateClassifier(annotations, { grid: { C: [2, 32], gamma: [0.5, 8] }, folds: 3 });
     expect(report.size).toBe(lines.length);
-    expect(report.ablation.map((a) => a.features)).toEqual(["W", "W+L", "W+L+F", "W+L+F+X"]);
+    expect(report.ablation.map((a) => a.features)).toEqual(["W", "W+L", "W+L+F", "W+L+F+X", "W+L+F+X+T"]);
     const f = report.full;
     expect(f.tp + f.fp + f.tn + f.fn).toBe(lines.length);
     expect(f.precision).toBeCloseTo(f.tp / (f.tp + f.fp));
@@ -135,6 +135,17 @@ describe("bitext train and bitext eval classifier", () => {
     expect(text).toMatch(/^W\s+\d+\s+[\d.]+\s+[\d.]+%/m);
     expect(text).toMatch(/^W\+L\+F\s/m);
     expect(text).toMatch(new RegExp(`^bilingual\\s+${f.tp}\\s+${f.fn}$`, "m"));
+  });
+
+  it("eval classifier --by-source needs annotations and pages, and pools given as NAME=SOURCES", async () => {
+    const r = await runCommand(["eval", "classifier", "--by-source", "--annotations", fixture]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/--by-source: give --annotations FILE and --pages DIR/);
+    const pages = new URL("../fixtures/classify/pages", import.meta.url).pathname;
+    const p = await runCommand(["eval", "classifier", "--by-source", "--annotations", fixture, "--pages", pages, "--pool", "literary"]);
+    expect(p.code).toBe(1);
+    expect(p.stderr).toMatch(/--pool: "literary": expected NAME=SOURCE/);
+    expect(p.stdout).toBe("");
   });
 
   it("rejects an annotations file with a bad line", async () => {

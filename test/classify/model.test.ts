@@ -33,9 +33,9 @@ describe("training, saving and loading a classifier", () => {
   });
 
   it("records the feature set, scaling, C, γ, CV figures and training set in the model", () => {
-    expect(model.features.names).toHaveLength(10);
-    expect(model.features.version).toBe("bitext-10/1");
-    expect(model.scaling.min).toHaveLength(10);
+    expect(model.features.names).toHaveLength(15);
+    expect(model.features.version).toBe("bitext-15/1");
+    expect(model.scaling.min).toHaveLength(15);
     expect(grid.C).toContain(model.svm.C);
     expect(grid.gamma).toContain(model.svm.gamma);
     expect(model.cv.grid).toHaveLength(4);
@@ -82,8 +82,9 @@ describe("the shipped model", () => {
   it("loads from models/default.json and tells the seed's example from a monolingual snippet", () => {
     const classifier = loadClassifier();
     expect(classifier.modelId).toMatch(/^default@[0-9a-f]{12}$/);
-    const [bilingual, monolingual] = classifier.classify([
+    const [seed, bilingual, monolingual] = classifier.classify([
       { query: parallelText("I quit!", "我不干了!"), title: "", url: "", snippet: "I see. 我明白了。 I quit! 我不干了!" },
+      { query: parallelText("I quit!", "我不干了!"), title: "", url: "", snippet: "I understand. 我明白了。 I quit! 我不干了!" },
       {
         query: parallelText("", "提供进口气枪"),
         title: "枪贩网售高压<em>气枪</em> 贩枪网络涉及20个省区市-中新网",
@@ -94,6 +95,10 @@ describe("the shipped model", () => {
     ]);
     expect(bilingual!.label).toBe("bilingual");
     expect(monolingual!.label).toBe("monolingual");
+    // The seed's own example holds no dictionary evidence (明白 is "understand", not "see"; 不干 is not "quit"): a model
+    // that rejects snippets whose two languages are not translations of each other (bitext-15/1) is unsure of it;
+    // it still ranks it far above the monolingual record.
+    expect(seed!.probability).toBeGreaterThan(100 * monolingual!.probability);
   });
 });
 
@@ -140,7 +145,7 @@ describe("broken model files", () => {
     expectUserError(write("other.json", JSON.stringify({ hello: "world" })), /other\.json: format: expected "bitext-classifier"/);
     const m = JSON.parse(good) as ModelFile;
     (m.scaling as { min: unknown }).min = [1, 2];
-    expectUserError(write("scaling.json", JSON.stringify(m)), /scaling\.json: scaling\.min: expected 10 finite numbers/);
+    expectUserError(write("scaling.json", JSON.stringify(m)), /scaling\.json: scaling\.min: expected 15 finite numbers/);
   });
 });
 
