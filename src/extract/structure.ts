@@ -19,8 +19,8 @@
  * tables of contents, "主頁/home"). Code blocks (`<pre>` whose lines do not alternate languages) stay out.
  * No rule here knows a site or a class name.
  */
-import { charLang, type LanguagePair } from "../text/index.js";
-import { lengthModelFor } from "./length-model.js";
+import type { LanguagePair } from "../text/index.js";
+import { type CharCounts, countChars, countLetters, dominant, LengthFit, pairFit, type Side, unitSide } from "./fit.js";
 import {
   attribute,
   bodyOf,
@@ -65,8 +65,6 @@ export interface StructureResult {
   pairs: StructurePair[];
   regular: boolean;
 }
-
-type Side = "a" | "b";
 
 interface Info {
   el: TreeElement;
@@ -365,126 +363,6 @@ function purity(infos: readonly Info[], kids: readonly number[][]): boolean[] {
     pure[i] = kids[i]!.every((k) => pure[k] && dominant(infos[k]!.letters) === lang);
   }
   return pure;
-}
-
-/**
- * The side of a unit in a run: CJK when more than a tenth of its letters are CJK (a table header
- * "Unicode名称", a sentence full of code names), the other language when it has (almost) none and reads as
- * text: a word of three letters at least when it has digits ("42 pt" is a measure), not a code point ("FF0C"), not romanised Chinese
- * ("biāodiǎn fúhào": pinyin is Latin script but not English).
- */
-function unitSide(letters: readonly [number, number], text: string): Side | null {
-  const [na, nb] = letters;
-  if (na + nb === 0) return null;
-  if (nb / (na + nb) > 0.1) return "b";
-  if (text.length > 80) return "a"; // measures, code points and romanised terms are short
-  if (/\d/u.test(text) && !/\p{L}{3}/u.test(text)) return null;
-  if (/^[\s,;/]*(?:(?:U\+)?[0-9A-F]{4,6}[\s,;/]*)+$/u.test(text)) return null;
-  // Checked only where there are letters with diacritics (cheap test first: most units have none).
-  if (/[\u00c0-\u01dc]/u.test(text) && isPinyin(text.match(/[\p{L}\p{N}+]+/gu) ?? [])) return null;
-  return "a";
-}
-
-const TONE_MARK = /[āáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜ]/iu;
-const PINYIN_ONLY_MARK = /[āǎēěīǐōǒūǔǖǘǚǜ]/iu;
-
-/** Romanised Chinese: most words carry a tone mark, one of them a mark English and French do not use. */
-function isPinyin(words: readonly string[]): boolean {
-  const marked = words.filter((w) => TONE_MARK.test(w));
-  return marked.length === words.length || (marked.length * 2 >= words.length && marked.some((w) => PINYIN_ONLY_MARK.test(w)));
-}
-
-/** English-dominant: letters of pair.a and ≤ 10 % of pair.b; CJK-dominant: > 30 % pair.b letters. */
-export function dominant([na, nb]: readonly [number, number]): Side | "mixed" | null {
-  const total = na + nb;
-  if (total === 0) return null;
-  if (nb / total > 0.3) return "b";
-  if (na > 0 && nb / total <= 0.1) return "a";
-  return "mixed";
-}
-
-function countLetters(text: string, pair: LanguagePair): [number, number] {
-  const c = countChars(text, pair);
-  return [c.a, c.b];
-}
-
-/** Letters of each language of the pair, and other letters and digits (Gale-Church's length unit is all of them). */
-interface CharCounts {
-  a: number;
-  b: number;
-  other: number;
-}
-
-/** Counted with fast paths for ASCII and the CJK block (regular expressions per character only for the rest). */
-function countChars(text: string, pair: LanguagePair, into?: CharCounts): CharCounts {
-  const out: CharCounts = into ?? { a: 0, b: 0, other: 0 };
-  out.a = 0;
-  out.b = 0;
-  out.other = 0;
-  const latinA = pair.a === "en";
-  const hanB = pair.b === "zh" || pair.b === "ja";
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) {
-      if ((code >= 65 && code <= 90) || (code >= 97 && code <= 122)) {
-        if (latinA) out.a++;
-        else out.other++;
-      } else if (code >= 48 && code <= 57) out.other++;
-      continue;
-    }
-    if (hanB && code >= 0x4e00 && code <= 0x9fff) {
-      out.b++;
-      continue;
-    }
-    if (code >= 0x3000 && code <= 0x303f) continue; // CJK punctuation
-    if (code >= 0xff00 && code <= 0xff0f) continue; // full-width punctuation
-    const cp = text.codePointAt(i)!;
-    const ch = String.fromCodePoint(cp);
-    if (cp > 0xffff) i++;
-    const l = charLang(ch, pair);
-    if (l === pair.a) out.a++;
-    else if (l === pair.b) out.b++;
-    else if (/[\p{L}\p{N}]/u.test(ch)) out.other++;
-  }
-  return out;
-}
-
-/**
- * Length-model δ of a (CJK, other) pair of texts, as `textLengthDelta` computes it (letters and digits;
- * letters of the CJK side not in its script carried over one for one), from character counts.
- */
-class LengthFit {
-  private readonly model;
-  constructor(private readonly pair: LanguagePair) {
-    this.model = lengthModelFor(pair.b);
-  }
-  delta(b: string, a: string): number {
-    const cb = countChars(b, this.pair);
-    const ca = countChars(a, this.pair);
-    const l1 = cb.b;
-    const carried = cb.a + cb.other;
-    const n1 = Math.max(l1, 1);
-    return (ca.a + ca.b + ca.other - l1 * this.model.c - carried) / Math.sqrt(n1 * this.model.s2 + n1 * n1 * this.model.b);
-  }
-}
-
-/**
- * A CJK text that quotes every word of its English partner ("Yes?" / "yes 的意思通常是…") is a note about
- * the English, not its translation.
- */
-function isNoteOn(b: string, a: string): boolean {
-  if (a.length > 80 || !/[A-Za-z\u00c0-\u024f]/u.test(b)) return false; // notes quote a word or a phrase
-  const words = a.toLowerCase().match(/\p{L}+/gu);
-  if (!words || words.length === 0) return false;
-  const inB = new Set(b.toLowerCase().match(/\p{L}+/gu) ?? []);
-  return words.every((w) => inB.has(w));
-}
-
-/** Length fit of a pair in (0, 1] (1: the expected length ratio), or 0 when the CJK side is a note on the English. */
-function pairFit(a: string, b: string, scorer: LengthFit): { score: number; delta: number } {
-  if (isNoteOn(b, a)) return { score: 0, delta: Number.POSITIVE_INFINITY };
-  const delta = scorer.delta(b, a);
-  return { score: Math.exp((-delta * delta) / 8), delta };
 }
 
 /**
