@@ -20,6 +20,7 @@
  * No rule here knows a site or a class name.
  */
 import type { LanguagePair } from "../text/index.js";
+import { ambiguousPairs, definitionGrid, gridPairs, tableGrid } from "./grid.js";
 import { type CharCounts, countChars, countLetters, dominant, LengthFit, pairFit, type Side, unitSide } from "./fit.js";
 import {
   attribute,
@@ -97,8 +98,8 @@ export function structuralPairs(doc: TreeDocument, pair: LanguagePair, options: 
   const kids = structuralChildren(infos);
   const page: MeasuredPage = { infos, kids, pure: purity(infos, kids), pair, scorer, opts };
   const walk = walkRuns(page);
-  // Templates in turn: side-by-side columns, runs of the same tag path, inline pairs.
-  const templates = parallelColumns(infos, kids, page.pure, scorer);
+  // Templates in turn: translation grids, side-by-side columns, runs of the same tag path, inline pairs.
+  const templates = [...walk.grids, ...parallelColumns(infos, kids, page.pure, scorer)];
   const rowRuns = new Set<number>();
   for (const list of walk.templates.values()) {
     const { pairs, rows } = pairRuns(list, scorer);
@@ -139,11 +140,15 @@ interface RunWalk {
   inline: InlineCandidate[];
   /** The lines of dialogue `<pre>` blocks. */
   dialogue: StructurePair[];
+  /** The pairs of each translation grid (a table or definition list whose columns pair), one template each. */
+  grids: Candidate[][];
+  /** The cells of those grids: not units of runs (their columns are paired, or are notes). */
+  gridCells: Set<TreeElement>;
 }
 
 /** Walk the page from the body: each element's structural children make a run; blocks are opened into runs of their own. */
 function walkRuns(page: MeasuredPage): RunWalk {
-  const walk: RunWalk = { templates: new Map(), inline: [], dialogue: [] };
+  const walk: RunWalk = { templates: new Map(), inline: [], dialogue: [], grids: [], gridCells: new Set() };
   const stack = [0];
   let runCount = 0;
   while (stack.length > 0) {
@@ -174,6 +179,18 @@ function addChild(page: MeasuredPage, k: number, run: Run, walk: RunWalk): boole
     if (lines.length > 0) run.units.push(null);
     return false; // a code block is not text; it does not break the alternation around it
   }
+  if (walk.gridCells.has(child.el)) {
+    // A cell of a translation grid: paired with its row or a note; opened only when it holds blocks of its own.
+    run.units.push(null);
+    return !pure[k] && kids[k]!.length > 1;
+  }
+  if (!pure[k] && (child.el.tagName === "table" || child.el.tagName === "dl")) {
+    const grid = translationGrid(child, page);
+    if (grid) {
+      walk.grids.push(grid.pairs);
+      for (const el of grid.cells) walk.gridCells.add(el);
+    }
+  }
   // A unit: no structural children, or one language wrapping a single child (`<td><p>…</p></td>`). A
   // one-language block of several children is opened: its items may hold inline pairs of their own.
   if (kids[k]!.length === 0 || (pure[k] && kids[k]!.length === 1)) {
@@ -191,6 +208,19 @@ function addChild(page: MeasuredPage, k: number, run: Run, walk: RunWalk): boole
   }
   run.units.push(null);
   return true;
+}
+
+/** The pairs of a table or definition list read as a grid of columns (`grid.ts`), or null when its columns do not pair. */
+function translationGrid(info: Info, page: MeasuredPage): { pairs: Candidate[]; cells: TreeElement[] } | null {
+  const rows = info.el.tagName === "table" ? tableGrid(info.el, page.pair) : definitionGrid(info.el, page.pair);
+  const found = gridPairs(rows, page.scorer, page.opts);
+  if (!found) return null;
+  // Page order: inside the grid's element, row by row.
+  const order = (row: number) => info.order + (row + 1) / (rows.length + 2);
+  const pairs = found.map(
+    (p): Candidate => ({ a: p.a, b: p.b, score: p.score, kind: "siblings", order: order(p.row), delta: p.delta, run: -1, position: p.row }),
+  );
+  return { pairs, cells: rows.flatMap((r) => r.cells.flatMap((c) => (c ? [c.el] : []))) };
 }
 
 /**
@@ -404,29 +434,6 @@ function pairRuns(runs: readonly Run[], scorer: LengthFit): { pairs: Candidate[]
   const pairs: Candidate[] = [];
   for (const list of groups.values()) pairs.push(...tableColumns(list, ambiguous));
   return { pairs, rows: [...perRun.keys()] };
-}
-
-/**
- * Pairs whose English or CJK text has another partner elsewhere in the template: a column whose values
- * repeat with different partners ("String" beside 是 here and 否 there: a type column beside a yes/no
- * column) is data, not a translation.
- */
-function ambiguousPairs(pairs: readonly Candidate[]): Set<Candidate> {
-  const partners = new Map<string, Set<string>>();
-  const count = new Map<string, number>();
-  const note = (k: string, v: string) => {
-    const set = partners.get(k) ?? new Set<string>();
-    set.add(v);
-    partners.set(k, set);
-    count.set(k, (count.get(k) ?? 0) + 1);
-  };
-  for (const c of pairs) {
-    note(`a\u0000${c.a}`, c.b);
-    note(`b\u0000${c.b}`, c.a);
-  }
-  // A value seen three times or more with more than one partner: a term with two translations is not that.
-  const repeats = (k: string) => partners.get(k)!.size > 1 && count.get(k)! >= 3;
-  return new Set(pairs.filter((c) => repeats(`a\u0000${c.a}`) || repeats(`b\u0000${c.b}`)));
 }
 
 /**

@@ -1,0 +1,309 @@
+/**
+ * Grids as pairs: a table (or a definition list) whose rows hold a text and its translation side by side.
+ *
+ * 1. The grid: rows of cells in columns, `colspan`/`rowspan` expanded (a spanned cell is the same cell in
+ *    every slot it covers); header rows (`<thead>`, rows of `<th>` only, a first row whose every cell is
+ *    wholly bold) and footer rows (`<tfoot>`, a row that is one cell across the columns) are not pairs.
+ * 2. Each cell's language comes from its content (`fit.ts`: English-dominant, CJK-dominant or mixed); a
+ *    `lang` attribute only settles a cell whose content is mixed, and only towards a language it has letters of.
+ * 3. The column pair: for every (English column, CJK column), the rows where both cells are in their language
+ *    are scored by the length model *at the grid's own ratio* (`LengthFit.pageScale`: classical Chinese and
+ *    term glossaries do not run at the ratio of the modern sentences the model was estimated on): the sum of
+ *    the rows' fits. A translation column fits row by row; a commentary column does not (its cells mix the two
+ *    languages, so fewer rows count, and its lengths follow the glossed word, not the row's text). The best
+ *    column pair is kept when it has the template evidence every structural template needs
+ *    (`StructureOptions`: enough rows, enough of them within the length model) and is not a data table (values
+ *    that repeat with different partners).
+ * 4. Every body row with an English cell in the English column and Chinese in the Chinese column is a pair,
+ *    as written (bracketed supplements, Traditional characters); rows joined by a `rowspan` cell make one pair.
+ */
+import type { LanguagePair } from "../text/index.js";
+import { countLetters, dominant, type LengthFit, type PairLengths, type Side, unitSide } from "./fit.js";
+import { attribute, childrenOf, isElement, isText, type TreeElement, visibleText } from "./tree.js";
+
+/** One cell of a grid (the same object in every slot a spanning cell covers). */
+export interface GridCell {
+  el: TreeElement;
+  text: string;
+  letters: [number, number];
+  /** The language its `lang` attribute names, when it is one of the pair's. */
+  lang: Side | null;
+}
+
+export interface GridRow {
+  cells: Array<GridCell | null>;
+  /** A header or footer row: labels and credits, not pairs. */
+  skip: boolean;
+}
+
+/** What makes a grid a translation grid (the structural pairing's own template thresholds). */
+export interface GridThresholds {
+  maxDelta: number;
+  minTemplatePairs: number;
+  minFitShare: number;
+}
+
+/** A pair of a grid: `row` is the index of its (first) row. */
+export interface GridPair {
+  a: string;
+  b: string;
+  score: number;
+  delta: number;
+  row: number;
+}
+
+/** HTML's own limits on spans (a hostile `colspan="1e9"` must not allocate a billion slots). */
+const MAX_COLSPAN = 1000;
+const MAX_ROWSPAN = 65534;
+
+/** The rows of a `<table>` (its own rows only, not those of tables nested in its cells). */
+export function tableGrid(table: TreeElement, pair: LanguagePair): GridRow[] {
+  const rows: GridRow[] = [];
+  const carry: Array<{ cell: GridCell; left: number } | undefined> = [];
+  const trs: Array<{ tr: TreeElement; section: string }> = [];
+  for (const c of childrenOf(table)) {
+    if (!isElement(c)) continue;
+    if (c.tagName === "tr") trs.push({ tr: c, section: "tbody" });
+    else if (c.tagName === "thead" || c.tagName === "tbody" || c.tagName === "tfoot")
+      for (const tr of childrenOf(c)) if (isElement(tr) && tr.tagName === "tr") trs.push({ tr, section: c.tagName });
+  }
+  for (const { tr, section } of trs) {
+    const cells: Array<GridCell | null> = [];
+    let col = 0;
+    const fillCarried = () => {
+      while (carry[col]?.left) {
+        cells[col] = carry[col]!.cell;
+        carry[col]!.left--;
+        col++;
+      }
+    };
+    let texts = 0;
+    let th = 0;
+    let bold = 0;
+    for (const td of childrenOf(tr)) {
+      if (!isElement(td) || (td.tagName !== "td" && td.tagName !== "th")) continue;
+      fillCarried();
+      const cell = makeCell(td, pair);
+      if (cell.text) {
+        texts++;
+        if (td.tagName === "th") th++;
+        else if (whollyBold(td)) bold++;
+      }
+      const colspan = span(attribute(td, "colspan"), MAX_COLSPAN);
+      const rowspan = span(attribute(td, "rowspan"), MAX_ROWSPAN);
+      for (let k = 0; k < colspan; k++, col++) {
+        cells[col] = cell;
+        carry[col] = rowspan > 1 ? { cell, left: rowspan - 1 } : undefined;
+      }
+    }
+    fillCarried();
+    for (let c = col; c < carry.length; c++) {
+      if (!carry[c]?.left) continue;
+      cells[c] = carry[c]!.cell;
+      carry[c]!.left--;
+    }
+    for (let c = 0; c < cells.length; c++) cells[c] ??= null;
+    const oneCellAcross = cells.length > 1 && cells.every((x) => x === cells[0]);
+    // Header: cells of `<th>` only, or a first row written wholly in bold.
+    const headerRow = texts > 0 && (th === texts || (th + bold === texts && rows.every((r) => r.skip)));
+    rows.push({ cells, skip: section !== "tbody" || oneCellAcross || headerRow });
+  }
+  return rows;
+}
+
+/** The rows of a `<dl>`: each `<dt>` with the `<dd>`s that follow it. */
+export function definitionGrid(dl: TreeElement, pair: LanguagePair): GridRow[] {
+  const rows: GridRow[] = [];
+  const items = childrenOf(dl).flatMap((c) => (isElement(c) && c.tagName === "div" ? childrenOf(c) : [c]));
+  for (const c of items) {
+    if (!isElement(c)) continue;
+    if (c.tagName === "dt") rows.push({ cells: [makeCell(c, pair)], skip: false });
+    else if (c.tagName === "dd" && rows.length > 0) rows.at(-1)!.cells.push(makeCell(c, pair));
+  }
+  return rows;
+}
+
+function span(value: string | null, max: number): number {
+  const n = value === null ? 1 : Number.parseInt(value, 10);
+  return Number.isFinite(n) && n >= 1 ? Math.min(n, max) : 1;
+}
+
+function makeCell(el: TreeElement, pair: LanguagePair): GridCell {
+  const text = visibleText(el);
+  const tag = langAttribute(el);
+  const lang = tag === null ? null : tag.startsWith(pair.a) ? "a" : tag.startsWith(pair.b) ? "b" : null;
+  return { el, text, letters: countLetters(text, pair), lang };
+}
+
+/** The cell's `lang`, or that of the one element that wraps its whole content. */
+function langAttribute(el: TreeElement): string | null {
+  const own = attribute(el, "lang") ?? attribute(el, "xml:lang");
+  if (own !== null) return own.toLowerCase();
+  const only = onlyChild(el);
+  return only ? (attribute(only, "lang")?.toLowerCase() ?? null) : null;
+}
+
+/** The single element child of `el` when it has no other content (whitespace aside). */
+function onlyChild(el: TreeElement): TreeElement | null {
+  let only: TreeElement | null = null;
+  for (const c of childrenOf(el)) {
+    if (isText(c)) {
+      if (c.value.trim()) return null;
+    } else if (isElement(c)) {
+      if (only) return null;
+      only = c;
+    }
+  }
+  return only;
+}
+
+/** A cell written wholly in bold: a header someone styled by hand. */
+function wholly(el: TreeElement, tags: ReadonlySet<string>): boolean {
+  const only = onlyChild(el);
+  return only !== null && (tags.has(only.tagName) || wholly(only, tags));
+}
+
+const BOLD = new Set(["b", "strong"]);
+
+function whollyBold(td: TreeElement): boolean {
+  return wholly(td, BOLD);
+}
+
+/** The language of a cell: its content's, the `lang` attribute settling a mixed cell towards a language it has letters of. */
+function sideOf(cell: GridCell | null): Side | "mixed" | null {
+  if (!cell) return null;
+  const d = dominant(cell.letters);
+  if (d === "a") return unitSide(cell.letters, cell.text) === "a" ? "a" : null;
+  if (d === "mixed" && cell.lang !== null && cell.letters[cell.lang === "a" ? 0 : 1] > 0) return cell.lang;
+  return d;
+}
+
+interface ColumnPair {
+  a: number;
+  b: number;
+  scale: number;
+  score: number;
+}
+
+/**
+ * The pairs of a grid, or null when it is not a translation grid (no column pair with the evidence of a
+ * template). `fit` is the page's length model; `thresholds` the structural pairing's template thresholds.
+ */
+export function gridPairs(rows: readonly GridRow[], fit: LengthFit, thresholds: GridThresholds): GridPair[] | null {
+  const body = rows.filter((r) => !r.skip);
+  const width = Math.max(0, ...body.map((r) => r.cells.length));
+  if (width < 2 || body.length < thresholds.minTemplatePairs) return null;
+  const sides = body.map((r) => r.cells.map(sideOf));
+  // Columns with letters in some row (a cell spanning into a neighbour counts there only).
+  const lettered = Array.from({ length: width }, (_, c) =>
+    body.some((r) => {
+      const cell = r.cells[c];
+      return cell != null && cell !== r.cells[c - 1] && cell.letters[0] + cell.letters[1] > 0;
+    }),
+  );
+  let best: ColumnPair | null = null;
+  for (let a = 0; a < width; a++) {
+    for (let b = 0; b < width; b++) {
+      if (a === b || !besideEachOther(lettered, a, b)) continue;
+      const c = scoreColumns(body, sides, a, b, fit, thresholds);
+      if (c && (!best || c.score > best.score)) best = c;
+    }
+  }
+  return best ? rowPairs(rows, best, fit) : null;
+}
+
+/** The rows where column `a` is English and column `b` CJK, scored at their own length ratio; null without template evidence. */
+function scoreColumns(
+  body: readonly GridRow[],
+  sides: ReadonlyArray<ReadonlyArray<Side | "mixed" | null>>,
+  a: number,
+  b: number,
+  fit: LengthFit,
+  t: GridThresholds,
+): ColumnPair | null {
+  const texts: Array<{ a: string; b: string }> = [];
+  const lengths: PairLengths[] = [];
+  for (const [r, row] of body.entries()) {
+    const ca = row.cells[a];
+    const cb = row.cells[b];
+    if (!ca || !cb || ca === cb || sides[r]![a] !== "a" || sides[r]![b] !== "b") continue;
+    texts.push({ a: ca.text, b: cb.text });
+    lengths.push(fit.lengths(cb.text, ca.text));
+  }
+  if (texts.length < t.minTemplatePairs) return null;
+  if (ambiguousPairs(texts).size > 0.3 * texts.length) return null;
+  const scale = fit.pageScale(lengths);
+  let score = 0;
+  let fitting = 0;
+  for (const l of lengths) {
+    const d = fit.deltaOf(l, scale);
+    score += Math.exp((-d * d) / 8);
+    if (Math.abs(d) <= t.maxDelta) fitting++;
+  }
+  if (fitting < t.minTemplatePairs || fitting < t.minFitShare * texts.length) return null;
+  return { a, b, scale, score };
+}
+
+/**
+ * A translation sits beside its text: no column with letters between them (empty columns, numbers and marks
+ * may be). Rows whose fields are separated by a reading, a code or a name are records of several fields.
+ */
+function besideEachOther(lettered: readonly boolean[], a: number, b: number): boolean {
+  for (let c = Math.min(a, b) + 1; c < Math.max(a, b); c++) if (lettered[c]) return false;
+  return true;
+}
+
+/** Every body row of the chosen columns with English on one side and Chinese on the other; rows joined by a rowspan make one pair. */
+function rowPairs(rows: readonly GridRow[], cols: ColumnPair, fit: LengthFit): GridPair[] {
+  const out: GridPair[] = [];
+  let group: { as: GridCell[]; bs: GridCell[]; row: number } | null = null;
+  const flush = () => {
+    if (!group) return;
+    const a = group.as.map((c) => c.text).join(" ");
+    const b = group.bs.map((c) => c.text).join(" ");
+    const delta = fit.deltaOf(fit.lengths(b, a), cols.scale);
+    out.push({ a, b, score: Math.exp((-delta * delta) / 8), delta, row: group.row });
+    group = null;
+  };
+  for (const [r, row] of rows.entries()) {
+    const ca = row.cells[cols.a];
+    const cb = row.cells[cols.b];
+    const ok = !row.skip && ca && cb && ca !== cb && sideOf(ca) === "a" && unitSide(cb.letters, cb.text) === "b";
+    if (!ok) {
+      flush();
+      continue;
+    }
+    if (group && (group.as.at(-1) === ca || group.bs.at(-1) === cb)) {
+      if (group.as.at(-1) !== ca) group.as.push(ca);
+      if (group.bs.at(-1) !== cb) group.bs.push(cb);
+      continue;
+    }
+    flush();
+    group = { as: [ca], bs: [cb], row: r };
+  }
+  flush();
+  return out;
+}
+
+/**
+ * Pairs whose English or CJK text has another partner elsewhere in the template: a column whose values
+ * repeat with different partners ("String" beside 是 here and 否 there: a type column beside a yes/no
+ * column) is data, not a translation. A value seen three times or more with more than one partner: a term
+ * with two translations is not that.
+ */
+export function ambiguousPairs<T extends { a: string; b: string }>(pairs: readonly T[]): Set<T> {
+  const partners = new Map<string, Set<string>>();
+  const count = new Map<string, number>();
+  const note = (k: string, v: string) => {
+    const set = partners.get(k) ?? new Set<string>();
+    set.add(v);
+    partners.set(k, set);
+    count.set(k, (count.get(k) ?? 0) + 1);
+  };
+  for (const c of pairs) {
+    note(`a\u0000${c.a}`, c.b);
+    note(`b\u0000${c.b}`, c.a);
+  }
+  const repeats = (k: string) => partners.get(k)!.size > 1 && count.get(k)! >= 3;
+  return new Set(pairs.filter((c) => repeats(`a\u0000${c.a}`) || repeats(`b\u0000${c.b}`)));
+}
