@@ -178,6 +178,17 @@ function sideOf(cell: GridCell | null): Side | "mixed" | null {
   return d;
 }
 
+/**
+ * Whether a cell of a chosen column is text in the column's language: CJK when more than a tenth of its
+ * letters are CJK (a term with a code name in it, "trait 对象"); English when it reads as English text, Chinese
+ * glosses inside it allowed as long as they are not 30 % of its letters (`dominant`'s own bounds).
+ */
+function inColumnLanguage(cell: GridCell, side: Side): boolean {
+  if (side === "b") return unitSide(cell.letters, cell.text) === "b";
+  const d = dominant(cell.letters);
+  return d === "mixed" || (d === "a" && unitSide(cell.letters, cell.text) === "a");
+}
+
 interface ColumnPair {
   a: number;
   b: number;
@@ -265,10 +276,12 @@ function rowPairs(rows: readonly GridRow[], cols: ColumnPair, fit: LengthFit): G
     out.push({ a, b, score: Math.exp((-delta * delta) / 8), delta, row: group.row });
     group = null;
   };
+  const first = rows.findIndex((r) => !r.skip);
   for (const [r, row] of rows.entries()) {
     const ca = row.cells[cols.a];
     const cb = row.cells[cols.b];
-    const ok = !row.skip && ca && cb && ca !== cb && sideOf(ca) === "a" && unitSide(cb.letters, cb.text) === "b";
+    if (r === first && ca && cb && isColumnLabel(ca.text) && isColumnLabel(cb.text)) continue; // a header written as a plain row
+    const ok = !row.skip && ca && cb && ca !== cb && inColumnLanguage(ca, "a") && inColumnLanguage(cb, "b");
     if (!ok) {
       flush();
       continue;
@@ -283,6 +296,21 @@ function rowPairs(rows: readonly GridRow[], cols: ColumnPair, fit: LengthFit): G
   }
   flush();
   return out;
+}
+
+/** Words that name a column of a translation table ("Original", "譯文", "Notes 註"): data, not text. */
+const COLUMN_LABEL_WORDS = new Set(
+  (
+    "original source text translation translated target english chinese notes note remarks remark comments comment " +
+    "commentary term terms word words meaning definition explanation gloss literal reading version " +
+    "原文 譯文 译文 翻譯 翻译 中文 英文 英語 英语 漢語 汉语 注 註 注釋 註釋 注释 備註 备注 說明 说明 術語 术语 詞彙 词汇 " +
+    "單詞 单词 釋義 释义 解釋 解释 意思 中譯 中译 英譯 英译 白話 白话 今譯 今译"
+  ).split(" "),
+);
+
+function isColumnLabel(text: string): boolean {
+  const words = text.toLowerCase().split(/[\s/|()（）:：,，、]+/u).filter(Boolean);
+  return words.length > 0 && words.length <= 4 && words.every((w) => COLUMN_LABEL_WORDS.has(w));
 }
 
 /**
