@@ -83,7 +83,7 @@ export function tableGrid(table: TreeElement, pair: LanguagePair): GridRow[] {
     for (const td of childrenOf(tr)) {
       if (!isElement(td) || (td.tagName !== "td" && td.tagName !== "th")) continue;
       fillCarried();
-      const cell = makeCell(td, pair);
+      const cell = gridCell(td, pair);
       if (cell.text) {
         texts++;
         if (td.tagName === "th") th++;
@@ -104,8 +104,9 @@ export function tableGrid(table: TreeElement, pair: LanguagePair): GridRow[] {
     }
     for (let c = 0; c < cells.length; c++) cells[c] ??= null;
     const oneCellAcross = cells.length > 1 && cells.every((x) => x === cells[0]);
-    // Header: cells of `<th>` only, or a first row written wholly in bold.
-    const headerRow = texts > 0 && (th === texts || (th + bold === texts && rows.every((r) => r.skip)));
+    // Header: cells of `<th>` only, or a first row written wholly in bold or naming the columns.
+    const first = rows.every((r) => r.skip);
+    const headerRow = texts > 0 && (th === texts || (first && (th + bold === texts || namesColumns(cells))));
     rows.push({ cells, skip: section !== "tbody" || oneCellAcross || headerRow });
   }
   return rows;
@@ -117,8 +118,8 @@ export function definitionGrid(dl: TreeElement, pair: LanguagePair): GridRow[] {
   const items = childrenOf(dl).flatMap((c) => (isElement(c) && c.tagName === "div" ? childrenOf(c) : [c]));
   for (const c of items) {
     if (!isElement(c)) continue;
-    if (c.tagName === "dt") rows.push({ cells: [makeCell(c, pair)], skip: false });
-    else if (c.tagName === "dd" && rows.length > 0) rows.at(-1)!.cells.push(makeCell(c, pair));
+    if (c.tagName === "dt") rows.push({ cells: [gridCell(c, pair)], skip: false });
+    else if (c.tagName === "dd" && rows.length > 0) rows.at(-1)!.cells.push(gridCell(c, pair));
   }
   return rows;
 }
@@ -128,7 +129,8 @@ function span(value: string | null, max: number): number {
   return Number.isFinite(n) && n >= 1 ? Math.min(n, max) : 1;
 }
 
-function makeCell(el: TreeElement, pair: LanguagePair): GridCell {
+/** A grid cell of an element: its visible text, letters and `lang`. */
+export function gridCell(el: TreeElement, pair: LanguagePair): GridCell {
   const text = visibleText(el);
   const tag = langAttribute(el);
   const lang = tag === null ? null : tag.startsWith(pair.a) ? "a" : tag.startsWith(pair.b) ? "b" : null;
@@ -276,11 +278,9 @@ function rowPairs(rows: readonly GridRow[], cols: ColumnPair, fit: LengthFit): G
     out.push({ a, b, score: Math.exp((-delta * delta) / 8), delta, row: group.row });
     group = null;
   };
-  const first = rows.findIndex((r) => !r.skip);
   for (const [r, row] of rows.entries()) {
     const ca = row.cells[cols.a];
     const cb = row.cells[cols.b];
-    if (r === first && ca && cb && isColumnLabel(ca.text) && isColumnLabel(cb.text)) continue; // a header written as a plain row
     const ok = !row.skip && ca && cb && ca !== cb && inColumnLanguage(ca, "a") && inColumnLanguage(cb, "b");
     if (!ok) {
       flush();
@@ -307,6 +307,12 @@ const COLUMN_LABEL_WORDS = new Set(
     "單詞 单词 釋義 释义 解釋 解释 意思 中譯 中译 英譯 英译 白話 白话 今譯 今译"
   ).split(" "),
 );
+
+/** A row whose every cell with letters is a column label (`# | Original | 譯文 | Notes 註`). */
+function namesColumns(cells: ReadonlyArray<GridCell | null>): boolean {
+  const lettered = cells.filter((c): c is GridCell => c !== null && c.letters[0] + c.letters[1] > 0);
+  return lettered.length >= 2 && lettered.every((c) => isColumnLabel(c.text));
+}
 
 function isColumnLabel(text: string): boolean {
   const words = text.toLowerCase().split(/[\s/|()（）:：,，、]+/u).filter(Boolean);

@@ -20,7 +20,7 @@
  * No rule here knows a site or a class name.
  */
 import type { LanguagePair } from "../text/index.js";
-import { ambiguousPairs, definitionGrid, gridPairs, tableGrid } from "./grid.js";
+import { ambiguousPairs, definitionGrid, gridCell, gridPairs, tableGrid } from "./grid.js";
 import { type CharCounts, countChars, countLetters, dominant, LengthFit, pairFit, type Side, unitSide } from "./fit.js";
 import {
   attribute,
@@ -102,7 +102,7 @@ export function structuralPairs(doc: TreeDocument, pair: LanguagePair, options: 
   const templates = [...walk.grids, ...parallelColumns(infos, kids, page.pure, scorer)];
   const rowRuns = new Set<number>();
   for (const list of walk.templates.values()) {
-    const { pairs, rows } = pairRuns(list, scorer);
+    const { pairs, rows } = pairRuns(list, scorer, (runs) => runGrid(runs, page));
     for (const r of rows) rowRuns.add(r);
     templates.push(pairs);
   }
@@ -221,6 +221,19 @@ function translationGrid(info: Info, page: MeasuredPage): { pairs: Candidate[]; 
     (p): Candidate => ({ a: p.a, b: p.b, score: p.score, kind: "siblings", order: order(p.row), delta: p.delta, run: -1, position: p.row }),
   );
   return { pairs, cells: rows.flatMap((r) => r.cells.flatMap((c) => (c ? [c.el] : []))) };
+}
+
+/** Runs of sibling units that are the rows of one container (`<div>` rows, list items of spans), read as a grid. */
+function runGrid(unordered: readonly Run[], page: MeasuredPage): Candidate[] | null {
+  const first = (run: Run) => run.units.find((u) => u !== null)?.order ?? 0;
+  const runs = [...unordered].sort((x, y) => first(x) - first(y));
+  const rows = runs.map((run) => ({ cells: run.units.map((u) => (u ? gridCell(page.infos[u.order]!.el, page.pair) : null)), skip: false }));
+  const found = gridPairs(rows, page.scorer, page.opts);
+  if (!found) return null;
+  return found.map((p): Candidate => {
+    const run = runs[p.row]!;
+    return { a: p.a, b: p.b, score: p.score, kind: "siblings", order: first(run), delta: p.delta, run: run.id, position: p.row };
+  });
 }
 
 /**
@@ -402,7 +415,11 @@ function purity(infos: readonly Info[], kids: readonly number[][]): boolean[] {
  * pair (table rows), the columns are the template: a pair in another column must fit the length model, and
  * the runs are `rows` (their other cells are notes).
  */
-function pairRuns(runs: readonly Run[], scorer: LengthFit): { pairs: Candidate[]; rows: number[] } {
+function pairRuns(
+  runs: readonly Run[],
+  scorer: LengthFit,
+  gridOf?: (rows: readonly Run[]) => Candidate[] | null,
+): { pairs: Candidate[]; rows: number[] } {
   let best: Candidate[] = [];
   let bestTotal = 0;
   for (const first of ["a", "b"] as const) {
@@ -432,7 +449,9 @@ function pairRuns(runs: readonly Run[], scorer: LengthFit): { pairs: Candidate[]
     else groups.set(g, [c]);
   }
   const pairs: Candidate[] = [];
-  for (const list of groups.values()) pairs.push(...tableColumns(list, ambiguous));
+  // Each group's rows read as a grid (`grid.ts`: columns by content and the grid's own length ratio) when
+  // its columns pair; otherwise the modal column of the adjacent pairs.
+  for (const [g, list] of groups) pairs.push(...(gridOf?.(runs.filter((r) => r.group === g)) ?? tableColumns(list, ambiguous)));
   return { pairs, rows: [...perRun.keys()] };
 }
 
