@@ -155,3 +155,13 @@ export function pairFit(a: string, b: string, scorer: LengthFit): { score: numbe
   const delta = scorer.delta(b, a);
   return { score: Math.exp((-delta * delta) / 8), delta };
 }
+
+const LIST_NUMBER = /^\(?\d{1,3}[.)、．]\s*/u;
+
+/** A list number on one side only ("1. Would you…" / "请你…") is the list's decoration, not text. */
+export function withoutOneSidedNumber(a: string, b: string): [string, string] {
+  const na = LIST_NUMBER.test(a);
+  const nb = LIST_NUMBER.test(b);
+  if (na === nb) return [a, b];
+  return [a.replace(LIST_NUMBER, "") || a, b.replace(LIST_NUMBER, "") || b];
+}

@@ -18,7 +18,7 @@
  *    as written (bracketed supplements, Traditional characters); rows joined by a `rowspan` cell make one pair.
  */
 import type { LanguagePair } from "../text/index.js";
-import { countLetters, dominant, type LengthFit, type PairLengths, type Side, unitSide } from "./fit.js";
+import { countLetters, dominant, type LengthFit, type PairLengths, type Side, unitSide, withoutOneSidedNumber } from "./fit.js";
 import { attribute, childrenOf, isElement, isText, type TreeElement, visibleText } from "./tree.js";
 
 /** One cell of a grid (the same object in every slot a spanning cell covers). */
@@ -272,8 +272,7 @@ function rowPairs(rows: readonly GridRow[], cols: ColumnPair, fit: LengthFit): G
   let group: { as: GridCell[]; bs: GridCell[]; row: number } | null = null;
   const flush = () => {
     if (!group) return;
-    const a = group.as.map((c) => c.text).join(" ");
-    const b = group.bs.map((c) => c.text).join(" ");
+    const [a, b] = withoutOneSidedNumber(group.as.map((c) => c.text).join(" "), group.bs.map((c) => c.text).join(" "));
     const delta = fit.deltaOf(fit.lengths(b, a), cols.scale);
     out.push({ a, b, score: Math.exp((-delta * delta) / 8), delta, row: group.row });
     group = null;
@@ -315,7 +314,10 @@ function namesColumns(cells: ReadonlyArray<GridCell | null>): boolean {
 }
 
 function isColumnLabel(text: string): boolean {
-  const words = text.toLowerCase().split(/[\s/|()（）:：,，、]+/u).filter(Boolean);
+  const words = text
+    .toLowerCase()
+    .split(/[\s/|()（）:：,，、]+/u)
+    .filter(Boolean);
   return words.length > 0 && words.length <= 4 && words.every((w) => COLUMN_LABEL_WORDS.has(w));
 }
 

@@ -21,7 +21,17 @@
  */
 import type { LanguagePair } from "../text/index.js";
 import { ambiguousPairs, definitionGrid, gridCell, gridPairs, tableGrid } from "./grid.js";
-import { type CharCounts, countChars, countLetters, dominant, LengthFit, pairFit, type Side, unitSide } from "./fit.js";
+import {
+  type CharCounts,
+  countChars,
+  countLetters,
+  dominant,
+  LengthFit,
+  pairFit,
+  type Side,
+  unitSide,
+  withoutOneSidedNumber,
+} from "./fit.js";
 import {
   attribute,
   bodyOf,
@@ -148,7 +158,7 @@ interface RunWalk {
 
 /** Walk the page from the body: each element's structural children make a run; blocks are opened into runs of their own. */
 function walkRuns(page: MeasuredPage): RunWalk {
-  const walk: RunWalk = { templates: new Map(), inline: [], dialogue: [], grids: [], gridCells: new Set() };
+  const walk: RunWalk = { templates: new Map(), inline: [], dialogue: [], ...translationGrids(page) };
   const stack = [0];
   let runCount = 0;
   while (stack.length > 0) {
@@ -184,13 +194,6 @@ function addChild(page: MeasuredPage, k: number, run: Run, walk: RunWalk): boole
     run.units.push(null);
     return !pure[k] && kids[k]!.length > 1;
   }
-  if (!pure[k] && (child.el.tagName === "table" || child.el.tagName === "dl")) {
-    const grid = translationGrid(child, page);
-    if (grid) {
-      walk.grids.push(grid.pairs);
-      for (const el of grid.cells) walk.gridCells.add(el);
-    }
-  }
   // A unit: no structural children, or one language wrapping a single child (`<td><p>…</p></td>`). A
   // one-language block of several children is opened: its items may hold inline pairs of their own.
   if (kids[k]!.length === 0 || (pure[k] && kids[k]!.length === 1)) {
@@ -208,6 +211,23 @@ function addChild(page: MeasuredPage, k: number, run: Run, walk: RunWalk): boole
   }
   run.units.push(null);
   return true;
+}
+
+/**
+ * The page's translation grids: its tables and definition lists whose columns pair (`grid.ts`), less those
+ * that read as data on the page as a whole (values repeating with different partners across its tables: the
+ * `String` of a type column beside 是 in one table and 否 in the next).
+ */
+function translationGrids(page: MeasuredPage): { grids: Candidate[][]; gridCells: Set<TreeElement> } {
+  const found: Array<{ pairs: Candidate[]; cells: TreeElement[] }> = [];
+  for (const [i, info] of page.infos.entries()) {
+    if (page.pure[i] || (info.el.tagName !== "table" && info.el.tagName !== "dl")) continue;
+    const grid = translationGrid(info, page);
+    if (grid) found.push(grid);
+  }
+  const ambiguous = ambiguousPairs(found.flatMap((g) => g.pairs));
+  const kept = found.filter((g) => g.pairs.filter((c) => ambiguous.has(c)).length <= 0.3 * g.pairs.length);
+  return { grids: kept.map((g) => g.pairs), gridCells: new Set(kept.flatMap((g) => g.cells)) };
 }
 
 /** The pairs of a table or definition list read as a grid of columns (`grid.ts`), or null when its columns do not pair. */
@@ -451,7 +471,13 @@ function pairRuns(
   const pairs: Candidate[] = [];
   // Each group's rows read as a grid (`grid.ts`: columns by content and the grid's own length ratio) when
   // its columns pair; otherwise the modal column of the adjacent pairs.
-  for (const [g, list] of groups) pairs.push(...(gridOf?.(runs.filter((r) => r.group === g)) ?? tableColumns(list, ambiguous)));
+  const grids = new Map([...groups.keys()].map((g) => [g, gridOf?.(runs.filter((r) => r.group === g)) ?? null]));
+  const unclear = ambiguousPairs([...grids.values()].flatMap((x) => x ?? []));
+  for (const [g, list] of groups) {
+    const grid = grids.get(g);
+    const data = grid && grid.filter((c) => unclear.has(c)).length > 0.3 * grid.length;
+    pairs.push(...(grid && !data ? grid : tableColumns(list, ambiguous)));
+  }
   return { pairs, rows: [...perRun.keys()] };
 }
 
@@ -520,16 +546,6 @@ const SPEAKER = /^(?:[A-Z]|[甲乙丙丁男女问答問])\s?[:：]\s*/u;
 function withoutSpeakerLabels(a: string, b: string): { a: string; b: string } {
   if (!SPEAKER.test(a) || !SPEAKER.test(b)) return { a, b };
   return { a: a.replace(SPEAKER, ""), b: b.replace(SPEAKER, "") };
-}
-
-const LIST_NUMBER = /^\(?\d{1,3}[.)、．]\s*/u;
-
-/** A list number on one side only ("1. Would you…" / "请你…") is the list's decoration, not text. */
-function withoutOneSidedNumber(a: string, b: string): [string, string] {
-  const na = LIST_NUMBER.test(a);
-  const nb = LIST_NUMBER.test(b);
-  if (na === nb) return [a, b];
-  return [a.replace(LIST_NUMBER, "") || a, b.replace(LIST_NUMBER, "") || b];
 }
 
 /** Dialogue lines inside `<pre>`: kept when the lines alternate languages (most of them paired); else code. */
