@@ -11,6 +11,7 @@ import {
   type Lexicon,
   loadLexicon,
   overlapScore,
+  toSimplified,
   wordSim,
 } from "../text/index.js";
 import { type LengthModel, lengthModelFor, lengthProbability, textLengthDelta } from "./length-model.js";
@@ -70,7 +71,9 @@ export class PairScorer {
   private tokensOf(s: Snippet): string[] {
     let t = this.tokens.get(s);
     if (!t) {
-      t = contentTokens(s.text, s.lang);
+      // Chinese as CC-CEDICT's words, from Simplified: the lexicon's own headwords, Traditional text included
+      // (the text itself stays as written), and no segmenter to load beside the lexicon.
+      t = s.lang === "zh" ? contentTokens(toSimplified(s.text), s.lang, "cedict") : contentTokens(s.text, s.lang);
       this.tokens.set(s, t);
     }
     return t;
