@@ -225,7 +225,7 @@ export function gridPairs(rows: readonly GridRow[], fit: LengthFit, thresholds: 
   return best ? rowPairs(rows, best, fit) : null;
 }
 
-/** The rows where column `a` is English and column `b` CJK, scored at their own length ratio; null without template evidence. */
+/** The rows where column `a` is English and column `b` CJK (strictly), scored at their own length ratio; null without template evidence. */
 function scoreColumns(
   body: readonly GridRow[],
   sides: ReadonlyArray<ReadonlyArray<Side | "mixed" | null>>,
@@ -234,17 +234,11 @@ function scoreColumns(
   fit: LengthFit,
   t: GridThresholds,
 ): ColumnPair | null {
-  const texts: Array<{ a: string; b: string }> = [];
-  const lengths: PairLengths[] = [];
-  for (const [r, row] of body.entries()) {
-    const ca = row.cells[a];
-    const cb = row.cells[b];
-    if (!ca || !cb || ca === cb || sides[r]![a] !== "a" || sides[r]![b] !== "b") continue;
-    texts.push({ a: ca.text, b: cb.text });
-    lengths.push(fit.lengths(cb.text, ca.text));
-  }
+  const strict = new Set(body.filter((_, r) => sides[r]![a] === "a" && sides[r]![b] === "b"));
+  const texts = rowGroups(body, a, b, (row) => strict.has(row)).map(groupTexts);
   if (texts.length < t.minTemplatePairs) return null;
   if (ambiguousPairs(texts).size > 0.3 * texts.length) return null;
+  const lengths = texts.map((x) => fit.lengths(x.b, x.a));
   const scale = fit.pageScale(lengths);
   let score = 0;
   let fitting = 0;
@@ -255,6 +249,40 @@ function scoreColumns(
   }
   if (fitting < t.minTemplatePairs || fitting < t.minFitShare * texts.length) return null;
   return { a, b, scale, score };
+}
+
+interface RowGroup {
+  as: GridCell[];
+  bs: GridCell[];
+  row: number;
+}
+
+/** Consecutive accepted rows of columns `a` and `b`, those joined by a cell spanning them (rowspan) as one group. */
+function rowGroups(rows: readonly GridRow[], a: number, b: number, accept: (row: GridRow) => boolean): RowGroup[] {
+  const out: RowGroup[] = [];
+  let group: RowGroup | null = null;
+  for (const [r, row] of rows.entries()) {
+    const ca = row.cells[a];
+    const cb = row.cells[b];
+    if (!ca || !cb || ca === cb || !accept(row)) {
+      group = null;
+      continue;
+    }
+    if (group && (group.as.at(-1) === ca || group.bs.at(-1) === cb)) {
+      if (group.as.at(-1) !== ca) group.as.push(ca);
+      if (group.bs.at(-1) !== cb) group.bs.push(cb);
+      continue;
+    }
+    group = { as: [ca], bs: [cb], row: r };
+    out.push(group);
+  }
+  return out;
+}
+
+/** A group's two texts (a list number on one side only left out). */
+function groupTexts(g: RowGroup): { a: string; b: string; row: number } {
+  const [a, b] = withoutOneSidedNumber(g.as.map((c) => c.text).join(" "), g.bs.map((c) => c.text).join(" "));
+  return { a, b, row: g.row };
 }
 
 /**
@@ -268,33 +296,12 @@ function besideEachOther(lettered: readonly boolean[], a: number, b: number): bo
 
 /** Every body row of the chosen columns with English on one side and Chinese on the other; rows joined by a rowspan make one pair. */
 function rowPairs(rows: readonly GridRow[], cols: ColumnPair, fit: LengthFit): GridPair[] {
-  const out: GridPair[] = [];
-  let group: { as: GridCell[]; bs: GridCell[]; row: number } | null = null;
-  const flush = () => {
-    if (!group) return;
-    const [a, b] = withoutOneSidedNumber(group.as.map((c) => c.text).join(" "), group.bs.map((c) => c.text).join(" "));
+  const accept = (row: GridRow) => !row.skip && inColumnLanguage(row.cells[cols.a]!, "a") && inColumnLanguage(row.cells[cols.b]!, "b");
+  return rowGroups(rows, cols.a, cols.b, accept).map((g) => {
+    const { a, b, row } = groupTexts(g);
     const delta = fit.deltaOf(fit.lengths(b, a), cols.scale);
-    out.push({ a, b, score: Math.exp((-delta * delta) / 8), delta, row: group.row });
-    group = null;
-  };
-  for (const [r, row] of rows.entries()) {
-    const ca = row.cells[cols.a];
-    const cb = row.cells[cols.b];
-    const ok = !row.skip && ca && cb && ca !== cb && inColumnLanguage(ca, "a") && inColumnLanguage(cb, "b");
-    if (!ok) {
-      flush();
-      continue;
-    }
-    if (group && (group.as.at(-1) === ca || group.bs.at(-1) === cb)) {
-      if (group.as.at(-1) !== ca) group.as.push(ca);
-      if (group.bs.at(-1) !== cb) group.bs.push(cb);
-      continue;
-    }
-    flush();
-    group = { as: [ca], bs: [cb], row: r };
-  }
-  flush();
-  return out;
+    return { a, b, score: Math.exp((-delta * delta) / 8), delta, row };
+  });
 }
 
 /** Words that name a column of a translation table ("Original", "譯文", "Notes 註"): data, not text. */
