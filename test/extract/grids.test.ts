@@ -20,7 +20,10 @@ const gold = (name: string) =>
 /** Four rows of a literary translation table (Analects I, Legge's translation: both public domain). */
 const ROWS: ReadonlyArray<[string, string]> = [
   ["子曰：「巧言令色，鮮矣仁！」", 'The Master said, "Fine words and an insinuating appearance are seldom associated with [true] virtue."'],
-  ["曾子曰：「慎終追遠，民德歸厚矣。」", 'The philosopher Tsang said, "Let there be a careful attention to perform the funeral rites to parents."'],
+  [
+    "曾子曰：「慎終追遠，民德歸厚矣。」",
+    'The philosopher Tsang said, "Let there be a careful attention to perform the funeral rites to parents."',
+  ],
   ["子曰：「不患人之不己知，患不知人也。」", 'The Master said, "I will not be afflicted at men\'s not knowing me."'],
   ["子曰：「吾十有五而志于學。」", 'The Master said, "At fifteen, I had my mind bent on learning."'],
 ];
