@@ -18,7 +18,7 @@
  *    as written (bracketed supplements, Traditional characters); rows joined by a `rowspan` cell make one pair.
  */
 import type { LanguagePair } from "../text/index.js";
-import { countLetters, dominant, type LengthFit, type PairLengths, type Side, unitSide, withoutOneSidedNumber } from "./fit.js";
+import { countLetters, dominant, type LengthFit, type Side, unitSide, withoutOneSidedNumber } from "./fit.js";
 import { attribute, childrenOf, isElement, isText, type TreeElement, visibleText } from "./tree.js";
 
 /** One cell of a grid (the same object in every slot a spanning cell covers). */
