@@ -104,9 +104,7 @@ export class LengthFit {
   }
   /** The lengths of a (CJK, other) pair as the model counts them. */
   lengths(b: string, a: string): PairLengths {
-    const cb = countChars(b, this.pair);
-    const ca = countChars(a, this.pair);
-    return { other: ca.a + ca.b + ca.other, cjk: cb.b, carried: cb.a + cb.other };
+    return lengthsOf(countChars(b, this.pair), countChars(a, this.pair));
   }
   /**
    * δ of lengths where the other side runs `scale` times as long per CJK character as the model's corpus
@@ -128,6 +126,11 @@ export class LengthFit {
     const m = ratios.length >> 1;
     return ratios.length % 2 ? ratios[m]! : (ratios[m - 1]! + ratios[m]!) / 2;
   }
+}
+
+/** The lengths of a pair from the character counts of its CJK side `cb` and its other side `ca`. */
+export function lengthsOf(cb: CharCounts, ca: CharCounts): PairLengths {
+  return { other: ca.a + ca.b + ca.other, cjk: cb.b, carried: cb.a + cb.other };
 }
 
 /** Lengths of a pair in the model's unit: the other side's letters and digits, the CJK side's CJK letters and the rest of its letters. */

@@ -18,7 +18,7 @@
  *    as written (bracketed supplements, Traditional characters); rows joined by a `rowspan` cell make one pair.
  */
 import type { LanguagePair } from "../text/index.js";
-import { countLetters, dominant, type LengthFit, type Side, unitSide, withoutOneSidedNumber } from "./fit.js";
+import { type CharCounts, countChars, dominant, type LengthFit, lengthsOf, type Side, unitSide, withoutOneSidedNumber } from "./fit.js";
 import { attribute, childrenOf, isElement, isText, type TreeElement, visibleText } from "./tree.js";
 
 /** One cell of a grid (the same object in every slot a spanning cell covers). */
@@ -26,6 +26,8 @@ export interface GridCell {
   el: TreeElement;
   text: string;
   letters: [number, number];
+  /** Its characters as the length model counts them. */
+  counts: CharCounts;
   /** The language its `lang` attribute names, when it is one of the pair's. */
   lang: Side | null;
 }
@@ -134,7 +136,8 @@ export function gridCell(el: TreeElement, pair: LanguagePair): GridCell {
   const text = visibleText(el);
   const tag = langAttribute(el);
   const lang = tag === null ? null : tag.startsWith(pair.a) ? "a" : tag.startsWith(pair.b) ? "b" : null;
-  return { el, text, letters: countLetters(text, pair), lang };
+  const counts = countChars(text, pair);
+  return { el, text, letters: [counts.a, counts.b], counts, lang };
 }
 
 /** The cell's `lang`, or that of the one element that wraps its whole content. */
@@ -235,10 +238,12 @@ function scoreColumns(
   t: GridThresholds,
 ): ColumnPair | null {
   const strict = new Set(body.filter((_, r) => sides[r]![a] === "a" && sides[r]![b] === "b"));
-  const texts = rowGroups(body, a, b, (row) => strict.has(row)).map(groupTexts);
+  if (strict.size < t.minTemplatePairs) return null;
+  const groups = rowGroups(body, a, b, (row) => strict.has(row));
+  const texts = groups.map(groupTexts);
   if (texts.length < t.minTemplatePairs) return null;
   if (ambiguousPairs(texts).size > 0.3 * texts.length) return null;
-  const lengths = texts.map((x) => fit.lengths(x.b, x.a));
+  const lengths = groups.map((g) => lengthsOf(sumCounts(g.bs), sumCounts(g.as)));
   const scale = fit.pageScale(lengths);
   let score = 0;
   let fitting = 0;
@@ -275,6 +280,17 @@ function rowGroups(rows: readonly GridRow[], a: number, b: number, accept: (row:
     }
     group = { as: [ca], bs: [cb], row: r };
     out.push(group);
+  }
+  return out;
+}
+
+function sumCounts(cells: readonly GridCell[]): CharCounts {
+  if (cells.length === 1) return cells[0]!.counts;
+  const out: CharCounts = { a: 0, b: 0, other: 0 };
+  for (const c of cells) {
+    out.a += c.counts.a;
+    out.b += c.counts.b;
+    out.other += c.counts.other;
   }
   return out;
 }
