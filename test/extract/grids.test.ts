@@ -5,8 +5,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { extractFromHtml } from "../../src/extract/index.js";
-import { structuralPairs } from "../../src/extract/structure.js";
-import { parseTree } from "../../src/extract/tree.js";
+import { LengthFit } from "../../src/extract/fit.js";
+import { gridPairs, tableGrid } from "../../src/extract/grid.js";
+import { DEFAULT_STRUCTURE_OPTIONS, structuralPairs } from "../../src/extract/structure.js";
+import { bodyOf, parseTree, type TreeElement } from "../../src/extract/tree.js";
 import { EN_ZH } from "../../src/text/index.js";
 import { fixture } from "./helpers.js";
 
@@ -69,6 +71,32 @@ describe("translation tables", () => {
     const rows = ROWS.map(([zh, en]) => `<tr><td>${zh}</td><td>${en}</td></tr>`).join("");
     expect(pairsOf(`<table><tr><td>原文</td><td>Translation</td></tr>${rows}</table>`)).toHaveLength(4);
     expect(pairsOf(`<table><tr><td><b>Analects</b></td><td><b>論語</b></td></tr>${rows}</table>`)).toHaveLength(4);
+  });
+});
+
+describe("lang attributes", () => {
+  const GLOSSED: ReadonlyArray<[string, string]> = [
+    ["仁者愛人。", "Ren 仁: love 愛 others."],
+    ["學而時習之。", "Learn 學, practise 習."],
+    ["溫故而知新。", "Review 溫 old, know 知 new."],
+    ["見賢思齊焉。", "See 見 worthy, equal 齊."],
+  ];
+  const table = (enLang: string) =>
+    `<table>${GLOSSED.map(([zh, en]) => `<tr><td>${zh}</td><td${enLang}>${en}</td></tr>`).join("")}</table>`;
+
+  it("settle cells whose letters are mixed, towards a language they have letters of", () => {
+    const grid = (html: string) => {
+      const table = bodyOf(parseTree(`<html><body>${html}</body></html>`))!.childNodes.find((n) => n.nodeName === "table");
+      return gridPairs(tableGrid(table as TreeElement, EN_ZH), new LengthFit(EN_ZH), DEFAULT_STRUCTURE_OPTIONS);
+    };
+    expect(grid(table(' lang="en"'))?.map((p) => [p.a, p.b])).toEqual(GLOSSED.map(([zh, en]) => [en, zh]));
+    expect(grid(table(""))).toBeNull(); // without the attribute, no column is English by its content
+    expect(pairsOf(table(' lang="en"'))).toEqual(GLOSSED.map(([zh, en]) => [en, zh]));
+  });
+
+  it("never decide a cell alone: content wins over a wrong attribute", () => {
+    const body = `<table>${ROWS.map(([zh, en]) => `<tr><td lang="en">${zh}</td><td lang="zh">${en}</td></tr>`).join("")}</table>`;
+    expect(pairsOf(body)).toEqual(ROWS.map(([zh, en]) => [en, zh]));
   });
 });
 
