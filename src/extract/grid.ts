@@ -207,22 +207,42 @@ interface ColumnPair {
  */
 export function gridPairs(rows: readonly GridRow[], fit: LengthFit, thresholds: GridThresholds): GridPair[] | null {
   const body = rows.filter((r) => !r.skip);
-  const width = Math.max(0, ...body.map((r) => r.cells.length));
+  const width = body.reduce((w, r) => Math.max(w, r.cells.length), 0);
   if (width < 2 || body.length < thresholds.minTemplatePairs) return null;
   const sides = body.map((r) => r.cells.map(sideOf));
-  // Columns with letters in some row (a cell spanning into a neighbour counts there only).
-  const lettered = Array.from({ length: width }, (_, c) =>
-    body.some((r) => {
-      const cell = r.cells[c];
-      return cell != null && cell !== r.cells[c - 1] && cell.letters[0] + cell.letters[1] > 0;
-    }),
-  );
+  // Per column: whether some row has letters there, and how many rows start an English / a CJK cell there (a
+  // cell spanning into a neighbour counts in its first column only).
+  const lettered = new Array<boolean>(width).fill(false);
+  const english = new Array<number>(width).fill(0);
+  const cjk = new Array<number>(width).fill(0);
+  for (const [r, row] of body.entries()) {
+    for (let c = 0; c < row.cells.length; c++) {
+      const cell = row.cells[c];
+      if (!cell || cell === row.cells[c - 1]) continue;
+      if (cell.letters[0] + cell.letters[1] > 0) lettered[c] = true;
+      if (sides[r]![c] === "a") english[c]!++;
+      else if (sides[r]![c] === "b") cjk[c]!++;
+    }
+  }
+  const enough = thresholds.minTemplatePairs;
+  // A translation sits beside its text: no lettered column between them (a reading, a code or a name between
+  // two columns makes the rows records of several fields).
   let best: ColumnPair | null = null;
+  const consider = (a: number, b: number) => {
+    if (cjk[b]! < enough) return;
+    const c = scoreColumns(body, sides, a, b, fit, thresholds);
+    if (c && (!best || c.score > best.score)) best = c;
+  };
+  // Each English column with the CJK columns beside it: up to the nearest lettered column on either side.
   for (let a = 0; a < width; a++) {
-    for (let b = 0; b < width; b++) {
-      if (a === b || !besideEachOther(lettered, a, b)) continue;
-      const c = scoreColumns(body, sides, a, b, fit, thresholds);
-      if (c && (!best || c.score > best.score)) best = c;
+    if (english[a]! < enough) continue;
+    for (let b = a + 1; b < width; b++) {
+      consider(a, b);
+      if (lettered[b]) break;
+    }
+    for (let b = a - 1; b >= 0; b--) {
+      consider(a, b);
+      if (lettered[b]) break;
     }
   }
   return best ? rowPairs(rows, best, fit) : null;
@@ -299,15 +319,6 @@ function sumCounts(cells: readonly GridCell[]): CharCounts {
 function groupTexts(g: RowGroup): { a: string; b: string; row: number } {
   const [a, b] = withoutOneSidedNumber(g.as.map((c) => c.text).join(" "), g.bs.map((c) => c.text).join(" "));
   return { a, b, row: g.row };
-}
-
-/**
- * A translation sits beside its text: no column with letters between them (empty columns, numbers and marks
- * may be). Rows whose fields are separated by a reading, a code or a name are records of several fields.
- */
-function besideEachOther(lettered: readonly boolean[], a: number, b: number): boolean {
-  for (let c = Math.min(a, b) + 1; c < Math.max(a, b); c++) if (lettered[c]) return false;
-  return true;
 }
 
 /** Every body row of the chosen columns with English on one side and Chinese on the other; rows joined by a rowspan make one pair. */
