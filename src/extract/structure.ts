@@ -20,6 +20,7 @@
  * No rule here knows a site or a class name.
  */
 import type { LanguagePair } from "../text/index.js";
+import { type RowEvidence, rowEvidence } from "./row-evidence.js";
 import { ambiguousPairs, definitionGrid, gridCell, gridPairs, tableGrid } from "./grid.js";
 import {
   type CharCounts,
@@ -106,7 +107,7 @@ export function structuralPairs(doc: TreeDocument, pair: LanguagePair, options: 
   const scorer = new LengthFit(pair);
   const infos = measure(body, pair);
   const kids = structuralChildren(infos);
-  const page: MeasuredPage = { infos, kids, pure: purity(infos, kids), pair, scorer, opts };
+  const page: MeasuredPage = { infos, kids, pure: purity(infos, kids), pair, scorer, opts, translate: rowEvidence(pair) };
   const walk = walkRuns(page);
   // Templates in turn: translation grids, side-by-side columns, runs of the same tag path, inline pairs.
   const templates = [...walk.grids, ...parallelColumns(infos, kids, page.pure, scorer)];
@@ -140,6 +141,8 @@ interface MeasuredPage {
   pair: LanguagePair;
   scorer: LengthFit;
   opts: StructureOptions;
+  /** Whether the rows of a grid's two columns translate each other (the lexicon, loaded only when a grid asks). */
+  translate: RowEvidence;
 }
 
 /** What the walk over the page's runs of sibling units finds. */
@@ -233,7 +236,7 @@ function translationGrids(page: MeasuredPage): { grids: Candidate[][]; gridCells
 /** The pairs of a table or definition list read as a grid of columns (`grid.ts`), or null when its columns do not pair. */
 function translationGrid(info: Info, page: MeasuredPage): { pairs: Candidate[]; cells: TreeElement[] } | null {
   const rows = info.el.tagName === "table" ? tableGrid(info.el, page.pair) : definitionGrid(info.el, page.pair);
-  const found = gridPairs(rows, page.scorer, page.opts);
+  const found = gridPairs(rows, page.scorer, page.opts, page.translate);
   if (!found) return null;
   // Page order: inside the grid's element, row by row.
   const order = (row: number) => info.order + (row + 1) / (rows.length + 2);
@@ -248,7 +251,9 @@ function runGrid(unordered: readonly Run[], page: MeasuredPage): Candidate[] | n
   const first = (run: Run) => run.units.find((u) => u !== null)?.order ?? 0;
   const runs = [...unordered].sort((x, y) => first(x) - first(y));
   const rows = runs.map((run) => ({ cells: run.units.map((u) => (u ? gridCell(page.infos[u.order]!.el, page.pair) : null)), skip: false }));
-  const found = gridPairs(rows, page.scorer, page.opts);
+  const found = gridPairs(rows, page.scorer, page.opts, page.translate);
+  // Units of a run pair with units of their kind (as adjacent units do): a heading is not a code block's translation.
+  if (found?.some((p) => !sameKind(p.tags[0], p.tags[1]))) return null;
   if (!found) return null;
   return found.map((p): Candidate => {
     const run = runs[p.row]!;

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { extractFromHtml } from "../../src/extract/index.js";
 import { LengthFit } from "../../src/extract/fit.js";
 import { gridPairs, tableGrid } from "../../src/extract/grid.js";
+import { rowEvidence } from "../../src/extract/row-evidence.js";
 import { DEFAULT_STRUCTURE_OPTIONS, structuralPairs } from "../../src/extract/structure.js";
 import { bodyOf, parseTree, type TreeElement } from "../../src/extract/tree.js";
 import { EN_ZH } from "../../src/text/index.js";
@@ -87,7 +88,7 @@ describe("lang attributes", () => {
   it("settle cells whose letters are mixed, towards a language they have letters of", () => {
     const grid = (html: string) => {
       const table = bodyOf(parseTree(`<html><body>${html}</body></html>`))!.childNodes.find((n) => n.nodeName === "table");
-      return gridPairs(tableGrid(table as TreeElement, EN_ZH), new LengthFit(EN_ZH), DEFAULT_STRUCTURE_OPTIONS);
+      return gridPairs(tableGrid(table as TreeElement, EN_ZH), new LengthFit(EN_ZH), DEFAULT_STRUCTURE_OPTIONS, rowEvidence(EN_ZH));
     };
     expect(grid(table(' lang="en"'))?.map((p) => [p.a, p.b])).toEqual(GLOSSED.map(([zh, en]) => [en, zh]));
     expect(grid(table(""))).toBeNull(); // without the attribute, no column is English by its content
