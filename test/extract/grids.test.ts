@@ -101,6 +101,20 @@ describe("lang attributes", () => {
   });
 });
 
+describe("columns side by side that are not translations", () => {
+  it("reads no grid in real tables of keys beside descriptions, user names beside features, accounts beside names", () => {
+    const doc = parseTree(fixture("grids/nacos-field-tables.html"));
+    const tables = bodyOf(doc)!.childNodes.filter((n): n is TreeElement => n.nodeName === "table");
+    expect(tables).toHaveLength(3);
+    const grid = (t: TreeElement) => gridPairs(tableGrid(t, EN_ZH), new LengthFit(EN_ZH), DEFAULT_STRUCTURE_OPTIONS, rowEvidence(EN_ZH));
+    // keys run shorter than any translation; features and their developers' names share no dictionary word
+    expect(tables.map(grid)).toEqual([null, null, null]);
+    // while the real glossary and the classical table keep theirs
+    const glossary = bodyOf(parseTree(fixture("grids/rust-glossary-excerpt.html")))!.childNodes.find((n) => n.nodeName === "table");
+    expect(grid(glossary as TreeElement)).toHaveLength(22);
+  });
+});
+
 describe("other grids", () => {
   it("pairs definition lists, div rows and list items of spans the same way", () => {
     const expected = ROWS.map(([zh, en]) => [en, zh]);
