@@ -31,8 +31,8 @@ export function rowEvidence(pair: LanguagePair): RowEvidence {
     let own = 0;
     let shifted = 0;
     for (let i = 0; i < rows.length; i++) {
-      own += scorer.evidence({ first: as[i]!, second: bs[i]! }).lexicalOverlap;
-      shifted += scorer.evidence({ first: as[i]!, second: bs[(i + 1) % rows.length]! }).lexicalOverlap;
+      own += scorer.lexicalOverlap({ first: as[i]!, second: bs[i]! });
+      shifted += scorer.lexicalOverlap({ first: as[i]!, second: bs[(i + 1) % rows.length]! });
     }
     return own > shifted;
   };

@@ -63,6 +63,12 @@ export class PairScorer {
     return { delta, lengthProbability: lengthProbability(delta), overlap, lexicalOverlap };
   }
 
+  /** Eq. 2 with numbers left out: the dictionary evidence alone (cheaper than `evidence` when only that is asked). */
+  lexicalOverlap(pair: SnippetPair): number {
+    const [a, b] = pair.first.lang === this.langs.a ? [pair.first, pair.second] : [pair.second, pair.first];
+    return this.overlap(withoutNumbers(this.tokensOf(b)), withoutNumbers(this.tokensOf(a)));
+  }
+
   /** Eq. 2 summed over the CJK tokens `bt` against the other side's tokens `at`. */
   private overlap(bt: readonly string[], at: readonly string[]): number {
     return this.langs.b === "ja" ? kanjiOverlapScore(bt, at, this.langs.a) : overlapScore(bt, this.langs.b, at, this.langs.a, this.lex);
