@@ -113,7 +113,7 @@ export function structuralPairs(doc: TreeDocument, pair: LanguagePair, options: 
   const templates = [...walk.grids, ...parallelColumns(infos, kids, page.pure, scorer)];
   const rowRuns = new Set<number>();
   for (const list of walk.templates.values()) {
-    const { pairs, rows } = pairRuns(list, scorer, (runs) => runGrid(runs, page));
+    const { pairs, rows } = pairRuns(list, scorer, (runs, adjacent) => runGrid(runs, adjacent, page));
     for (const r of rows) rowRuns.add(r);
     templates.push(pairs);
   }
@@ -246,8 +246,13 @@ function translationGrid(info: Info, page: MeasuredPage): { pairs: Candidate[]; 
   return { pairs, cells: rows.flatMap((r) => r.cells.flatMap((c) => (c ? [c.el] : []))) };
 }
 
-/** Runs of sibling units that are the rows of one container (`<div>` rows, list items of spans), read as a grid. */
-function runGrid(unordered: readonly Run[], page: MeasuredPage): Candidate[] | null {
+/**
+ * Runs of sibling units that are the rows of one container (`<div>` rows, list items of spans), read as a grid
+ * where their adjacent pairs (`adjacent`, the modal column) are no regular template (notes between, classical
+ * Chinese); rows whose adjacent pairs already are one keep them (and spare the grid its lexicon test).
+ */
+function runGrid(unordered: readonly Run[], adjacent: readonly Candidate[], page: MeasuredPage): Candidate[] | null {
+  if (keepTemplate(adjacent, page.opts).regular) return null;
   const first = (run: Run) => run.units.find((u) => u !== null)?.order ?? 0;
   const runs = [...unordered].sort((x, y) => first(x) - first(y));
   const rows = runs.map((run) => ({ cells: run.units.map((u) => (u ? gridCell(page.infos[u.order]!.el, page.pair) : null)), skip: false }));
@@ -443,7 +448,7 @@ function purity(infos: readonly Info[], kids: readonly number[][]): boolean[] {
 function pairRuns(
   runs: readonly Run[],
   scorer: LengthFit,
-  gridOf?: (rows: readonly Run[]) => Candidate[] | null,
+  gridOf?: (rows: readonly Run[], adjacent: readonly Candidate[]) => Candidate[] | null,
 ): { pairs: Candidate[]; rows: number[] } {
   let best: Candidate[] = [];
   let bestTotal = 0;
@@ -476,12 +481,21 @@ function pairRuns(
   const pairs: Candidate[] = [];
   // Each group's rows read as a grid (`grid.ts`: columns by content and the grid's own length ratio) when
   // its columns pair; otherwise the modal column of the adjacent pairs.
-  const grids = new Map([...groups.keys()].map((g) => [g, gridOf?.(runs.filter((r) => r.group === g)) ?? null]));
+  const columns = new Map([...groups].map(([g, list]) => [g, tableColumns(list, ambiguous)]));
+  const grids = new Map(
+    [...groups.keys()].map((g) => [
+      g,
+      gridOf?.(
+        runs.filter((r) => r.group === g),
+        columns.get(g)!,
+      ) ?? null,
+    ]),
+  );
   const unclear = ambiguousPairs([...grids.values()].flatMap((x) => x ?? []));
   for (const [g, list] of groups) {
     const grid = grids.get(g);
     const data = grid && grid.filter((c) => unclear.has(c)).length > 0.3 * grid.length;
-    pairs.push(...(grid && !data ? grid : tableColumns(list, ambiguous)));
+    pairs.push(...(grid && !data ? grid : columns.get(g)!));
   }
   return { pairs, rows: [...perRun.keys()] };
 }
