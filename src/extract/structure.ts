@@ -492,7 +492,7 @@ function pairRuns(
     ]),
   );
   const unclear = ambiguousPairs([...grids.values()].flatMap((x) => x ?? []));
-  for (const [g, list] of groups) {
+  for (const g of groups.keys()) {
     const grid = grids.get(g);
     const data = grid && grid.filter((c) => unclear.has(c)).length > 0.3 * grid.length;
     pairs.push(...(grid && !data ? grid : columns.get(g)!));
