@@ -4,9 +4,11 @@
  * worst page, on the real bilingual pages of ../shared/data/bilingual-pages (the layouts extraction is for)
  * and, apart, on the generated fixture pages (feng2011's own layouts; pages without a regular template go
  * through feng2011's seeds, wrappers and ranker, whose tokeniser and lexicon cost more).
- * The first call loads CC-CEDICT and jieba (reported apart).
+ * The first call loads CC-CEDICT and OpenCC (reported apart). Last, `bitext extract` of a one-line page in a
+ * fresh process (the built library, `npm run build` first): CPU after Node's start-up, and peak memory.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "parse5";
 import { extractFromHtml } from "../src/extract/index.js";
@@ -88,7 +90,37 @@ export async function run(): Promise<void> {
   const real = realPages();
   const t0 = performance.now();
   extractFromHtml(fixturePages().find((p) => p.name.startsWith("inline"))!.html, "warm-up");
-  console.log(`first call (loads CC-CEDICT, jieba): ${ms(performance.now() - t0)} ms`);
+  console.log(`first call (loads CC-CEDICT, OpenCC): ${ms(performance.now() - t0)} ms`);
   report("Real bilingual pages (../shared/data/bilingual-pages)", real);
   report("Generated fixture pages (test/fixtures/extract)", fixturePages());
+  oneLinePage();
+}
+
+const DIST = join(import.meta.dirname, "..", "dist", "extract", "index.js");
+
+/**
+ * A one-line page in a fresh process, 5 runs: CPU from the end of Node's start-up to the pairs (loading the
+ * extractor, its lexicon and segmentation included), and the process's peak memory.
+ */
+function oneLinePage(): void {
+  if (!existsSync(DIST)) {
+    console.log("\none-line page: skipped (run `npm run build` first)");
+    return;
+  }
+  const html = "<html><body><p>The committee approved the budget yesterday. 委员会昨天批准了预算。</p></body></html>";
+  const script = `const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+const t0 = cpu();
+const { extractFromHtml } = await import(${JSON.stringify(DIST)});
+const { pairs } = extractFromHtml(${JSON.stringify(html)}, "one-line.html");
+console.log(JSON.stringify({ cpu: cpu() - t0, rss: process.resourceUsage().maxRSS / 1024, pairs: pairs.length }));`;
+  const runs: Array<{ cpu: number; rss: number; pairs: number }> = [];
+  for (let i = 0; i < 5; i++) {
+    const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+    runs.push(JSON.parse(r.stdout.trim()) as { cpu: number; rss: number; pairs: number });
+  }
+  const cpu = median(runs.map((r) => r.cpu));
+  const rss = median(runs.map((r) => r.rss));
+  console.log(
+    `\n**one-line page, fresh process: median ${ms(cpu)} ms CPU after start-up, ${rss.toFixed(0)} MB peak** (${runs[0]!.pairs} pair, 5 runs)`,
+  );
 }

@@ -11,6 +11,7 @@ import {
   type Lexicon,
   loadLexicon,
   overlapScore,
+  toSimplified,
   wordSim,
 } from "../text/index.js";
 import { type LengthModel, lengthModelFor, lengthProbability, textLengthDelta } from "./length-model.js";
@@ -62,6 +63,12 @@ export class PairScorer {
     return { delta, lengthProbability: lengthProbability(delta), overlap, lexicalOverlap };
   }
 
+  /** Eq. 2 with numbers left out: the dictionary evidence alone (cheaper than `evidence` when only that is asked). */
+  lexicalOverlap(pair: SnippetPair): number {
+    const [a, b] = pair.first.lang === this.langs.a ? [pair.first, pair.second] : [pair.second, pair.first];
+    return this.overlap(withoutNumbers(this.tokensOf(b)), withoutNumbers(this.tokensOf(a)));
+  }
+
   /** Eq. 2 summed over the CJK tokens `bt` against the other side's tokens `at`. */
   private overlap(bt: readonly string[], at: readonly string[]): number {
     return this.langs.b === "ja" ? kanjiOverlapScore(bt, at, this.langs.a) : overlapScore(bt, this.langs.b, at, this.langs.a, this.lex);
@@ -70,7 +77,9 @@ export class PairScorer {
   private tokensOf(s: Snippet): string[] {
     let t = this.tokens.get(s);
     if (!t) {
-      t = contentTokens(s.text, s.lang);
+      // Chinese as CC-CEDICT's words, from Simplified: the lexicon's own headwords, Traditional text included
+      // (the text itself stays as written), and no segmenter to load beside the lexicon.
+      t = s.lang === "zh" ? contentTokens(toSimplified(s.text), s.lang, "cedict") : contentTokens(s.text, s.lang);
       this.tokens.set(s, t);
     }
     return t;

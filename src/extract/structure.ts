@@ -19,8 +19,20 @@
  * tables of contents, "主頁/home"). Code blocks (`<pre>` whose lines do not alternate languages) stay out.
  * No rule here knows a site or a class name.
  */
-import { charLang, type LanguagePair } from "../text/index.js";
-import { lengthModelFor } from "./length-model.js";
+import type { LanguagePair } from "../text/index.js";
+import { type RowEvidence, rowEvidence } from "./row-evidence.js";
+import { ambiguousPairs, definitionGrid, gridCell, gridPairs, tableGrid } from "./grid.js";
+import {
+  type CharCounts,
+  countChars,
+  countLetters,
+  dominant,
+  LengthFit,
+  pairFit,
+  type Side,
+  unitSide,
+  withoutOneSidedNumber,
+} from "./fit.js";
 import {
   attribute,
   bodyOf,
@@ -66,8 +78,6 @@ export interface StructureResult {
   regular: boolean;
 }
 
-type Side = "a" | "b";
-
 interface Info {
   el: TreeElement;
   parent: number;
@@ -97,13 +107,13 @@ export function structuralPairs(doc: TreeDocument, pair: LanguagePair, options: 
   const scorer = new LengthFit(pair);
   const infos = measure(body, pair);
   const kids = structuralChildren(infos);
-  const page: MeasuredPage = { infos, kids, pure: purity(infos, kids), pair, scorer, opts };
+  const page: MeasuredPage = { infos, kids, pure: purity(infos, kids), pair, scorer, opts, translate: rowEvidence(pair) };
   const walk = walkRuns(page);
-  // Templates in turn: side-by-side columns, runs of the same tag path, inline pairs.
-  const templates = parallelColumns(infos, kids, page.pure, scorer);
+  // Templates in turn: translation grids, side-by-side columns, runs of the same tag path, inline pairs.
+  const templates = [...walk.grids, ...parallelColumns(infos, kids, page.pure, scorer)];
   const rowRuns = new Set<number>();
   for (const list of walk.templates.values()) {
-    const { pairs, rows } = pairRuns(list, scorer);
+    const { pairs, rows } = pairRuns(list, scorer, (runs, adjacent) => runGrid(runs, adjacent, page));
     for (const r of rows) rowRuns.add(r);
     templates.push(pairs);
   }
@@ -131,6 +141,8 @@ interface MeasuredPage {
   pair: LanguagePair;
   scorer: LengthFit;
   opts: StructureOptions;
+  /** Whether the rows of a grid's two columns translate each other (the lexicon, loaded only when a grid asks). */
+  translate: RowEvidence;
 }
 
 /** What the walk over the page's runs of sibling units finds. */
@@ -141,11 +153,15 @@ interface RunWalk {
   inline: InlineCandidate[];
   /** The lines of dialogue `<pre>` blocks. */
   dialogue: StructurePair[];
+  /** The pairs of each translation grid (a table or definition list whose columns pair), one template each. */
+  grids: Candidate[][];
+  /** The cells of those grids: not units of runs (their columns are paired, or are notes). */
+  gridCells: Set<TreeElement>;
 }
 
 /** Walk the page from the body: each element's structural children make a run; blocks are opened into runs of their own. */
 function walkRuns(page: MeasuredPage): RunWalk {
-  const walk: RunWalk = { templates: new Map(), inline: [], dialogue: [] };
+  const walk: RunWalk = { templates: new Map(), inline: [], dialogue: [], ...translationGrids(page) };
   const stack = [0];
   let runCount = 0;
   while (stack.length > 0) {
@@ -176,6 +192,11 @@ function addChild(page: MeasuredPage, k: number, run: Run, walk: RunWalk): boole
     if (lines.length > 0) run.units.push(null);
     return false; // a code block is not text; it does not break the alternation around it
   }
+  if (walk.gridCells.has(child.el)) {
+    // A cell of a translation grid: paired with its row or a note; opened only when it holds blocks of its own.
+    run.units.push(null);
+    return !pure[k] && kids[k]!.length > 1;
+  }
   // A unit: no structural children, or one language wrapping a single child (`<td><p>…</p></td>`). A
   // one-language block of several children is opened: its items may hold inline pairs of their own.
   if (kids[k]!.length === 0 || (pure[k] && kids[k]!.length === 1)) {
@@ -193,6 +214,56 @@ function addChild(page: MeasuredPage, k: number, run: Run, walk: RunWalk): boole
   }
   run.units.push(null);
   return true;
+}
+
+/**
+ * The page's translation grids: its tables and definition lists whose columns pair (`grid.ts`), less those
+ * that read as data on the page as a whole (values repeating with different partners across its tables: the
+ * `String` of a type column beside 是 in one table and 否 in the next).
+ */
+function translationGrids(page: MeasuredPage): { grids: Candidate[][]; gridCells: Set<TreeElement> } {
+  const found: Array<{ pairs: Candidate[]; cells: TreeElement[] }> = [];
+  for (const [i, info] of page.infos.entries()) {
+    if (page.pure[i] || (info.el.tagName !== "table" && info.el.tagName !== "dl")) continue;
+    const grid = translationGrid(info, page);
+    if (grid) found.push(grid);
+  }
+  const ambiguous = ambiguousPairs(found.flatMap((g) => g.pairs));
+  const kept = found.filter((g) => g.pairs.filter((c) => ambiguous.has(c)).length <= 0.3 * g.pairs.length);
+  return { grids: kept.map((g) => g.pairs), gridCells: new Set(kept.flatMap((g) => g.cells)) };
+}
+
+/** The pairs of a table or definition list read as a grid of columns (`grid.ts`), or null when its columns do not pair. */
+function translationGrid(info: Info, page: MeasuredPage): { pairs: Candidate[]; cells: TreeElement[] } | null {
+  const rows = info.el.tagName === "table" ? tableGrid(info.el, page.pair) : definitionGrid(info.el, page.pair);
+  const found = gridPairs(rows, page.scorer, page.opts, page.translate);
+  if (!found) return null;
+  // Page order: inside the grid's element, row by row.
+  const order = (row: number) => info.order + (row + 1) / (rows.length + 2);
+  const pairs = found.map(
+    (p): Candidate => ({ a: p.a, b: p.b, score: p.score, kind: "siblings", order: order(p.row), delta: p.delta, run: -1, position: p.row }),
+  );
+  return { pairs, cells: rows.flatMap((r) => r.cells.flatMap((c) => (c ? [c.el] : []))) };
+}
+
+/**
+ * Runs of sibling units that are the rows of one container (`<div>` rows, list items of spans), read as a grid
+ * where their adjacent pairs (`adjacent`, the modal column) are no regular template (notes between, classical
+ * Chinese); rows whose adjacent pairs already are one keep them (and spare the grid its lexicon test).
+ */
+function runGrid(unordered: readonly Run[], adjacent: readonly Candidate[], page: MeasuredPage): Candidate[] | null {
+  if (keepTemplate(adjacent, page.opts).regular) return null;
+  const first = (run: Run) => run.units.find((u) => u !== null)?.order ?? 0;
+  const runs = [...unordered].sort((x, y) => first(x) - first(y));
+  const rows = runs.map((run) => ({ cells: run.units.map((u) => (u ? gridCell(page.infos[u.order]!.el, page.pair) : null)), skip: false }));
+  const found = gridPairs(rows, page.scorer, page.opts, page.translate);
+  // Units of a run pair with units of their kind (as adjacent units do): a heading is not a code block's translation.
+  if (found?.some((p) => !sameKind(p.tags[0], p.tags[1]))) return null;
+  if (!found) return null;
+  return found.map((p): Candidate => {
+    const run = runs[p.row]!;
+    return { a: p.a, b: p.b, score: p.score, kind: "siblings", order: first(run), delta: p.delta, run: run.id, position: p.row };
+  });
 }
 
 /**
@@ -368,133 +439,17 @@ function purity(infos: readonly Info[], kids: readonly number[][]): boolean[] {
 }
 
 /**
- * The side of a unit in a run: CJK when more than a tenth of its letters are CJK (a table header
- * "Unicode名称", a sentence full of code names), the other language when it has (almost) none and reads as
- * text: a word of three letters at least when it has digits ("42 pt" is a measure), not a code point ("FF0C"), not romanised Chinese
- * ("biāodiǎn fúhào": pinyin is Latin script but not English).
- */
-function unitSide(letters: readonly [number, number], text: string): Side | null {
-  const [na, nb] = letters;
-  if (na + nb === 0) return null;
-  if (nb / (na + nb) > 0.1) return "b";
-  if (text.length > 80) return "a"; // measures, code points and romanised terms are short
-  if (/\d/u.test(text) && !/\p{L}{3}/u.test(text)) return null;
-  if (/^[\s,;/]*(?:(?:U\+)?[0-9A-F]{4,6}[\s,;/]*)+$/u.test(text)) return null;
-  // Checked only where there are letters with diacritics (cheap test first: most units have none).
-  if (/[\u00c0-\u01dc]/u.test(text) && isPinyin(text.match(/[\p{L}\p{N}+]+/gu) ?? [])) return null;
-  return "a";
-}
-
-const TONE_MARK = /[āáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜ]/iu;
-const PINYIN_ONLY_MARK = /[āǎēěīǐōǒūǔǖǘǚǜ]/iu;
-
-/** Romanised Chinese: most words carry a tone mark, one of them a mark English and French do not use. */
-function isPinyin(words: readonly string[]): boolean {
-  const marked = words.filter((w) => TONE_MARK.test(w));
-  return marked.length === words.length || (marked.length * 2 >= words.length && marked.some((w) => PINYIN_ONLY_MARK.test(w)));
-}
-
-/** English-dominant: letters of pair.a and ≤ 10 % of pair.b; CJK-dominant: > 30 % pair.b letters. */
-export function dominant([na, nb]: readonly [number, number]): Side | "mixed" | null {
-  const total = na + nb;
-  if (total === 0) return null;
-  if (nb / total > 0.3) return "b";
-  if (na > 0 && nb / total <= 0.1) return "a";
-  return "mixed";
-}
-
-function countLetters(text: string, pair: LanguagePair): [number, number] {
-  const c = countChars(text, pair);
-  return [c.a, c.b];
-}
-
-/** Letters of each language of the pair, and other letters and digits (Gale-Church's length unit is all of them). */
-interface CharCounts {
-  a: number;
-  b: number;
-  other: number;
-}
-
-/** Counted with fast paths for ASCII and the CJK block (regular expressions per character only for the rest). */
-function countChars(text: string, pair: LanguagePair, into?: CharCounts): CharCounts {
-  const out: CharCounts = into ?? { a: 0, b: 0, other: 0 };
-  out.a = 0;
-  out.b = 0;
-  out.other = 0;
-  const latinA = pair.a === "en";
-  const hanB = pair.b === "zh" || pair.b === "ja";
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) {
-      if ((code >= 65 && code <= 90) || (code >= 97 && code <= 122)) {
-        if (latinA) out.a++;
-        else out.other++;
-      } else if (code >= 48 && code <= 57) out.other++;
-      continue;
-    }
-    if (hanB && code >= 0x4e00 && code <= 0x9fff) {
-      out.b++;
-      continue;
-    }
-    if (code >= 0x3000 && code <= 0x303f) continue; // CJK punctuation
-    if (code >= 0xff00 && code <= 0xff0f) continue; // full-width punctuation
-    const cp = text.codePointAt(i)!;
-    const ch = String.fromCodePoint(cp);
-    if (cp > 0xffff) i++;
-    const l = charLang(ch, pair);
-    if (l === pair.a) out.a++;
-    else if (l === pair.b) out.b++;
-    else if (/[\p{L}\p{N}]/u.test(ch)) out.other++;
-  }
-  return out;
-}
-
-/**
- * Length-model δ of a (CJK, other) pair of texts, as `textLengthDelta` computes it (letters and digits;
- * letters of the CJK side not in its script carried over one for one), from character counts.
- */
-class LengthFit {
-  private readonly model;
-  constructor(private readonly pair: LanguagePair) {
-    this.model = lengthModelFor(pair.b);
-  }
-  delta(b: string, a: string): number {
-    const cb = countChars(b, this.pair);
-    const ca = countChars(a, this.pair);
-    const l1 = cb.b;
-    const carried = cb.a + cb.other;
-    const n1 = Math.max(l1, 1);
-    return (ca.a + ca.b + ca.other - l1 * this.model.c - carried) / Math.sqrt(n1 * this.model.s2 + n1 * n1 * this.model.b);
-  }
-}
-
-/**
- * A CJK text that quotes every word of its English partner ("Yes?" / "yes 的意思通常是…") is a note about
- * the English, not its translation.
- */
-function isNoteOn(b: string, a: string): boolean {
-  if (a.length > 80 || !/[A-Za-z\u00c0-\u024f]/u.test(b)) return false; // notes quote a word or a phrase
-  const words = a.toLowerCase().match(/\p{L}+/gu);
-  if (!words || words.length === 0) return false;
-  const inB = new Set(b.toLowerCase().match(/\p{L}+/gu) ?? []);
-  return words.every((w) => inB.has(w));
-}
-
-/** Length fit of a pair in (0, 1] (1: the expected length ratio), or 0 when the CJK side is a note on the English. */
-function pairFit(a: string, b: string, scorer: LengthFit): { score: number; delta: number } {
-  if (isNoteOn(b, a)) return { score: 0, delta: Number.POSITIVE_INFINITY };
-  const delta = scorer.delta(b, a);
-  return { score: Math.exp((-delta * delta) / 8), delta };
-}
-
-/**
  * Pair the runs of one template (the runs under one tag path). For each direction (first side → other
  * side), the best set of non-overlapping adjacent pairs per run (dynamic programming on the path, every pair
  * worth a little plus its length fit); the direction with the larger total wins. Where every run gives one
  * pair (table rows), the columns are the template: a pair in another column must fit the length model, and
  * the runs are `rows` (their other cells are notes).
  */
-function pairRuns(runs: readonly Run[], scorer: LengthFit): { pairs: Candidate[]; rows: number[] } {
+function pairRuns(
+  runs: readonly Run[],
+  scorer: LengthFit,
+  gridOf?: (rows: readonly Run[], adjacent: readonly Candidate[]) => Candidate[] | null,
+): { pairs: Candidate[]; rows: number[] } {
   let best: Candidate[] = [];
   let bestTotal = 0;
   for (const first of ["a", "b"] as const) {
@@ -524,31 +479,25 @@ function pairRuns(runs: readonly Run[], scorer: LengthFit): { pairs: Candidate[]
     else groups.set(g, [c]);
   }
   const pairs: Candidate[] = [];
-  for (const list of groups.values()) pairs.push(...tableColumns(list, ambiguous));
-  return { pairs, rows: [...perRun.keys()] };
-}
-
-/**
- * Pairs whose English or CJK text has another partner elsewhere in the template: a column whose values
- * repeat with different partners ("String" beside 是 here and 否 there: a type column beside a yes/no
- * column) is data, not a translation.
- */
-function ambiguousPairs(pairs: readonly Candidate[]): Set<Candidate> {
-  const partners = new Map<string, Set<string>>();
-  const count = new Map<string, number>();
-  const note = (k: string, v: string) => {
-    const set = partners.get(k) ?? new Set<string>();
-    set.add(v);
-    partners.set(k, set);
-    count.set(k, (count.get(k) ?? 0) + 1);
-  };
-  for (const c of pairs) {
-    note(`a\u0000${c.a}`, c.b);
-    note(`b\u0000${c.b}`, c.a);
+  // Each group's rows read as a grid (`grid.ts`: columns by content and the grid's own length ratio) when
+  // its columns pair; otherwise the modal column of the adjacent pairs.
+  const columns = new Map([...groups].map(([g, list]) => [g, tableColumns(list, ambiguous)]));
+  const grids = new Map(
+    [...groups.keys()].map((g) => [
+      g,
+      gridOf?.(
+        runs.filter((r) => r.group === g),
+        columns.get(g)!,
+      ) ?? null,
+    ]),
+  );
+  const unclear = ambiguousPairs([...grids.values()].flatMap((x) => x ?? []));
+  for (const g of groups.keys()) {
+    const grid = grids.get(g);
+    const data = grid && grid.filter((c) => unclear.has(c)).length > 0.3 * grid.length;
+    pairs.push(...(grid && !data ? grid : columns.get(g)!));
   }
-  // A value seen three times or more with more than one partner: a term with two translations is not that.
-  const repeats = (k: string) => partners.get(k)!.size > 1 && count.get(k)! >= 3;
-  return new Set(pairs.filter((c) => repeats(`a\u0000${c.a}`) || repeats(`b\u0000${c.b}`)));
+  return { pairs, rows: [...perRun.keys()] };
 }
 
 /**
@@ -616,16 +565,6 @@ const SPEAKER = /^(?:[A-Z]|[甲乙丙丁男女问答問])\s?[:：]\s*/u;
 function withoutSpeakerLabels(a: string, b: string): { a: string; b: string } {
   if (!SPEAKER.test(a) || !SPEAKER.test(b)) return { a, b };
   return { a: a.replace(SPEAKER, ""), b: b.replace(SPEAKER, "") };
-}
-
-const LIST_NUMBER = /^\(?\d{1,3}[.)、．]\s*/u;
-
-/** A list number on one side only ("1. Would you…" / "请你…") is the list's decoration, not text. */
-function withoutOneSidedNumber(a: string, b: string): [string, string] {
-  const na = LIST_NUMBER.test(a);
-  const nb = LIST_NUMBER.test(b);
-  if (na === nb) return [a, b];
-  return [a.replace(LIST_NUMBER, "") || a, b.replace(LIST_NUMBER, "") || b];
 }
 
 /** Dialogue lines inside `<pre>`: kept when the lines alternate languages (most of them paired); else code. */

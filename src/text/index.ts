@@ -20,7 +20,6 @@ export { expandContractions, normalizeText, toSimplified } from "./normalize.js"
 export { contentTokens, englishToken, isStopWord, tokenize } from "./tokenize.js";
 export {
   buildLexicon,
-  cedictStats,
   formatLexiconFile,
   LEXICON_FILE_MAGIC,
   type Lexicon,
@@ -40,4 +39,4 @@ export {
   type ParallelSentence,
   parseParallelTsv,
 } from "./learn-lexicon.js";
-export { cedictGlossTexts } from "./lexicon.js";
+export { cedictGlossTexts, cedictStats, cedictWords } from "./cedict.js";

