@@ -20,6 +20,9 @@ import type { ResultRecord } from "./types.js";
 
 /** A bare host name or URL. */
 export const URL_LIKE = /^(https?:\/\/)?(www\.)?([\p{L}\p{N}-]+\.)+\p{L}{2,}(\/\S*)?$/u;
+/** A snippet's plausible length (the seed's test), in characters. */
+const MIN_SNIPPET = 20;
+const MAX_SNIPPET = 1500;
 const HIGHLIGHT_TAGS = new Set(["em", "b", "strong", "mark"]);
 
 export interface PageEvidence {
@@ -37,6 +40,8 @@ export function pageEvidence(seq: TagPathSequence, pageUrl?: string): PageEviden
 
 export interface RecordEvidence {
   snippet: boolean;
+  /** No snippet, but a descriptive title and some text beside it: a card of a grid (a product with its price). */
+  card: boolean;
   /** The title is words, not a bare host name or URL (the site line of a card, a displayed URL). */
   worded: boolean;
   heading: boolean;
@@ -64,7 +69,8 @@ export function recordEvidence(
   const query = highlight || page.terms.some((t) => text.includes(t));
   const href = (seq.hrefs[link] ?? "").trim().toLowerCase();
   return {
-    snippet: record.snippet.length >= 20 && record.snippet.length <= 1500,
+    snippet: hasSnippet(record),
+    card: isCard(record),
     worded: !URL_LIKE.test(record.title.trim()),
     heading,
     query,
@@ -74,15 +80,35 @@ export function recordEvidence(
 
 export const EVIDENCE_WEIGHTS: Readonly<Record<keyof RecordEvidence, number>> = {
   snippet: 1,
+  card: 0.5,
   worded: 0,
   heading: 0.5,
   query: 0.5,
   absolute: 0.25,
 };
 
-/** Whether a record can count as a result at all: a snippet and a worded title. */
+/** The seed's snippet: text beside the title of a plausible length. */
+export function hasSnippet(record: Pick<ResultRecord, "snippet">): boolean {
+  return record.snippet.length >= MIN_SNIPPET && record.snippet.length <= MAX_SNIPPET;
+}
+
+/**
+ * A card of a site search's grid (a product, a profile, a repository): the title describes the item (as long as a
+ * snippet) and some text of the record's own sits beside it (a price, a place, a rating), but less than a snippet.
+ * Menus, filters and footers have short link texts; a title with nothing beside it is a bare link.
+ */
+export function isCard(record: Pick<ResultRecord, "title" | "snippet">): boolean {
+  return !hasSnippet(record) && record.snippet.length > 0 && record.title.trim().length >= MIN_SNIPPET;
+}
+
+/** Whether a record can count as a result at all: a worded title with a snippet, or a card. */
 export function isResultLike(e: RecordEvidence): boolean {
-  return e.snippet && e.worded;
+  return (e.snippet || e.card) && e.worded;
+}
+
+/** Whether a record read from a page looks like a result (the same test on its text alone). */
+export function looksLikeResult(record: Pick<ResultRecord, "title" | "snippet">): boolean {
+  return (hasSnippet(record) || isCard(record)) && !URL_LIKE.test(record.title.trim());
 }
 
 export function recordScore(e: RecordEvidence): number {
