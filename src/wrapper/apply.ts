@@ -116,9 +116,7 @@ export function anchorRecords(ctx: TextContext, pathIds: ReadonlyMap<string, num
   const insideLearned = learned ? insideAny(learned.titled) : () => false;
   const inList = exact === undefined ? () => false : listContainers(index, exact);
   const continues = (r: (typeof read)[number]) =>
-    learned !== undefined &&
-    learned.atTemplate.length > 0 &&
-    r.atTemplate.every((x) => !insideLearned(x.root) && inList(x.root));
+    learned !== undefined && learned.atTemplate.length > 0 && r.atTemplate.every((x) => !insideLearned(x.root) && inList(x.root));
   const eligible = read.filter(
     (r) =>
       r.exact ||
