@@ -1,7 +1,7 @@
 import { collapsedView, indexTagPaths, type TagPathIndex, type TagPathSequence } from "../html/index.js";
 import { hasAdLabel } from "./ads.js";
 import { type AnchoredRegion, adHeaderReader, learnedListReader, siteRowReader } from "./list-members.js";
-import { looksLikeResult, targetSite } from "./evidence.js";
+import { looksLikeResult, targetSite, titleHeaded } from "./evidence.js";
 import { sameLayout } from "./layout.js";
 import { answersSubmittedQuery, findQueryNotices, pageQuery, queryTerms } from "./query-rewrite.js";
 import { type TextContext, textContext } from "./record-text.js";
@@ -288,6 +288,7 @@ function readRecords(
   let recordRegionsKept: AnchoredRegion[] = [];
   const parts: AnchoredRegion[] = [];
   const links: Array<{ href: string; text: string; snippet: string }> = [];
+  const titleOf: number[] = [];
   let last: { root: number; site: string | null } | null = null;
   let coveredUntil = -1;
   regions.forEach((region, i) => {
@@ -311,6 +312,7 @@ function readRecords(
     last = { root: region.root, site };
     records.push({ rank: records.length + 1, ...r });
     links.push({ href: seq.hrefs[titleLinks[i]!]!, text: r.title, snippet: r.snippet });
+    titleOf.push(titleLinks[i]!);
     recordRegionsKept.push(region);
     coveredUntil = region.end;
   });
@@ -319,7 +321,10 @@ function readRecords(
   const query = pageQuery(seq);
   const search = searchLinkFlags(links, query);
   const repeated = repeatedRecordFlags(records);
-  const control = controlTitleFlags(records, query ? queryTerms(query) : []);
+  const control = controlTitleFlags(
+    records.map((r, i) => ({ title: r.title, headed: titleHeaded(ctx, recordRegionsKept[i]!.root, titleOf[i]!) })),
+    query ? queryTerms(query) : [],
+  );
   const queryWordList = queryWords(query ?? "").split(" ");
   const kept = (_: unknown, i: number) => !search[i] && !repeated[i] && !control[i] && !isEngineSearchControl(links[i]!, queryWordList);
   recordRegionsKept = recordRegionsKept.filter(kept);

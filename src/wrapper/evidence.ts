@@ -56,11 +56,8 @@ export function recordEvidence(
   link: number,
   record: Omit<ResultRecord, "rank">,
 ): RecordEvidence {
-  const { seq, parents } = ctx.index;
-  let heading = false;
-  for (let p = parents[link]!; p >= region.root && !heading; p = parents[p]!)
-    if (HEADING_TAGS.has(ctx.tags[seq.pathIds[p]!]!)) heading = true;
-  for (let p = link + 1; p < seq.ends[link]! && !heading; p++) if (HEADING_TAGS.has(ctx.tags[seq.pathIds[p]!]!)) heading = true;
+  const { seq } = ctx.index;
+  const heading = titleHeaded(ctx, region.root, link);
   let highlight = false;
   for (let p = region.root; p < region.end && !highlight; p++) {
     if (HIGHLIGHT_TAGS.has(ctx.tags[seq.pathIds[p]!]!) && p + 1 < seq.ends[p]! && seq.texts[p + 1]) highlight = true;
@@ -76,6 +73,14 @@ export function recordEvidence(
     query,
     absolute: /^(https?:)?\/\//.test(href),
   };
+}
+
+/** Whether a title link sits in a heading (within its record) or holds one. */
+export function titleHeaded(ctx: TextContext, recordRoot: number, link: number): boolean {
+  const { seq, parents } = ctx.index;
+  for (let p = parents[link]!; p >= recordRoot; p = parents[p]!) if (HEADING_TAGS.has(ctx.tags[seq.pathIds[p]!]!)) return true;
+  for (let p = link + 1; p < seq.ends[link]!; p++) if (HEADING_TAGS.has(ctx.tags[seq.pathIds[p]!]!)) return true;
+  return false;
 }
 
 export const EVIDENCE_WEIGHTS: Readonly<Record<keyof RecordEvidence, number>> = {

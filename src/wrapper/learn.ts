@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { UserError } from "../errors.js";
 import { collapsedView, indexTagPaths, type TagPathIndex, type TagPathSequence } from "../html/index.js";
 import { graphWithTieBreakNoise, sparseAffinityPropagation } from "./ap.js";
-import { isResultLike, type PageEvidence, pageEvidence, recordEvidence, recordScore, siteDiversity } from "./evidence.js";
+import { isResultLike, type PageEvidence, pageEvidence, recordEvidence, recordScore, siteDiversity, titleHeaded } from "./evidence.js";
 import { layoutFingerprint } from "./layout.js";
 import { textContext, type TextContext } from "./record-text.js";
 import { buildRecord, controlTitleFlags, findTitleLink, headingTail, recordRegions, relativePath } from "./records.js";
@@ -368,10 +368,8 @@ function describeCluster(
   };
   let built = buildAll(false);
   // Most records' link reads the same ("Read more »"): the title is the text the records begin with.
-  const controls = controlTitleFlags(
-    built.map((b) => b.record),
-    evidence.terms,
-  ).filter(Boolean).length;
+  const headed = (b: (typeof built)[number]) => ({ title: b.record.title, headed: titleHeaded(ctx, b.region.root, b.link) });
+  const controls = controlTitleFlags(built.map(headed), evidence.terms).filter(Boolean).length;
   const titleFromText = controls * 2 > built.length;
   if (titleFromText) built = buildAll(true);
   // A new search (pagination, a vertical's block, a related search) is no result, and neither is a second
@@ -380,10 +378,7 @@ function describeCluster(
     built.map((b) => ({ href: index.seq.hrefs[b.link]!, text: b.record.title, snippet: b.record.snippet })),
     evidence.query,
   );
-  const control = controlTitleFlags(
-    built.map((b) => b.record),
-    evidence.terms,
-  );
+  const control = controlTitleFlags(built.map(headed), evidence.terms);
   let score = 0;
   let withSnippet = 0;
   const urls = new Set<string>();

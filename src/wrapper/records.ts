@@ -277,11 +277,12 @@ const CONTROL_REPEATS = 3;
 /**
  * Records whose "title" is a control's label: the same link text in several records of the list ("Read
  * more »", "Cached", "Translate this page") where the record's real title is not a link. Results for an exact
- * name can share a title, so a text saying one of the query's words is never a control.
+ * name can share a title, so a text saying one of the query's words is never a control, nor a title in a heading.
  */
-export function controlTitleFlags(records: ReadonlyArray<{ title: string }>, queryTerms: readonly string[]): boolean[] {
+export function controlTitleFlags(records: ReadonlyArray<{ title: string; headed?: boolean }>, queryTerms: readonly string[]): boolean[] {
   const counts = new Map<string, number>();
   const keys = records.map((r) => r.title.toLowerCase());
   for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
-  return keys.map((k) => counts.get(k)! >= CONTROL_REPEATS && !queryTerms.some((t) => k.includes(t)));
+  // A headed title is the record's name, however common (a shop's grid of one product line); controls are not headed.
+  return keys.map((k, i) => counts.get(k)! >= CONTROL_REPEATS && !records[i]!.headed && !queryTerms.some((t) => k.includes(t)));
 }
