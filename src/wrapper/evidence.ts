@@ -124,19 +124,31 @@ export function recordScore(e: RecordEvidence): number {
 
 /**
  * Share of a list's records that lead to a site no earlier record of it leads to. A record whose site cannot be
- * read, or is the engine's own (a redirect that does not carry its target, an on-site link), counts as distinct:
+ * read, or is the engine's own or a subdomain of its domain (a redirect that does not carry its target, an on-site
+ * link: a shop's item pages), counts as distinct:
  * nothing is known against it.
  */
 export function siteDiversity(urls: readonly string[], engineSite: string | null): number {
   if (urls.length === 0) return 1;
   const seen = new Set<string>();
+  const own = engineSite === null ? null : siteDomain(engineSite);
   let distinct = 0;
   for (const url of urls) {
     const site = targetSite(url);
-    if (site === null || site === engineSite || !seen.has(site)) distinct++;
+    if (site === null || siteDomain(site) === own || !seen.has(site)) distinct++;
     if (site !== null) seen.add(site);
   }
   return distinct / urls.length;
+}
+
+/**
+ * A host's domain without its subdomains (`search.example.com` and `item.example.com` are one site's): the last
+ * two labels, three when the second-to-last is a short second-level label under a country code (`example.co.uk`).
+ */
+export function siteDomain(host: string): string {
+  const labels = host.split(".");
+  const n = labels.length >= 3 && labels.at(-1)!.length === 2 && labels.at(-2)!.length <= 3 ? 3 : 2;
+  return labels.slice(-n).join(".");
 }
 
 /** The engine's own site: the page URL's, when known. */
