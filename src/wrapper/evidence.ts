@@ -1,6 +1,6 @@
 import type { TagPathSequence } from "../html/index.js";
 import { pageQuery, queryTerms } from "./query-rewrite.js";
-import { HEADING_TAGS, type TextContext } from "./record-text.js";
+import { HEADING_TAGS, normaliseSpace, rangeText, type TextContext } from "./record-text.js";
 import type { RecordRegion } from "./records.js";
 import type { ResultRecord } from "./types.js";
 
@@ -23,6 +23,8 @@ export const URL_LIKE = /^(https?:\/\/)?(www\.)?([\p{L}\p{N}-]+\.)+\p{L}{2,}(\/\
 /** A snippet's plausible length (the seed's test), in characters. */
 const MIN_SNIPPET = 20;
 const MAX_SNIPPET = 1500;
+/** A record's "snippet" is a list of links when less than this share of it is text outside them. */
+const LINK_LIST_PLAIN = 0.1;
 const HIGHLIGHT_TAGS = new Set(["em", "b", "strong", "mark"]);
 
 export interface PageEvidence {
@@ -58,6 +60,22 @@ export function recordEvidence(
 ): RecordEvidence {
   const { seq } = ctx.index;
   const heading = titleHeaded(ctx, region.root, link);
+  // A "snippet" made of the texts of links leading elsewhere than the title, with (nearly) no text of its own, is a
+  // list of links (a category menu's sub-entries), not a snippet; a snippet linking to the title's own page is one
+  // (a plain-HTML layout), and so is a card's line of a shop link and a price.
+  const pageOf = (href: string | null | undefined) => (href ?? "").replace(/#.*$/, "");
+  const titlePage = pageOf(seq.hrefs[link]);
+  let linked = 0;
+  let links = 0;
+  for (let p = region.root; p < region.end; p++) {
+    if (p === link || ctx.tags[seq.pathIds[p]!] !== "a") continue;
+    if (p < link && seq.ends[p]! > link) continue; // a link holding the title link (a card wrapped in one link)
+    if (pageOf(seq.hrefs[p]) === titlePage) continue;
+    linked += normaliseSpace(rangeText(ctx, p, seq.ends[p]!)).length + 1;
+    links++;
+    p = seq.ends[p]! - 1;
+  }
+  const linkList = links >= 2 && record.snippet.length - linked < LINK_LIST_PLAIN * record.snippet.length;
   let highlight = false;
   for (let p = region.root; p < region.end && !highlight; p++) {
     if (HIGHLIGHT_TAGS.has(ctx.tags[seq.pathIds[p]!]!) && p + 1 < seq.ends[p]! && seq.texts[p + 1]) highlight = true;
@@ -66,8 +84,8 @@ export function recordEvidence(
   const query = highlight || page.terms.some((t) => text.includes(t));
   const href = (seq.hrefs[link] ?? "").trim().toLowerCase();
   return {
-    snippet: hasSnippet(record),
-    card: isCard(record),
+    snippet: hasSnippet(record) && !linkList,
+    card: isCard(record) && !linkList,
     worded: !URL_LIKE.test(record.title.trim()),
     heading,
     query,

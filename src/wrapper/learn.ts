@@ -4,7 +4,7 @@ import { collapsedView, indexTagPaths, type TagPathIndex, type TagPathSequence }
 import { graphWithTieBreakNoise, sparseAffinityPropagation } from "./ap.js";
 import { isResultLike, type PageEvidence, pageEvidence, recordEvidence, recordScore, siteDiversity, titleHeaded } from "./evidence.js";
 import { layoutFingerprint } from "./layout.js";
-import { textContext, type TextContext } from "./record-text.js";
+import { BLOCK_TAGS, textContext, type TextContext } from "./record-text.js";
 import { buildRecord, controlTitleFlags, findTitleLink, headingTail, recordRegions, relativePath } from "./records.js";
 import { searchLinkFlags } from "./search-links.js";
 import { DEFAULT_EPSILON, similarityGraph } from "./similarity.js";
@@ -220,7 +220,24 @@ export function recordRoot(
     if (c.completeness < ROOT_SHARE * maxCompleteness) continue;
     if (!best || c.records > best.records || (c.records === best.records && c.depth > best.depth)) best = c;
   }
-  return best === null ? null : liftRoot(index, best.id);
+  if (best === null) return null;
+  // A record is more than its link: a card wholly wrapped in one link (blocks of image, title, price) is read from
+  // the link's parent, so that the link is the record's title link. (Inline links in text stay what they are.)
+  let root = best.id;
+  const first = index.occurrences[root]![0]!;
+  if (seq.paths[root]!.endsWith("\\a") && index.parents[first]! >= 0 && holdsBlock(index, first))
+    root = seq.pathIds[index.parents[first]!]!;
+  return liftRoot(index, root);
+}
+
+/** Whether an element holds a block-level element (a link wrapping a card, not a phrase). */
+function holdsBlock(index: TagPathIndex, pos: number): boolean {
+  const { seq } = index;
+  for (let p = pos + 1; p < seq.ends[pos]!; p++) {
+    const path = seq.paths[seq.pathIds[p]!]!;
+    if (BLOCK_TAGS.has(path.slice(path.lastIndexOf("\\") + 1))) return true;
+  }
+  return false;
 }
 
 /**
