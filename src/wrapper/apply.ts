@@ -3,7 +3,7 @@ import { hasAdLabel } from "./ads.js";
 import { type AnchoredRegion, adHeaderReader, learnedListReader, siteRowReader } from "./list-members.js";
 import { looksLikeResult, targetSite, titleHeaded } from "./evidence.js";
 import { sameLayout } from "./layout.js";
-import { answersSubmittedQuery, findQueryNotices, pageQuery, queryTerms } from "./query-rewrite.js";
+import { answersSubmittedQuery, findQueryNotices, mentionsQuery, pageQuery, queryTerms } from "./query-rewrite.js";
 import { type TextContext, textContext } from "./record-text.js";
 import {
   buildRecord,
@@ -361,8 +361,19 @@ function verdict(
       match,
     };
   }
-  if (found["no-results"])
-    return { status: "empty", records: [], detail: `the engine found nothing for the query ("${found["no-results"].text}")`, match };
+  // "No results for X" above results for a relaxed X (without its quotes, fewer of its words): the results are on
+  // the page, kept with the notice flagged — when they mention the submitted words; otherwise the page is empty.
+  const none = found["no-results"];
+  if (none && records.length > 0 && mentionsQuery(submitted, texts())) {
+    return {
+      status: "ok",
+      records,
+      detail: `${records.length} records, for a relaxed query (the engine found nothing for the query as written: "${none.text}")`,
+      rewrittenQuery: none.text,
+      match,
+    };
+  }
+  if (none) return { status: "empty", records: [], detail: `the engine found nothing for the query ("${none.text}")`, match };
   return records.length > 0
     ? { status: "ok", records, detail: `${records.length} records`, match }
     : { status: "empty", records, detail: "the page has the engine's layout but no result records", match };

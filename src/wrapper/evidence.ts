@@ -1,6 +1,6 @@
 import type { TagPathSequence } from "../html/index.js";
 import { pageQuery, queryTerms } from "./query-rewrite.js";
-import { HEADING_TAGS, normaliseSpace, rangeText, type TextContext } from "./record-text.js";
+import { BLOCK_TAGS, HEADING_TAGS, normaliseSpace, rangeText, type TextContext } from "./record-text.js";
 import type { RecordRegion } from "./records.js";
 import type { ResultRecord } from "./types.js";
 
@@ -71,9 +71,14 @@ export function recordEvidence(
     if (p === link || ctx.tags[seq.pathIds[p]!] !== "a") continue;
     if (p < link && seq.ends[p]! > link) continue; // a link holding the title link (a card wrapped in one link)
     if (pageOf(seq.hrefs[p]) === titlePage) continue;
-    linked += normaliseSpace(rangeText(ctx, p, seq.ends[p]!)).length + 1;
+    const end = seq.ends[p]!;
+    let blocks = false;
+    for (let q = p + 1; q < end && !blocks; q++) blocks = BLOCK_TAGS.has(ctx.tags[seq.pathIds[q]!]!);
+    const text = normaliseSpace(rangeText(ctx, p, end)).length;
+    p = end - 1;
+    if (blocks) continue; // a link holding blocks (a sitelink: its title and description) is no menu entry
+    linked += text + 1;
     links++;
-    p = seq.ends[p]! - 1;
   }
   const linkList = links >= 2 && record.snippet.length - linked < LINK_LIST_PLAIN * record.snippet.length;
   let highlight = false;

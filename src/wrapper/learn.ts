@@ -4,7 +4,7 @@ import { collapsedView, indexTagPaths, type TagPathIndex, type TagPathSequence }
 import { graphWithTieBreakNoise, sparseAffinityPropagation } from "./ap.js";
 import { isResultLike, type PageEvidence, pageEvidence, recordEvidence, recordScore, siteDiversity, titleHeaded } from "./evidence.js";
 import { layoutFingerprint } from "./layout.js";
-import { BLOCK_TAGS, textContext, type TextContext } from "./record-text.js";
+import { BLOCK_TAGS, HEADING_TAGS, textContext, type TextContext } from "./record-text.js";
 import { buildRecord, controlTitleFlags, findTitleLink, headingTail, recordRegions, relativePath } from "./records.js";
 import { searchLinkFlags } from "./search-links.js";
 import { DEFAULT_EPSILON, similarityGraph } from "./similarity.js";
@@ -230,14 +230,18 @@ export function recordRoot(
   return liftRoot(index, root);
 }
 
-/** Whether an element holds a block-level element (a link wrapping a card, not a phrase). */
+/** Whether a link wraps a card: a heading (the card's title) among blocks, not a phrase or a row of text. */
 function holdsBlock(index: TagPathIndex, pos: number): boolean {
   const { seq } = index;
+  let block = false;
+  let heading = false;
   for (let p = pos + 1; p < seq.ends[pos]!; p++) {
     const path = seq.paths[seq.pathIds[p]!]!;
-    if (BLOCK_TAGS.has(path.slice(path.lastIndexOf("\\") + 1))) return true;
+    const tag = path.slice(path.lastIndexOf("\\") + 1);
+    if (BLOCK_TAGS.has(tag)) block = true;
+    if (HEADING_TAGS.has(tag)) heading = true;
   }
-  return false;
+  return block && heading;
 }
 
 /**
