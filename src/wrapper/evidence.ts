@@ -37,7 +37,26 @@ export interface PageEvidence {
 
 export function pageEvidence(seq: TagPathSequence, pageUrl?: string): PageEvidence {
   const query = pageQuery(seq);
-  return { query, terms: query ? queryTerms(query) : [], site: engineSite(pageUrl) };
+  return { query, terms: query ? queryTerms(query) : [], site: engineSite(pageUrl) ?? dominantSite(seq) };
+}
+
+/**
+ * The page's own site when its URL is not given: the domain that more than half of the page's absolute links lead
+ * to (a shop's pages link to its items and sections; a web engine's results lead to many sites). Null when none does.
+ */
+export function dominantSite(seq: TagPathSequence): string | null {
+  const counts = new Map<string, number>();
+  let total = 0;
+  for (const href of seq.hrefs) {
+    if (!href || !/^(https?:)?\/\//i.test(href)) continue;
+    const host = hostSite(href.startsWith("//") ? `http:${href}` : href);
+    if (host === null) continue;
+    const domain = siteDomain(host);
+    counts.set(domain, (counts.get(domain) ?? 0) + 1);
+    total++;
+  }
+  for (const [domain, n] of counts) if (n * 2 > total) return domain;
+  return null;
 }
 
 export interface RecordEvidence {

@@ -42,35 +42,11 @@ export interface PageAnalysis {
 
 export function learnWrapper(seq: TagPathSequence, options: LearnOptions): Wrapper {
   const params = { ...DEFAULT_PARAMS, ...options.params };
-  // The seed's reading first: exact tag paths, AP with the median preference. When that shows no list of
-  // more than T records, try fewer, larger clusters (the minimum preference: on small pages nearly all
-  // paths are equally similar, and the median makes every path its own exemplar), then paths with nested
-  // records collapsed (legacy markup). The first variant that finds a record list wins, else the best.
-  const variants: Array<{ pathMode: Wrapper["pathMode"]; preference: "median" | "min" }> = [
-    { pathMode: "exact", preference: "median" },
-    { pathMode: "exact", preference: "min" },
-    { pathMode: "collapsed", preference: "median" },
-    { pathMode: "collapsed", preference: "min" },
-  ];
-  let analysis: PageAnalysis | null = null;
-  let pathMode: Wrapper["pathMode"] = "exact";
-  let collapsed: TagPathSequence | null = null;
-  for (const v of variants) {
-    if (v.pathMode === "collapsed" && !collapsed) collapsed = collapsedView(seq);
-    // Collapsing changed no path (no tandem repeats): the collapsed variants would repeat the exact ones.
-    if (v.pathMode === "collapsed" && collapsed!.paths.length === seq.paths.length) break;
-    const view = v.pathMode === "exact" ? seq : collapsed!;
-    const candidate = analysePage(view, params, options.pageUrl, v.preference);
-    if (!analysis || bestScore(candidate) > bestScore(analysis)) {
-      analysis = candidate;
-      pathMode = v.pathMode;
-    }
-    if (bestRecords(analysis) > params.minRecords) break;
-  }
+  const { analysis, pathMode } = chooseAnalysis(seq, params, options.pageUrl);
   // The seed's T: a list of results has more than T records (here: that look like results).
   if (!analysis || analysis.recordClusters.length === 0 || bestRecords(analysis) <= params.minRecords) {
     throw new UserError(
-      `${options.file ?? options.pageUrl ?? "page"}: no repeated record structure found (is this a result page with results?)`,
+      `${options.file ?? options.pageUrl ?? "page"}: no repeated record structure found (is this a result page with results? \`bitext wrapper learn --explain\` lists the candidate lists and why each was rejected)`,
     );
   }
   return {
@@ -88,6 +64,43 @@ export function learnWrapper(seq: TagPathSequence, options: LearnOptions): Wrapp
     layout: layoutFingerprint(seq),
     clusters: analysis.recordClusters,
   };
+}
+
+/**
+ * The page's analysis the learner uses. The seed's reading first: exact tag paths, AP with the median preference.
+ * When that shows no list of more than T records, try fewer, larger clusters (the minimum preference: on small pages
+ * nearly all paths are equally similar, and the median makes every path its own exemplar), then paths with nested
+ * records collapsed (legacy markup). The first variant that finds a record list wins, else the best.
+ */
+export function chooseAnalysis(
+  seq: TagPathSequence,
+  params: WrapperParams,
+  pageUrl?: string,
+): { analysis: PageAnalysis | null; pathMode: Wrapper["pathMode"]; preference: "median" | "min" } {
+  const variants: Array<{ pathMode: Wrapper["pathMode"]; preference: "median" | "min" }> = [
+    { pathMode: "exact", preference: "median" },
+    { pathMode: "exact", preference: "min" },
+    { pathMode: "collapsed", preference: "median" },
+    { pathMode: "collapsed", preference: "min" },
+  ];
+  let analysis: PageAnalysis | null = null;
+  let pathMode: Wrapper["pathMode"] = "exact";
+  let preference: "median" | "min" = "median";
+  let collapsed: TagPathSequence | null = null;
+  for (const v of variants) {
+    if (v.pathMode === "collapsed" && !collapsed) collapsed = collapsedView(seq);
+    // Collapsing changed no path (no tandem repeats): the collapsed variants would repeat the exact ones.
+    if (v.pathMode === "collapsed" && collapsed!.paths.length === seq.paths.length) break;
+    const view = v.pathMode === "exact" ? seq : collapsed!;
+    const candidate = analysePage(view, params, pageUrl, v.preference);
+    if (!analysis || bestScore(candidate) > bestScore(analysis)) {
+      analysis = candidate;
+      pathMode = v.pathMode;
+      preference = v.preference;
+    }
+    if (bestRecords(analysis) > params.minRecords) break;
+  }
+  return { analysis, pathMode, preference };
 }
 
 function bestScore(a: PageAnalysis): number {
