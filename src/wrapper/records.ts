@@ -258,15 +258,17 @@ function firstTextBlock(ctx: TextContext, region: RecordRegion): number {
 /**
  * Records leading where an earlier record of the list leads, with other text: the parts of one answer box
  * (its header, its text, its "Wikipedia" source line) all link to its source, while results of a list lead
- * to distinct pages. A record repeated whole (a directory listing a site under two headings) is kept.
+ * to distinct pages (a box's parts follow each other). A record repeated whole (a directory listing a site under two
+ * headings) is kept, and so is one with the same title further down the list: another item of one source (a second
+ * post of one author, titled by the author).
  * (Snippets are no such evidence: distinct results share one when the engine has none for them.)
  */
 export function repeatedRecordFlags(records: ReadonlyArray<{ url: string; title: string; snippet: string }>): boolean[] {
-  const seen = new Map<string, { title: string; snippet: string }>();
-  return records.map((r) => {
+  const seen = new Map<string, { title: string; snippet: string; at: number }>();
+  return records.map((r, i) => {
     const earlier = seen.get(r.url);
-    if (earlier) return earlier.title !== r.title || earlier.snippet !== r.snippet;
-    seen.set(r.url, r);
+    if (earlier) return earlier.title !== r.title || (earlier.snippet !== r.snippet && earlier.at === i - 1);
+    seen.set(r.url, { ...r, at: i });
     return false;
   });
 }
