@@ -145,7 +145,7 @@ export function hasSnippet(record: Pick<ResultRecord, "snippet">): boolean {
  * Menus, filters and footers have short link texts; a title with nothing beside it is a bare link.
  */
 export function isCard(record: Pick<ResultRecord, "title" | "snippet">): boolean {
-  return !hasSnippet(record) && record.snippet.length > 0 && record.title.trim().length >= MIN_SNIPPET;
+  return record.snippet.length > 0 && record.snippet.length < MIN_SNIPPET && record.title.trim().length >= MIN_SNIPPET;
 }
 
 /** Whether a record can count as a result at all: a worded title with a snippet, or a card. */
