@@ -22,7 +22,51 @@ export function recordRegions(index: TagPathIndex, occurrences: ArrayLike<number
     const next = i + 1 < occurrences.length ? occurrences[i + 1]! : Number.POSITIVE_INFINITY;
     regions.push({ root, end: Math.min(index.seq.ends[root]!, next) });
   }
-  return regions;
+  return flatRecords(index, regions) ?? regions;
+}
+
+/**
+ * A flat list whose record is a run of sibling elements (`<dt>` title, `<dd>` snippet): when every record root is a
+ * sibling of the next, with elements between them, and holds no text outside links (a title only), each record runs
+ * to the next root, the last one over as many siblings as the others have. Null when the list is not such a list.
+ */
+function flatRecords(index: TagPathIndex, regions: readonly RecordRegion[]): RecordRegion[] | null {
+  const { seq, parents } = index;
+  if (regions.length < 2) return null;
+  const parent = parents[regions[0]!.root]!;
+  if (parent < 0) return null;
+  let siblings = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < regions.length; i++) {
+    const r = regions[i]!;
+    if (parents[r.root] !== parent || r.end !== seq.ends[r.root]) return null;
+    if (!titleOnly(index, r.root)) return null;
+    if (i + 1 < regions.length) {
+      let n = 0;
+      for (let p = r.end; p < regions[i + 1]!.root; p = seq.ends[p]!) if (parents[p] === parent) n++;
+      if (n === 0) return null;
+      siblings = Math.min(siblings, n);
+    }
+  }
+  return regions.map((r, i) => {
+    if (i + 1 < regions.length) return { root: r.root, end: regions[i + 1]!.root };
+    let end = r.end;
+    for (let k = 0; k < siblings && end < seq.ends[parent]! && parents[end] === parent; k++) end = seq.ends[end]!;
+    return { root: r.root, end };
+  });
+}
+
+/** Whether an element's text all sits in links (a title line, nothing beside it). */
+function titleOnly(index: TagPathIndex, root: number): boolean {
+  const { seq, parents } = index;
+  let linked = false;
+  for (let p = root + 1; p < seq.ends[root]!; p++) {
+    if (!seq.texts[p]?.trim()) continue;
+    let inLink = false;
+    for (let a = parents[p]!; a > root && !inLink; a = parents[a]!) inLink = seq.paths[seq.pathIds[a]!]!.endsWith("\\a");
+    if (!inLink) return false;
+    linked = true;
+  }
+  return linked;
 }
 
 /** Path of `pos` relative to the record root at `root` (`h3\a`), or "" for the root itself. */

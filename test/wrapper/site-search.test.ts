@@ -132,3 +132,20 @@ describe("evidence for site-search records (mechanism)", () => {
     expect(siteDiversity(items, null)).toBe(0.25);
   });
 });
+
+describe("plain lists of an engine no one tuned for (mechanism)", () => {
+  it("a definition list of 30 results (title in <dt>, snippet in the next <dd>) is learned, every record with its snippet", () => {
+    const rows = Array.from(
+      { length: 30 },
+      (_, i) =>
+        `<dt><a href="https://site${i}.example.org/page">Result number ${i} about plain lists</a></dt><dd>A snippet for result ${i}, long enough to be a snippet of a result.</dd>`,
+    ).join("");
+    const html = `<html><head><title>plain lists - Search</title></head><body><p>Results 1-30</p><dl>${rows}</dl><p><a href="/s?q=plain+lists&p=2">Next</a></p></body></html>`;
+    const seq = tagPathsFromHtml(html);
+    // Before: "no repeated record structure found" (each <dt> alone has no snippet).
+    const r = extractRecords(learnWrapper(seq, { engine: "plain" }), seq);
+    expect(r.records).toHaveLength(30);
+    expect(r.records[29]).toMatchObject({ title: "Result number 29 about plain lists", url: "https://site29.example.org/page" });
+    expect(r.records[29]!.snippet).toMatch(/^A snippet for result 29/);
+  });
+});
