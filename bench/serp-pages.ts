@@ -1,13 +1,13 @@
 /**
  * The real result pages the wrapper benchmark and the record-equivalence check run on: every page of
- * ../shared/data/serps/{aql,aql-more,modern}, minus the pages listed (one `set/engine/file.html` a line)
+ * ../shared/data/serps/{aql,aql-more,modern,sites}, minus the pages listed (one `set/engine/file.html` a line)
  * in the file named by BENCH_EXCLUDE — the held-out pages stay out of a development loop.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 export const SERPS = join(import.meta.dirname, "..", "..", "shared", "data", "serps");
-export const SERP_SETS = ["aql", "aql-more", "modern"] as const;
+export const SERP_SETS = ["aql", "aql-more", "modern", "sites"] as const;
 
 export interface SerpPage {
   /** `set/engine/file.html`, relative to SERPS. */

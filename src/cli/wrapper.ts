@@ -7,8 +7,8 @@ import { writeFileAtomic } from "../io/index.js";
 import { DEFAULT_SAMPLE_QUERY, learnEngineLive } from "../serp/index.js";
 import { readWrapperFile, withNewWrapper, writeWrapperFile } from "../wrapper/index.js";
 import { extractRecords } from "../wrapper/index.js";
-import { learnWrapper } from "../wrapper/index.js";
-import type { Wrapper } from "../wrapper/index.js";
+import { explainLearning, learnWrapper } from "../wrapper/index.js";
+import type { LearnExplanation, Wrapper } from "../wrapper/index.js";
 import { formatTable, printJson, printLine } from "./output.js";
 
 /** Flags of the live path (no --sample): issue 3. */
@@ -25,6 +25,7 @@ export interface LearnFlags {
   url?: string;
   charset?: string;
   json?: boolean;
+  explain?: boolean;
 }
 
 /** Where learning writes an engine's wrapper by default: `wrappers/<engine>.json` in the user's home. */
@@ -60,6 +61,35 @@ export function learnFromSample(flags: LearnFlags & { sample: string }): { file:
   return { file: out, wrapper, records };
 }
 
+/** `wrapper learn --explain`: the candidate lists of a saved page, the taken and the rejected with why; nothing written. */
+export function explainSample(flags: LearnFlags & { sample: string }): LearnExplanation {
+  const { seq } = readPageTagPaths(flags.sample, flags.charset ? { charset: flags.charset } : {});
+  return explainLearning(seq, { pageUrl: flags.url });
+}
+
+export function formatExplanation(e: LearnExplanation): string {
+  // Lists with a score are shown one by one; those where nothing looks like a result are counted (--json lists all).
+  const scored = e.candidates.filter((c) => c.score > 0);
+  const unscored = e.candidates.length - scored.length;
+  const rows: Array<Array<string | number>> = [["#", "verdict", "score", "records", "result-like", "ancestor path P_a", "title link"]];
+  scored.forEach((c, i) =>
+    rows.push([i + 1, c.verdict, c.score.toFixed(2), c.records, c.resultLike, shorten(c.ancestorPath), c.titlePath ?? "-"]),
+  );
+  const reasons = scored.map((c, i) => `${i + 1}. ${c.verdict}: ${c.reason}`);
+  const w = e.clustersWithoutRecords;
+  return [
+    `${e.learned ? "learned" : "not learned"} · ${e.variant} · ${w.total} clusters of tag paths: ${w.tooFewPaths} of fewer than 3 paths (a record has a link, text and more), ${w.noRepeatedRoot} without an ancestor path occurring more than T = ${e.minRecords} times`,
+    scored.length > 0 ? formatTable(rows) : "no candidate list with a record that looks like a result",
+    ...reasons,
+    ...(unscored > 0
+      ? [
+          `${unscored} more repeated block(s) where no record looks like a result (no title link with a 20–1,500-character snippet, and no card: a title of 20+ characters with text beside it); --json lists them`,
+        ]
+      : []),
+    e.summary,
+  ].join("\n");
+}
+
 export function describeWrapper(wrapper: Wrapper): string {
   const rows: Array<Array<string | number>> = [["role", "records", "ancestor path P_a", "title link"]];
   for (const c of wrapper.clusters) rows.push([c.role, c.sampleRecords, shorten(c.ancestorPath), c.titlePath ?? "-"]);
@@ -89,12 +119,17 @@ export function registerWrapperCommands(program: Command): void {
     .option("--preview <out.png>", "live learning: a full-page screenshot with every extracted record outlined")
     .addOption(new Option("--chromium <path>", "live learning: Chromium executable").env("BITEXT_CHROMIUM"))
     .option("--json", "print the learned wrapper as JSON")
+    .option(
+      "--explain",
+      "with --sample: list the page's candidate record lists, their scores and why each was taken or rejected (writes nothing)",
+    )
     .addHelpText(
       "after",
       "\nWithout --sample, Chromium loads the engine's result page for --query (URL from the definition in the\n" +
         "wrapper file), saves it beside the wrapper as <engine>.sample.html and learns from it.",
     )
     .action(async (flags: LearnFlags & LiveFlags) => {
+      if (flags.explain && !flags.sample) throw new UserError("wrapper learn: --explain works with --sample PAGE.html");
       if (!flags.sample) {
         const file = flags.out ?? defaultWrapperPath(flags.engine);
         const from = startingWrapperFile(flags.engine, flags.out);
@@ -126,6 +161,12 @@ export function registerWrapperCommands(program: Command): void {
         return;
       }
       if (flags.preview) throw new UserError("wrapper learn: --preview works with live learning (without --sample)");
+      if (flags.explain) {
+        const explanation = explainSample({ ...flags, sample: flags.sample });
+        if (flags.json) printJson(explanation);
+        else printLine(formatExplanation(explanation));
+        return;
+      }
       const result = learnFromSample({ ...flags, sample: flags.sample });
       if (flags.json) printJson({ file: result.file, records: result.records, wrapper: result.wrapper });
       else {

@@ -1,9 +1,9 @@
 import { collapsedView, indexTagPaths, type TagPathIndex, type TagPathSequence } from "../html/index.js";
 import { hasAdLabel } from "./ads.js";
 import { type AnchoredRegion, adHeaderReader, learnedListReader, siteRowReader } from "./list-members.js";
-import { URL_LIKE, targetSite } from "./evidence.js";
+import { looksLikeResult, targetSite, titleHeaded } from "./evidence.js";
 import { sameLayout } from "./layout.js";
-import { answersSubmittedQuery, findQueryNotices, pageQuery, queryTerms } from "./query-rewrite.js";
+import { answersSubmittedQuery, findQueryNotices, mentionsQuery, pageQuery, queryTerms } from "./query-rewrite.js";
 import { type TextContext, textContext } from "./record-text.js";
 import {
   buildRecord,
@@ -15,7 +15,7 @@ import {
   repeatedRecordFlags,
 } from "./records.js";
 import { isEngineSearchControl, queryWords, searchLinkFlags } from "./search-links.js";
-import { candidateRoots, classSimilarity, recordTemplate, templateSimilarity, titleAtTemplate } from "./template.js";
+import { MAX_ROOT_SHIFT, candidateRoots, classSimilarity, recordTemplate, templateSimilarity, titleAtTemplate } from "./template.js";
 import type { ExtractResult, LayoutMatch, RecordCluster, ResultRecord, Wrapper } from "./types.js";
 
 /** Records found are nonsense when at least this many of them are there and fewer than this share look like results. */
@@ -23,9 +23,7 @@ const NONSENSE_MIN_RECORDS = 3;
 const RESULT_LIKE_SHARE = 0.25;
 
 function resultLikeShare(records: readonly ResultRecord[]): number {
-  return (
-    records.filter((r) => r.snippet.length >= 20 && r.snippet.length <= 1500 && !URL_LIKE.test(r.title.trim())).length / records.length
-  );
+  return records.filter(looksLikeResult).length / records.length;
 }
 
 /**
@@ -111,14 +109,21 @@ export function anchorRecords(ctx: TextContext, pathIds: ReadonlyMap<string, num
     .slice(0, MAX_CANDIDATES);
   for (const { id } of others) read.push(readRoot(id));
   // Another root replaces or joins the learned one only when it holds a list (two records or more) that fits the
-  // template as well and is longer.
+  // template as well and is longer — or continues it: records of the template none of which lies inside a record
+  // of the learned root (the list goes on in a box among its records: "more results" loaded into the list, the
+  // next row of a grid wrapped once more).
   const learned = read.find((r) => r.exact);
+  const insideLearned = learned ? insideAny(learned.titled) : () => false;
+  const inList = exact === undefined ? () => false : listContainers(index, exact);
+  const continues = (r: (typeof read)[number]) =>
+    learned !== undefined && learned.atTemplate.length > 0 && r.atTemplate.every((x) => !insideLearned(x.root) && inList(x.root));
   const eligible = read.filter(
     (r) =>
       r.exact ||
       (r.atTemplate.length >= 2 &&
         r.similarity >= MIN_ANCHOR_SIMILARITY &&
-        (!learned || (r.similarity >= NEAR_BEST * learned.similarity && r.atTemplate.length > learned.atTemplate.length))),
+        (!learned ||
+          (r.similarity >= NEAR_BEST * learned.similarity && (r.atTemplate.length > learned.atTemplate.length || continues(r))))),
   );
   const best = Math.max(0, ...eligible.map((r) => r.score));
   // Records under the learned root are kept even when none of the template is recognised in them.
@@ -126,11 +131,50 @@ export function anchorRecords(ctx: TextContext, pathIds: ReadonlyMap<string, num
     return learned && learned.titled.length > 0
       ? { regions: learned.titled, loose: learned.loose, similarity: 0 }
       : { regions: [], loose: [], similarity: 0 };
-  const kept = eligible.filter((r) => r.score >= NEAR_BEST * best);
+  const kept = eligible
+    .filter((r) => r.score >= NEAR_BEST * best || (!r.exact && continues(r)))
+    .map((r) =>
+      r.exact || !learned || r.score >= NEAR_BEST * best
+        ? r
+        : { ...r, titled: r.titled.filter((x) => !insideLearned(x.root)), loose: r.loose.filter((x) => !insideLearned(x.root)) },
+    );
   const regions = kept.flatMap((r) => r.titled).sort((a, b) => a.root - b.root);
   const loose = kept.flatMap((r) => r.loose).sort((a, b) => a.root - b.root);
   const n = kept.reduce((s, r) => s + r.atTemplate.length, 0);
   return { regions, loose, similarity: kept.reduce((s, r) => s + r.similarity * r.atTemplate.length, 0) / n };
+}
+
+/**
+ * Whether an element sits in the list of root path `id`: one of its few nearest ancestors is an element of that
+ * path (a box among the records: the list goes on inside it) or the parent of one (the list's own element).
+ */
+function listContainers(index: TagPathIndex, id: number): (pos: number) => boolean {
+  const containers = new Set<number>();
+  for (const p of index.occurrences[id]!) {
+    containers.add(p);
+    containers.add(index.parents[p]!);
+  }
+  return (pos) => {
+    let p = index.parents[pos]!;
+    for (let k = 0; k <= MAX_ROOT_SHIFT && p >= 0; k++, p = index.parents[p]!) if (containers.has(p)) return true;
+    return false;
+  };
+}
+
+/** Whether a position lies inside one of the regions (sorted by root). */
+function insideAny(regions: readonly RecordRegion[]): (pos: number) => boolean {
+  return (pos) => {
+    let lo = 0;
+    let hi = regions.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const r = regions[mid]!;
+      if (pos < r.root) hi = mid - 1;
+      else if (pos >= r.end) lo = mid + 1;
+      else return true;
+    }
+    return false;
+  };
 }
 
 /** Share of the template's paths that the page has under root path `id` (an upper bound, cheap). */
@@ -244,6 +288,7 @@ function readRecords(
   let recordRegionsKept: AnchoredRegion[] = [];
   const parts: AnchoredRegion[] = [];
   const links: Array<{ href: string; text: string; snippet: string }> = [];
+  const titleOf: number[] = [];
   let last: { root: number; site: string | null } | null = null;
   let coveredUntil = -1;
   regions.forEach((region, i) => {
@@ -267,6 +312,7 @@ function readRecords(
     last = { root: region.root, site };
     records.push({ rank: records.length + 1, ...r });
     links.push({ href: seq.hrefs[titleLinks[i]!]!, text: r.title, snippet: r.snippet });
+    titleOf.push(titleLinks[i]!);
     recordRegionsKept.push(region);
     coveredUntil = region.end;
   });
@@ -275,7 +321,10 @@ function readRecords(
   const query = pageQuery(seq);
   const search = searchLinkFlags(links, query);
   const repeated = repeatedRecordFlags(records);
-  const control = controlTitleFlags(records, query ? queryTerms(query) : []);
+  const control = controlTitleFlags(
+    records.map((r, i) => ({ title: r.title, headed: titleHeaded(ctx, recordRegionsKept[i]!.root, titleOf[i]!) })),
+    query ? queryTerms(query) : [],
+  );
   const queryWordList = queryWords(query ?? "").split(" ");
   const kept = (_: unknown, i: number) => !search[i] && !repeated[i] && !control[i] && !isEngineSearchControl(links[i]!, queryWordList);
   recordRegionsKept = recordRegionsKept.filter(kept);
@@ -312,8 +361,19 @@ function verdict(
       match,
     };
   }
-  if (found["no-results"])
-    return { status: "empty", records: [], detail: `the engine found nothing for the query ("${found["no-results"].text}")`, match };
+  // "No results for X" above results for a relaxed X (without its quotes, fewer of its words): the results are on
+  // the page, kept with the notice flagged — when they mention the submitted words; otherwise the page is empty.
+  const none = found["no-results"];
+  if (none && records.length > 0 && mentionsQuery(submitted, texts())) {
+    return {
+      status: "ok",
+      records,
+      detail: `${records.length} records, for a relaxed query (the engine found nothing for the query as written: "${none.text}")`,
+      rewrittenQuery: none.text,
+      match,
+    };
+  }
+  if (none) return { status: "empty", records: [], detail: `the engine found nothing for the query ("${none.text}")`, match };
   return records.length > 0
     ? { status: "ok", records, detail: `${records.length} records`, match }
     : { status: "empty", records, detail: "the page has the engine's layout but no result records", match };

@@ -1,6 +1,6 @@
 import type { TagPathSequence } from "../html/index.js";
 import { pageQuery, queryTerms } from "./query-rewrite.js";
-import { HEADING_TAGS, type TextContext } from "./record-text.js";
+import { BLOCK_TAGS, HEADING_TAGS, normaliseSpace, rangeText, type TextContext } from "./record-text.js";
 import type { RecordRegion } from "./records.js";
 import type { ResultRecord } from "./types.js";
 
@@ -20,6 +20,11 @@ import type { ResultRecord } from "./types.js";
 
 /** A bare host name or URL. */
 export const URL_LIKE = /^(https?:\/\/)?(www\.)?([\p{L}\p{N}-]+\.)+\p{L}{2,}(\/\S*)?$/u;
+/** A snippet's plausible length (the seed's test), in characters. */
+const MIN_SNIPPET = 20;
+const MAX_SNIPPET = 1500;
+/** A record's "snippet" is a list of links when less than this share of it is text outside them. */
+const LINK_LIST_PLAIN = 0.1;
 const HIGHLIGHT_TAGS = new Set(["em", "b", "strong", "mark"]);
 
 export interface PageEvidence {
@@ -32,11 +37,32 @@ export interface PageEvidence {
 
 export function pageEvidence(seq: TagPathSequence, pageUrl?: string): PageEvidence {
   const query = pageQuery(seq);
-  return { query, terms: query ? queryTerms(query) : [], site: engineSite(pageUrl) };
+  return { query, terms: query ? queryTerms(query) : [], site: engineSite(pageUrl) ?? dominantSite(seq) };
+}
+
+/**
+ * The page's own site when its URL is not given: the domain that more than half of the page's absolute links lead
+ * to (a shop's pages link to its items and sections; a web engine's results lead to many sites). Null when none does.
+ */
+export function dominantSite(seq: TagPathSequence): string | null {
+  const counts = new Map<string, number>();
+  let total = 0;
+  for (const href of seq.hrefs) {
+    if (!href || !/^(https?:)?\/\//i.test(href)) continue;
+    const host = hostSite(href.startsWith("//") ? `http:${href}` : href);
+    if (host === null) continue;
+    const domain = siteDomain(host);
+    counts.set(domain, (counts.get(domain) ?? 0) + 1);
+    total++;
+  }
+  for (const [domain, n] of counts) if (n * 2 > total) return domain;
+  return null;
 }
 
 export interface RecordEvidence {
   snippet: boolean;
+  /** No snippet, but a descriptive title and some text beside it: a card of a grid (a product with its price). */
+  card: boolean;
   /** The title is words, not a bare host name or URL (the site line of a card, a displayed URL). */
   worded: boolean;
   heading: boolean;
@@ -51,11 +77,29 @@ export function recordEvidence(
   link: number,
   record: Omit<ResultRecord, "rank">,
 ): RecordEvidence {
-  const { seq, parents } = ctx.index;
-  let heading = false;
-  for (let p = parents[link]!; p >= region.root && !heading; p = parents[p]!)
-    if (HEADING_TAGS.has(ctx.tags[seq.pathIds[p]!]!)) heading = true;
-  for (let p = link + 1; p < seq.ends[link]! && !heading; p++) if (HEADING_TAGS.has(ctx.tags[seq.pathIds[p]!]!)) heading = true;
+  const { seq } = ctx.index;
+  const heading = titleHeaded(ctx, region.root, link);
+  // A "snippet" made of the texts of links leading elsewhere than the title, with (nearly) no text of its own, is a
+  // list of links (a category menu's sub-entries), not a snippet; a snippet linking to the title's own page is one
+  // (a plain-HTML layout), and so is a card's line of a shop link and a price.
+  const pageOf = (href: string | null | undefined) => (href ?? "").replace(/#.*$/, "");
+  const titlePage = pageOf(seq.hrefs[link]);
+  let linked = 0;
+  let links = 0;
+  for (let p = region.root; p < region.end; p++) {
+    if (p === link || ctx.tags[seq.pathIds[p]!] !== "a") continue;
+    if (p < link && seq.ends[p]! > link) continue; // a link holding the title link (a card wrapped in one link)
+    if (pageOf(seq.hrefs[p]) === titlePage) continue;
+    const end = seq.ends[p]!;
+    let blocks = false;
+    for (let q = p + 1; q < end && !blocks; q++) blocks = BLOCK_TAGS.has(ctx.tags[seq.pathIds[q]!]!);
+    const text = normaliseSpace(rangeText(ctx, p, end)).length;
+    p = end - 1;
+    if (blocks) continue; // a link holding blocks (a sitelink: its title and description) is no menu entry
+    linked += text + 1;
+    links++;
+  }
+  const linkList = links >= 2 && record.snippet.length - linked < LINK_LIST_PLAIN * record.snippet.length;
   let highlight = false;
   for (let p = region.root; p < region.end && !highlight; p++) {
     if (HIGHLIGHT_TAGS.has(ctx.tags[seq.pathIds[p]!]!) && p + 1 < seq.ends[p]! && seq.texts[p + 1]) highlight = true;
@@ -64,7 +108,8 @@ export function recordEvidence(
   const query = highlight || page.terms.some((t) => text.includes(t));
   const href = (seq.hrefs[link] ?? "").trim().toLowerCase();
   return {
-    snippet: record.snippet.length >= 20 && record.snippet.length <= 1500,
+    snippet: hasSnippet(record) && !linkList,
+    card: isCard(record) && !linkList,
     worded: !URL_LIKE.test(record.title.trim()),
     heading,
     query,
@@ -72,17 +117,45 @@ export function recordEvidence(
   };
 }
 
+/** Whether a title link sits in a heading (within its record) or holds one. */
+export function titleHeaded(ctx: TextContext, recordRoot: number, link: number): boolean {
+  const { seq, parents } = ctx.index;
+  for (let p = parents[link]!; p >= recordRoot; p = parents[p]!) if (HEADING_TAGS.has(ctx.tags[seq.pathIds[p]!]!)) return true;
+  for (let p = link + 1; p < seq.ends[link]!; p++) if (HEADING_TAGS.has(ctx.tags[seq.pathIds[p]!]!)) return true;
+  return false;
+}
+
 export const EVIDENCE_WEIGHTS: Readonly<Record<keyof RecordEvidence, number>> = {
   snippet: 1,
+  card: 0.5,
   worded: 0,
   heading: 0.5,
   query: 0.5,
   absolute: 0.25,
 };
 
-/** Whether a record can count as a result at all: a snippet and a worded title. */
+/** The seed's snippet: text beside the title of a plausible length. */
+export function hasSnippet(record: Pick<ResultRecord, "snippet">): boolean {
+  return record.snippet.length >= MIN_SNIPPET && record.snippet.length <= MAX_SNIPPET;
+}
+
+/**
+ * A card of a site search's grid (a product, a profile, a repository): the title describes the item (as long as a
+ * snippet) and some text of the record's own sits beside it (a price, a place, a rating), but less than a snippet.
+ * Menus, filters and footers have short link texts; a title with nothing beside it is a bare link.
+ */
+export function isCard(record: Pick<ResultRecord, "title" | "snippet">): boolean {
+  return record.snippet.length > 0 && record.snippet.length < MIN_SNIPPET && record.title.trim().length >= MIN_SNIPPET;
+}
+
+/** Whether a record can count as a result at all: a worded title with a snippet, or a card. */
 export function isResultLike(e: RecordEvidence): boolean {
-  return e.snippet && e.worded;
+  return (e.snippet || e.card) && e.worded;
+}
+
+/** Whether a record read from a page looks like a result (the same test on its text alone). */
+export function looksLikeResult(record: Pick<ResultRecord, "title" | "snippet">): boolean {
+  return (hasSnippet(record) || isCard(record)) && !URL_LIKE.test(record.title.trim());
 }
 
 export function recordScore(e: RecordEvidence): number {
@@ -93,19 +166,31 @@ export function recordScore(e: RecordEvidence): number {
 
 /**
  * Share of a list's records that lead to a site no earlier record of it leads to. A record whose site cannot be
- * read, or is the engine's own (a redirect that does not carry its target, an on-site link), counts as distinct:
+ * read, or is the engine's own or a subdomain of its domain (a redirect that does not carry its target, an on-site
+ * link: a shop's item pages), counts as distinct:
  * nothing is known against it.
  */
 export function siteDiversity(urls: readonly string[], engineSite: string | null): number {
   if (urls.length === 0) return 1;
   const seen = new Set<string>();
+  const own = engineSite === null ? null : siteDomain(engineSite);
   let distinct = 0;
   for (const url of urls) {
     const site = targetSite(url);
-    if (site === null || site === engineSite || !seen.has(site)) distinct++;
+    if (site === null || siteDomain(site) === own || !seen.has(site)) distinct++;
     if (site !== null) seen.add(site);
   }
   return distinct / urls.length;
+}
+
+/**
+ * A host's domain without its subdomains (`search.example.com` and `item.example.com` are one site's): the last
+ * two labels, three when the second-to-last is a short second-level label under a country code (`example.co.uk`).
+ */
+export function siteDomain(host: string): string {
+  const labels = host.split(".");
+  const n = labels.length >= 3 && labels.at(-1)!.length === 2 && labels.at(-2)!.length <= 3 ? 3 : 2;
+  return labels.slice(-n).join(".");
 }
 
 /** The engine's own site: the page URL's, when known. */

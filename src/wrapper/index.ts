@@ -1,6 +1,7 @@
 export * from "./ads.js";
 export * from "./ap.js";
 export * from "./evidence.js";
+export * from "./explain.js";
 export * from "./apply.js";
 export * from "./file.js";
 export * from "./heal.js";

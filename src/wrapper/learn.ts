@@ -2,9 +2,9 @@ import { createHash } from "node:crypto";
 import { UserError } from "../errors.js";
 import { collapsedView, indexTagPaths, type TagPathIndex, type TagPathSequence } from "../html/index.js";
 import { graphWithTieBreakNoise, sparseAffinityPropagation } from "./ap.js";
-import { isResultLike, type PageEvidence, pageEvidence, recordEvidence, recordScore, siteDiversity } from "./evidence.js";
+import { isResultLike, type PageEvidence, pageEvidence, recordEvidence, recordScore, siteDiversity, titleHeaded } from "./evidence.js";
 import { layoutFingerprint } from "./layout.js";
-import { textContext, type TextContext } from "./record-text.js";
+import { BLOCK_TAGS, HEADING_TAGS, textContext, type TextContext } from "./record-text.js";
 import { buildRecord, controlTitleFlags, findTitleLink, headingTail, recordRegions, relativePath } from "./records.js";
 import { searchLinkFlags } from "./search-links.js";
 import { DEFAULT_EPSILON, similarityGraph } from "./similarity.js";
@@ -42,35 +42,11 @@ export interface PageAnalysis {
 
 export function learnWrapper(seq: TagPathSequence, options: LearnOptions): Wrapper {
   const params = { ...DEFAULT_PARAMS, ...options.params };
-  // The seed's reading first: exact tag paths, AP with the median preference. When that shows no list of
-  // more than T records, try fewer, larger clusters (the minimum preference: on small pages nearly all
-  // paths are equally similar, and the median makes every path its own exemplar), then paths with nested
-  // records collapsed (legacy markup). The first variant that finds a record list wins, else the best.
-  const variants: Array<{ pathMode: Wrapper["pathMode"]; preference: "median" | "min" }> = [
-    { pathMode: "exact", preference: "median" },
-    { pathMode: "exact", preference: "min" },
-    { pathMode: "collapsed", preference: "median" },
-    { pathMode: "collapsed", preference: "min" },
-  ];
-  let analysis: PageAnalysis | null = null;
-  let pathMode: Wrapper["pathMode"] = "exact";
-  let collapsed: TagPathSequence | null = null;
-  for (const v of variants) {
-    if (v.pathMode === "collapsed" && !collapsed) collapsed = collapsedView(seq);
-    // Collapsing changed no path (no tandem repeats): the collapsed variants would repeat the exact ones.
-    if (v.pathMode === "collapsed" && collapsed!.paths.length === seq.paths.length) break;
-    const view = v.pathMode === "exact" ? seq : collapsed!;
-    const candidate = analysePage(view, params, options.pageUrl, v.preference);
-    if (!analysis || bestScore(candidate) > bestScore(analysis)) {
-      analysis = candidate;
-      pathMode = v.pathMode;
-    }
-    if (bestRecords(analysis) > params.minRecords) break;
-  }
+  const { analysis, pathMode } = chooseAnalysis(seq, params, options.pageUrl);
   // The seed's T: a list of results has more than T records (here: that look like results).
   if (!analysis || analysis.recordClusters.length === 0 || bestRecords(analysis) <= params.minRecords) {
     throw new UserError(
-      `${options.file ?? options.pageUrl ?? "page"}: no repeated record structure found (is this a result page with results?)`,
+      `${options.file ?? options.pageUrl ?? "page"}: no repeated record structure found (is this a result page with results? \`bitext wrapper learn --explain\` lists the candidate lists and why each was rejected)`,
     );
   }
   return {
@@ -88,6 +64,43 @@ export function learnWrapper(seq: TagPathSequence, options: LearnOptions): Wrapp
     layout: layoutFingerprint(seq),
     clusters: analysis.recordClusters,
   };
+}
+
+/**
+ * The page's analysis the learner uses. The seed's reading first: exact tag paths, AP with the median preference.
+ * When that shows no list of more than T records, try fewer, larger clusters (the minimum preference: on small pages
+ * nearly all paths are equally similar, and the median makes every path its own exemplar), then paths with nested
+ * records collapsed (legacy markup). The first variant that finds a record list wins, else the best.
+ */
+export function chooseAnalysis(
+  seq: TagPathSequence,
+  params: WrapperParams,
+  pageUrl?: string,
+): { analysis: PageAnalysis | null; pathMode: Wrapper["pathMode"]; preference: "median" | "min" } {
+  const variants: Array<{ pathMode: Wrapper["pathMode"]; preference: "median" | "min" }> = [
+    { pathMode: "exact", preference: "median" },
+    { pathMode: "exact", preference: "min" },
+    { pathMode: "collapsed", preference: "median" },
+    { pathMode: "collapsed", preference: "min" },
+  ];
+  let analysis: PageAnalysis | null = null;
+  let pathMode: Wrapper["pathMode"] = "exact";
+  let preference: "median" | "min" = "median";
+  let collapsed: TagPathSequence | null = null;
+  for (const v of variants) {
+    if (v.pathMode === "collapsed" && !collapsed) collapsed = collapsedView(seq);
+    // Collapsing changed no path (no tandem repeats): the collapsed variants would repeat the exact ones.
+    if (v.pathMode === "collapsed" && collapsed!.paths.length === seq.paths.length) break;
+    const view = v.pathMode === "exact" ? seq : collapsed!;
+    const candidate = analysePage(view, params, pageUrl, v.preference);
+    if (!analysis || bestScore(candidate) > bestScore(analysis)) {
+      analysis = candidate;
+      pathMode = v.pathMode;
+      preference = v.preference;
+    }
+    if (bestRecords(analysis) > params.minRecords) break;
+  }
+  return { analysis, pathMode, preference };
 }
 
 function bestScore(a: PageAnalysis): number {
@@ -220,7 +233,28 @@ export function recordRoot(
     if (c.completeness < ROOT_SHARE * maxCompleteness) continue;
     if (!best || c.records > best.records || (c.records === best.records && c.depth > best.depth)) best = c;
   }
-  return best === null ? null : liftRoot(index, best.id);
+  if (best === null) return null;
+  // A record is more than its link: a card wholly wrapped in one link (blocks of image, title, price) is read from
+  // the link's parent, so that the link is the record's title link. (Inline links in text stay what they are.)
+  let root = best.id;
+  const first = index.occurrences[root]![0]!;
+  if (seq.paths[root]!.endsWith("\\a") && index.parents[first]! >= 0 && holdsBlock(index, first))
+    root = seq.pathIds[index.parents[first]!]!;
+  return liftRoot(index, root);
+}
+
+/** Whether a link wraps a card: a heading (the card's title) among blocks, not a phrase or a row of text. */
+function holdsBlock(index: TagPathIndex, pos: number): boolean {
+  const { seq } = index;
+  let block = false;
+  let heading = false;
+  for (let p = pos + 1; p < seq.ends[pos]!; p++) {
+    const path = seq.paths[seq.pathIds[p]!]!;
+    const tag = path.slice(path.lastIndexOf("\\") + 1);
+    if (BLOCK_TAGS.has(tag)) block = true;
+    if (HEADING_TAGS.has(tag)) heading = true;
+  }
+  return block && heading;
 }
 
 /**
@@ -368,10 +402,8 @@ function describeCluster(
   };
   let built = buildAll(false);
   // Most records' link reads the same ("Read more »"): the title is the text the records begin with.
-  const controls = controlTitleFlags(
-    built.map((b) => b.record),
-    evidence.terms,
-  ).filter(Boolean).length;
+  const headed = (b: (typeof built)[number]) => ({ title: b.record.title, headed: titleHeaded(ctx, b.region.root, b.link) });
+  const controls = controlTitleFlags(built.map(headed), evidence.terms).filter(Boolean).length;
   const titleFromText = controls * 2 > built.length;
   if (titleFromText) built = buildAll(true);
   // A new search (pagination, a vertical's block, a related search) is no result, and neither is a second
@@ -380,10 +412,7 @@ function describeCluster(
     built.map((b) => ({ href: index.seq.hrefs[b.link]!, text: b.record.title, snippet: b.record.snippet })),
     evidence.query,
   );
-  const control = controlTitleFlags(
-    built.map((b) => b.record),
-    evidence.terms,
-  );
+  const control = controlTitleFlags(built.map(headed), evidence.terms);
   let score = 0;
   let withSnippet = 0;
   const urls = new Set<string>();

@@ -222,6 +222,16 @@ export function queryTerms(query: string): string[] {
  */
 export function answersSubmittedQuery(query: string | null, recordTexts: readonly string[]): boolean {
   if (query === null || isPhraseQuery(query)) return false;
+  return mentionsQuery(query, recordTexts);
+}
+
+/**
+ * Whether records mention the submitted query's words: at least two of them (all, when fewer) hold one of its words.
+ * Results for a relaxed form of the query (an exact phrase searched without its quotes) do; a block of popular
+ * items shown on a page without results does not.
+ */
+export function mentionsQuery(query: string | null, recordTexts: readonly string[]): boolean {
+  if (query === null) return false;
   const terms = queryTerms(query);
   if (terms.length === 0) return false;
   // Two records at least: one block about the submitted words (a news box) does not make a result list.

@@ -22,7 +22,51 @@ export function recordRegions(index: TagPathIndex, occurrences: ArrayLike<number
     const next = i + 1 < occurrences.length ? occurrences[i + 1]! : Number.POSITIVE_INFINITY;
     regions.push({ root, end: Math.min(index.seq.ends[root]!, next) });
   }
-  return regions;
+  return flatRecords(index, regions) ?? regions;
+}
+
+/**
+ * A flat list whose record is a run of sibling elements (`<dt>` title, `<dd>` snippet): when every record root is a
+ * sibling of the next, with elements between them, and holds no text outside links (a title only), each record runs
+ * to the next root, the last one over as many siblings as the others have. Null when the list is not such a list.
+ */
+function flatRecords(index: TagPathIndex, regions: readonly RecordRegion[]): RecordRegion[] | null {
+  const { seq, parents } = index;
+  if (regions.length < 2) return null;
+  const parent = parents[regions[0]!.root]!;
+  if (parent < 0) return null;
+  let siblings = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < regions.length; i++) {
+    const r = regions[i]!;
+    if (parents[r.root] !== parent || r.end !== seq.ends[r.root]) return null;
+    if (!titleOnly(index, r.root)) return null;
+    if (i + 1 < regions.length) {
+      let n = 0;
+      for (let p = r.end; p < regions[i + 1]!.root; p = seq.ends[p]!) if (parents[p] === parent) n++;
+      if (n === 0) return null;
+      siblings = Math.min(siblings, n);
+    }
+  }
+  return regions.map((r, i) => {
+    if (i + 1 < regions.length) return { root: r.root, end: regions[i + 1]!.root };
+    let end = r.end;
+    for (let k = 0; k < siblings && end < seq.ends[parent]! && parents[end] === parent; k++) end = seq.ends[end]!;
+    return { root: r.root, end };
+  });
+}
+
+/** Whether an element's text all sits in links (a title line, nothing beside it). */
+function titleOnly(index: TagPathIndex, root: number): boolean {
+  const { seq, parents } = index;
+  let linked = false;
+  for (let p = root + 1; p < seq.ends[root]!; p++) {
+    if (!seq.texts[p]?.trim()) continue;
+    let inLink = false;
+    for (let a = parents[p]!; a > root && !inLink; a = parents[a]!) inLink = seq.paths[seq.pathIds[a]!]!.endsWith("\\a");
+    if (!inLink) return false;
+    linked = true;
+  }
+  return linked;
 }
 
 /** Path of `pos` relative to the record root at `root` (`h3\a`), or "" for the root itself. */
@@ -258,15 +302,17 @@ function firstTextBlock(ctx: TextContext, region: RecordRegion): number {
 /**
  * Records leading where an earlier record of the list leads, with other text: the parts of one answer box
  * (its header, its text, its "Wikipedia" source line) all link to its source, while results of a list lead
- * to distinct pages. A record repeated whole (a directory listing a site under two headings) is kept.
+ * to distinct pages (a box's parts follow each other). A record repeated whole (a directory listing a site under two
+ * headings) is kept, and so is one with the same title further down the list: another item of one source (a second
+ * post of one author, titled by the author).
  * (Snippets are no such evidence: distinct results share one when the engine has none for them.)
  */
 export function repeatedRecordFlags(records: ReadonlyArray<{ url: string; title: string; snippet: string }>): boolean[] {
-  const seen = new Map<string, { title: string; snippet: string }>();
-  return records.map((r) => {
+  const seen = new Map<string, { title: string; snippet: string; at: number }>();
+  return records.map((r, i) => {
     const earlier = seen.get(r.url);
-    if (earlier) return earlier.title !== r.title || earlier.snippet !== r.snippet;
-    seen.set(r.url, r);
+    if (earlier) return earlier.title !== r.title || (earlier.snippet !== r.snippet && earlier.at === i - 1);
+    seen.set(r.url, { ...r, at: i });
     return false;
   });
 }
@@ -277,11 +323,12 @@ const CONTROL_REPEATS = 3;
 /**
  * Records whose "title" is a control's label: the same link text in several records of the list ("Read
  * more »", "Cached", "Translate this page") where the record's real title is not a link. Results for an exact
- * name can share a title, so a text saying one of the query's words is never a control.
+ * name can share a title, so a text saying one of the query's words is never a control, nor a title in a heading.
  */
-export function controlTitleFlags(records: ReadonlyArray<{ title: string }>, queryTerms: readonly string[]): boolean[] {
+export function controlTitleFlags(records: ReadonlyArray<{ title: string; headed?: boolean }>, queryTerms: readonly string[]): boolean[] {
   const counts = new Map<string, number>();
   const keys = records.map((r) => r.title.toLowerCase());
   for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
-  return keys.map((k) => counts.get(k)! >= CONTROL_REPEATS && !queryTerms.some((t) => k.includes(t)));
+  // A headed title is the record's name, however common (a shop's grid of one product line); controls are not headed.
+  return keys.map((k, i) => counts.get(k)! >= CONTROL_REPEATS && !records[i]!.headed && !queryTerms.some((t) => k.includes(t)));
 }
