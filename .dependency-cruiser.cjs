@@ -17,6 +17,7 @@ const LAYERS = [
   "browser",
   "wrapper",
   "eval",
+  "quality",
   "classify",
   "extract",
   "site",

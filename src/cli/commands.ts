@@ -107,6 +107,11 @@ export const commands: readonly CommandEntry[] = [
     load: async () => (await import("./site.js")).registerSiteCommands,
   },
   {
+    name: "quality",
+    summary: "train the pair scorer (is a sentence pair a translation?) on real pairs",
+    load: async () => (await import("./quality.js")).registerQualityCommands,
+  },
+  {
     name: "export",
     summary: "write stored data to files",
     load: async () => (await import("./export.js")).registerExportCommands,

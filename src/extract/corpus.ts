@@ -5,7 +5,7 @@
  */
 import { writeFileAtomic } from "../io/index.js";
 import { type CorpusPair, listCorpusPairs, type SentencePairInput, type Store } from "../store/index.js";
-import { EN_ZH, normalizeText } from "../text/index.js";
+import { comparableText, EN_ZH } from "../text/index.js";
 import { formatPairs, type OutputFile, type OutputFormat, type OutputPair } from "./formats.js";
 import { splitIntoSentencePairs } from "./sentences.js";
 import type { SentencePair } from "./types.js";
@@ -15,9 +15,7 @@ import type { SentencePair } from "./types.js";
  * (`Good morning!` = `good morning`), the same normalisation as the lenient match of `eval extract`.
  */
 export function corpusKey(text: string): string {
-  return normalizeText(text)
-    .toLowerCase()
-    .replace(/[\s\p{P}\p{S}]+/gu, "");
+  return comparableText(text);
 }
 
 /** An extracted pair as the store keeps it (the store's columns are `en` and `zh`: en–zh pairs only). */

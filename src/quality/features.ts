@@ -1,0 +1,152 @@
+import type { LanguagePair } from "../language-pair.js";
+import { isStopWord, type Lexicon, tokenize, wordSim } from "../text/index.js";
+import { logLengthRatio, type Side } from "./sides.js";
+
+/**
+ * The features of a pair (Bicleaner-style, Ramírez-Sánchez et al. 2020, without its language models):
+ * - cov_a, cov_b: lexicon coverage each way — the mean, over a side's content words, of the best translation
+ *   weight (CC-CEDICT + the learned lexicon, through the shared lexicon and Sim(c, e)) found among the other
+ *   side's words; cov_min, the smaller of the two;
+ * - len_z, len_z2: the log length ratio, standardised by the real pairs' mean and spread, and its square;
+ * - tok_ratio: log of the ratio of word counts;
+ * - punct_agree: agreement of punctuation counts by class (1 = same counts); final_same: same final mark;
+ * - num_agree: Jaccard of the numbers written in digits (1 when neither side has any);
+ * - other_a, other_b: share of each side's letters written in the other language's script;
+ * - stop_b: share of function words among side b's words (a word-by-word gloss has almost none);
+ * - log_len: log of the shorter side's length (short pairs carry less evidence);
+ * - cov_x_stop, cov_x_other: cov_min times stop_b and other_b (high coverage without function words, or with
+ *   words left untranslated, is what a word-by-word gloss looks like: the linear model needs the product).
+ */
+export const FEATURE_NAMES = [
+  "cov_a",
+  "cov_b",
+  "cov_min",
+  "len_z",
+  "len_z2",
+  "tok_ratio",
+  "punct_agree",
+  "final_same",
+  "num_agree",
+  "other_a",
+  "other_b",
+  "stop_b",
+  "log_len",
+  "cov_x_stop",
+  "cov_x_other",
+] as const;
+export const FEATURES_VERSION = "quality-features-1";
+
+/** Mean and standard deviation of the log length ratio of real pairs (stored in the model). */
+export interface LengthStats {
+  mean: number;
+  sd: number;
+}
+
+export function pairFeatures(a: Side, b: Side, pair: LanguagePair, lex: Lexicon, len: LengthStats): number[] {
+  const aTokens = tokenize(a.text, pair.a);
+  const bTokens = tokenize(b.text, pair.b);
+  const { covA, covB } = coverage(aTokens, bTokens, pair, lex);
+  const z = (logLengthRatio(a, b) - len.mean) / len.sd;
+  let stops = 0;
+  for (const t of bTokens) if (isStopWord(t, pair.b)) stops++;
+  const covMin = Math.min(covA, covB);
+  const stopB = bTokens.length ? stops / bTokens.length : 0;
+  const otherB = share(b.otherLetters, b.ownLetters);
+  return [
+    covA,
+    covB,
+    covMin,
+    z,
+    Math.min(z * z, 25),
+    Math.log((bTokens.length + 1) / (aTokens.length + 1)),
+    punctAgreement(a.punct, b.punct),
+    a.final === b.final ? 1 : 0,
+    jaccard(a.numbers, b.numbers),
+    share(a.otherLetters, a.ownLetters),
+    otherB,
+    stopB,
+    Math.log1p(Math.min(a.length, b.length)),
+    covMin * stopB,
+    covMin * otherB,
+  ];
+}
+
+/**
+ * Lexicon coverage both ways in one pass over side b's words: each b word's translations are looked up once
+ * (the lexicon is indexed from either side), crediting the b word and the a words it translates. Identical
+ * words (names, Latin words inside Chinese text) match with weight 1. A b word the lexicon does not know goes
+ * through Sim(c, e), which backs off to its known parts.
+ */
+function coverage(aTokens: readonly string[], bTokens: readonly string[], pair: LanguagePair, lex: Lexicon): { covA: number; covB: number } {
+  const aContent = contentOf(aTokens, pair.a);
+  const bContent = contentOf(bTokens, pair.b);
+  if (aContent.length === 0 || bContent.length === 0) return { covA: 0, covB: 0 };
+  const aSet = new Set(aTokens);
+  const bestA = new Map<string, number>();
+  const credit = (t: string, w: number) => {
+    if ((bestA.get(t) ?? 0) < w) bestA.set(t, w);
+  };
+  let sumB = 0;
+  const bContentSet = new Set(bContent);
+  for (const t of new Set(bTokens)) {
+    let best = 0;
+    if (aSet.has(t)) {
+      best = 1;
+      credit(t, 1);
+    }
+    const tr = lex.translations(t, pair.b);
+    if (tr) {
+      for (const [w, weight] of tr) {
+        if (!aSet.has(w)) continue;
+        const x = Math.min(1, weight);
+        credit(w, x);
+        if (x > best) best = x;
+      }
+    } else if (best < 1) {
+      for (const w of aSet) {
+        const s = wordSim(t, pair.b, w, pair.a, lex);
+        if (s > 0) credit(w, s);
+        if (s > best) best = s;
+      }
+    }
+    if (bContentSet.has(t)) sumB += best * count(bContent, t);
+  }
+  let sumA = 0;
+  for (const t of aContent) sumA += bestA.get(t) ?? 0;
+  return { covA: sumA / aContent.length, covB: sumB / bContent.length };
+}
+
+/** The content words (function words dropped), or every word when all are function words ("I am."). */
+function contentOf(tokens: readonly string[], lang: string): string[] {
+  const content = tokens.filter((t) => !isStopWord(t, lang));
+  return content.length > 0 ? content : [...tokens];
+}
+
+function count(items: readonly string[], x: string): number {
+  let n = 0;
+  for (const i of items) if (i === x) n++;
+  return n;
+}
+
+function punctAgreement(x: readonly number[], y: readonly number[]): number {
+  let diff = 0;
+  let total = 0;
+  for (let i = 0; i < x.length; i++) {
+    diff += Math.abs(x[i]! - y[i]!);
+    total += x[i]! + y[i]!;
+  }
+  return total === 0 ? 1 : 1 - diff / total;
+}
+
+function jaccard(x: readonly string[], y: readonly string[]): number {
+  if (x.length === 0 && y.length === 0) return 1;
+  const sx = new Set(x);
+  const sy = new Set(y);
+  let inter = 0;
+  for (const v of sx) if (sy.has(v)) inter++;
+  return inter / (sx.size + sy.size - inter);
+}
+
+function share(part: number, rest: number): number {
+  return part + rest === 0 ? 0 : part / (part + rest);
+}
