@@ -19,6 +19,17 @@ export interface OutputPair {
   score: number | null;
   method: string;
   sourceUrls: readonly string[];
+  /** The pair scorer's probability of translation (corpus exports). */
+  quality?: number | null;
+  /** Where it came from: per source page, the result records (query, engine, rank, fetch time) that led to it. */
+  provenance?: readonly PairSource[];
+}
+
+/** One page a corpus pair was found on, and the result records that led to it. */
+export interface PairSource {
+  pageUrl: string;
+  fetchedAt: string;
+  records: ReadonlyArray<{ engine: string; query: { source: string; target: string }; rank: number; recordUrl: string; fetchedAt: string }>;
 }
 
 /** A file to write: its name suffix after PREFIX (e.g. ".tsv", ".en") and its content. */
@@ -33,11 +44,17 @@ export function formatPairs(pairs: readonly OutputPair[], langs: LanguagePair, f
       return [{ suffix: ".tsv", content: toTsv(pairs, langs) }];
     case "tmx":
       return [{ suffix: ".tmx", content: toTmx(pairs, langs) }];
-    case "moses":
-      return [
+    case "moses": {
+      const files = [
         { suffix: `.${langs.a}`, content: pairs.map((p) => `${oneLine(p.a)}\n`).join("") },
         { suffix: `.${langs.b}`, content: pairs.map((p) => `${oneLine(p.b)}\n`).join("") },
       ];
+      // Moses stays plain text; the provenance of line i is line i of the sidecar.
+      if (pairs.some((p) => p.provenance)) {
+        files.push({ suffix: ".meta.jsonl", content: pairs.map((p) => `${JSON.stringify(provenanceFields(p, langs))}\n`).join("") });
+      }
+      return files;
+    }
     case "jsonl":
       return [{ suffix: ".jsonl", content: pairs.map((p) => `${JSON.stringify(toJsonRecord(p, langs))}\n`).join("") }];
   }
@@ -66,7 +83,37 @@ export function toJsonRecord(p: OutputPair, langs: LanguagePair): Record<string,
     method: p.method,
   };
   if (p.sourceUrls.length > 1) rec["source_urls"] = p.sourceUrls;
-  return rec;
+  return p.provenance ? { ...rec, ...provenanceFields(p, langs) } : rec;
+}
+
+/**
+ * A corpus pair's provenance as JSON fields: its quality, then the first record that led to it flat (query,
+ * engine, fetch time, rank, record URL, page URL, method), and every source page with all its records.
+ */
+export function provenanceFields(p: OutputPair, langs: LanguagePair): Record<string, unknown> {
+  const first = p.provenance?.find((s) => s.records.length > 0) ?? p.provenance?.[0];
+  const r = first?.records[0];
+  return {
+    quality: p.quality ?? null,
+    query: r ? { [langs.a]: r.query.source, [langs.b]: r.query.target } : null,
+    engine: r?.engine ?? null,
+    fetched_at: r?.fetchedAt ?? first?.fetchedAt ?? null,
+    rank: r?.rank ?? null,
+    record_url: r?.recordUrl ?? null,
+    page_url: first?.pageUrl ?? p.sourceUrls[0] ?? null,
+    method: p.method,
+    sources: (p.provenance ?? []).map((s) => ({
+      page_url: s.pageUrl,
+      page_fetched_at: s.fetchedAt,
+      records: s.records.map((x) => ({
+        engine: x.engine,
+        query: { [langs.a]: x.query.source, [langs.b]: x.query.target },
+        rank: x.rank,
+        record_url: x.recordUrl,
+        fetched_at: x.fetchedAt,
+      })),
+    })),
+  };
 }
 
 export function toTmx(pairs: readonly OutputPair[], langs: LanguagePair): string {
@@ -79,6 +126,17 @@ export function toTmx(pairs: readonly OutputPair[], langs: LanguagePair): string
   for (const p of pairs) {
     out.push("    <tu>");
     if (p.score !== null) out.push(`      <prop type="x-score">${p.score}</prop>`);
+    if (p.quality !== undefined && p.quality !== null) out.push(`      <prop type="x-quality">${p.quality}</prop>`);
+    for (const s of p.provenance ?? []) {
+      for (const r of s.records) {
+        out.push(`      <prop type="x-engine">${xmlText(r.engine)}</prop>`);
+        out.push(`      <prop type="x-query">${xmlText(`${r.query.source}\t${r.query.target}`)}</prop>`);
+        out.push(`      <prop type="x-record-rank">${r.rank}</prop>`);
+        out.push(`      <prop type="x-record-url">${xmlText(r.recordUrl)}</prop>`);
+        out.push(`      <prop type="x-fetched-at">${xmlText(r.fetchedAt)}</prop>`);
+      }
+      out.push(`      <prop type="x-page-url">${xmlText(s.pageUrl)}</prop>`);
+    }
     out.push(`      <prop type="x-method">${xmlText(p.method)}</prop>`);
     for (const url of p.sourceUrls) out.push(`      <prop type="x-source-url">${xmlText(url)}</prop>`);
     out.push(`      <tuv xml:lang="${langs.a}"><seg>${xmlText(p.a)}</seg></tuv>`);

@@ -9,7 +9,7 @@
  * ```
  */
 export { pageSnippets, languageRuns, type PageSnippets } from "./analyse.js";
-export { type CorpusExport, corpusKey, type ExportCorpusOptions, exportCorpus, toStoredPair } from "./corpus.js";
+export { type CorpusExport, corpusKey, defaultScorer, type ExportCorpusOptions, exportCorpus, splitByQuality, toStoredPair } from "./corpus.js";
 export {
   devKey,
   evaluateExtraction,

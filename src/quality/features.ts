@@ -34,7 +34,7 @@ export const FEATURE_NAMES = [
   "cov_x_stop",
   "cov_x_other",
 ] as const;
-export const FEATURES_VERSION = "quality-features-1";
+export const FEATURES_VERSION = "quality-features-2";
 
 /** Mean and standard deviation of the log length ratio of real pairs (stored in the model). */
 export interface LengthStats {
@@ -82,6 +82,10 @@ function coverage(aTokens: readonly string[], bTokens: readonly string[], pair: 
   const bContent = contentOf(bTokens, pair.b);
   if (aContent.length === 0 || bContent.length === 0) return { covA: 0, covB: 0 };
   const aSet = new Set(aTokens);
+  // Stems that differ in their ending only ("ellipses" → ellips, CC-CEDICT's "ellipsis" → ellipsi) match by
+  // their first PREFIX letters, discounted.
+  const aPrefix = new Map<string, string>();
+  for (const t of aTokens) if (t.length >= PREFIX) aPrefix.set(t.slice(0, PREFIX), t);
   const bestA = new Map<string, number>();
   const credit = (t: string, w: number) => {
     if ((bestA.get(t) ?? 0) < w) bestA.set(t, w);
@@ -97,9 +101,15 @@ function coverage(aTokens: readonly string[], bTokens: readonly string[], pair: 
     const tr = lex.translations(t, pair.b);
     if (tr) {
       for (const [w, weight] of tr) {
-        if (!aSet.has(w)) continue;
-        const x = Math.min(1, weight);
-        credit(w, x);
+        let x = Math.min(1, weight);
+        let hit = w;
+        if (!aSet.has(w)) {
+          const near = w.length >= PREFIX ? aPrefix.get(w.slice(0, PREFIX)) : undefined;
+          if (!near) continue;
+          hit = near;
+          x *= PREFIX_DISCOUNT;
+        }
+        credit(hit, x);
         if (x > best) best = x;
       }
     } else if (best < 1) {
@@ -115,6 +125,9 @@ function coverage(aTokens: readonly string[], bTokens: readonly string[], pair: 
   for (const t of aContent) sumA += bestA.get(t) ?? 0;
   return { covA: sumA / aContent.length, covB: sumB / bContent.length };
 }
+
+const PREFIX = 5;
+const PREFIX_DISCOUNT = 0.8;
 
 /** The content words (function words dropped), or every word when all are function words ("I am."). */
 function contentOf(tokens: readonly string[], lang: string): string[] {

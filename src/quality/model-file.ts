@@ -35,6 +35,7 @@ export const qualityModelSchema = z.object({
   pair: z.object({ a: z.string().min(2), b: z.string().min(2) }),
   features: z.object({ version: z.string(), names: z.array(z.string()).min(1) }),
   lengthRatio: z.object({ mean: finite, sd: finite.positive(), lo: finite, hi: finite }),
+  basis: z.object({ knots: z.array(z.array(finite)), products: z.array(z.tuple([z.number().int().min(0), z.number().int().min(0)])) }),
   logistic: z.object({ mean: z.array(finite), sd: z.array(finite.positive()), weights: z.array(finite), bias: finite }),
   /** P(translation) at or above which a pair without a rule against it is kept. */
   threshold: finite.min(0).max(1),
@@ -62,7 +63,11 @@ const hint = " (not a usable bitext quality model; retrain with bitext quality t
 
 export function readQualityModel(path: string): QualityModelFile {
   const model = validated(qualityModelSchema, readJsonFile(path, "quality model", hint), path);
-  const d = model.features.names.length;
+  const n = model.features.names.length;
+  if (model.basis.knots.length !== n || model.basis.products.some(([i, j]) => i >= n || j >= n)) {
+    throw new UserError(`${path}: basis: does not match the ${n} features${hint}`);
+  }
+  const d = n + model.basis.knots.reduce((s, k) => s + k.length, 0) + model.basis.products.length;
   for (const k of ["mean", "sd", "weights"] as const) {
     if (model.logistic[k].length !== d) throw new UserError(`${path}: logistic.${k}: expected ${d} numbers${hint}`);
   }

@@ -7,6 +7,7 @@
 import type { LanguagePair } from "../language-pair.js";
 import { seededRandom, shuffled } from "../random.js";
 import { type Lexicon, loadLexicon } from "../text/index.js";
+import { type Basis, expand, fitBasis } from "./basis.js";
 import { FEATURE_NAMES, FEATURES_VERSION, type LengthStats, pairFeatures } from "./features.js";
 import { type LogisticModel, predictLogistic, trainLogistic } from "./logistic.js";
 import { type EvaluationRow, QUALITY_FORMAT, QUALITY_FORMAT_VERSION, type QualityModelFile } from "./model-file.js";
@@ -87,14 +88,6 @@ export function trainQualityModel(sources: readonly TrainingSource[], options: Q
   const trainEx = trainSides.map(toExample);
   const evalEx = evalSides.map(toExample);
 
-  if (process.env["BITEXT_QUALITY_DEBUG"]) {
-    const m0 = fit(trainEx);
-    for (const k of ["positive", ...NEGATIVE_KINDS]) {
-      const g = trainEx.filter((e) => e.kind === k);
-      const gr = g.filter((e) => e.rules.length === 0);
-      console.error(k, g.length, gr.length, (gr.reduce((s, e) => s + predictLogistic(m0, e.features), 0) / gr.length).toFixed(3), g[0]?.features.map((_, i) => (g.reduce((s, e) => s + e.features[i]!, 0) / g.length).toFixed(2)).join(" "));
-    }
-  }
   // Folds by source: each training source is measured by a model trained on the others.
   options.onProgress?.("folds");
   const foldNames = sources.filter((s) => !s.heldOut).map((s) => s.name);
@@ -104,16 +97,15 @@ export function trainQualityModel(sources: readonly TrainingSource[], options: Q
     const measured = sources.find((s) => s.name === name)?.evalPairs ? evalEx : trainEx;
     oof.set(
       name,
-      measured.filter((e) => e.source === name).map((ex) => ({ ex, p: predictLogistic(model, ex.features) })),
+      measured.filter((e) => e.source === name).map((ex) => ({ ex, p: predict(model, ex.features) })),
     );
   }
   const threshold = chooseThreshold([...oof.values()], options.minPrecision ?? 0.985);
-  if (process.env["BITEXT_QUALITY_DEBUG"]) for (const t of [0.3, 0.5, 0.7, 0.8, 0.9]) console.error(t, [...oof.entries()].map(([n, s]) => `${n}:${measure(s, t).keepRate.toFixed(2)}/${measure(s, t).precision.toFixed(3)}`).join(" "));
   options.onProgress?.("final model");
   const final = fit(trainEx);
   const rows: EvaluationRow[] = [...oof.entries()].map(([name, scored]) => evaluationRow(name, "fold", scored, threshold));
   for (const s of sources.filter((x) => x.heldOut)) {
-    const scored = evalEx.filter((e) => e.source === s.name).map((ex) => ({ ex, p: predictLogistic(final, ex.features) }));
+    const scored = evalEx.filter((e) => e.source === s.name).map((ex) => ({ ex, p: predict(final, ex.features) }));
     rows.push(evaluationRow(s.name, "held-out", scored, threshold));
   }
   return {
@@ -123,7 +115,8 @@ export function trainQualityModel(sources: readonly TrainingSource[], options: Q
     pair: { a: pair.a, b: pair.b },
     features: { version: FEATURES_VERSION, names: [...FEATURE_NAMES] },
     lengthRatio: len,
-    logistic: roundModel(final),
+    basis: final.basis,
+    logistic: roundModel(final.logistic),
     threshold,
     training: {
       seed,
@@ -141,16 +134,42 @@ export function trainQualityModel(sources: readonly TrainingSource[], options: Q
   };
 }
 
-/** The model learns the pairs the rules let through: the ones its score decides. */
-function fit(all: readonly Example[]): LogisticModel {
-  const examples = all.filter((e) => e.rules.length === 0);
+/**
+ * Negative kinds measured (and reported) but neither learned from nor used to choose the threshold: a linear
+ * model on these features cannot tell a word-by-word gloss from a translation (it has the words; only fluency
+ * differs), and learning them blurs every other decision.
+ */
+const MEASURED_ONLY: ReadonlySet<string> = new Set(["gloss"]);
+
+/** The features whose effect depends on the shorter side's length (see `Basis`), by name. */
+const BY_LENGTH = ["cov_min", "punct_agree", "final_same", "len_z2", "num_agree"];
+
+interface Fitted {
+  basis: Basis;
+  logistic: LogisticModel;
+}
+
+/** The model learns the pairs the rules let through (the ones its score decides), of the kinds it learns. */
+function fit(all: readonly Example[]): Fitted {
+  const examples = all.filter((e) => e.rules.length === 0 && !MEASURED_ONLY.has(e.kind));
   const perSource = new Map<string, number>();
   for (const e of examples) perSource.set(e.source, (perSource.get(e.source) ?? 0) + 1);
-  return trainLogistic(
+  const names: readonly string[] = FEATURE_NAMES;
+  const len = names.indexOf("log_len");
+  const basis = fitBasis(
     examples.map((e) => e.features),
+    BY_LENGTH.map((n) => [len, names.indexOf(n)] as [number, number]),
+  );
+  const logistic = trainLogistic(
+    examples.map((e) => expand(basis, e.features)),
     examples.map((e) => (e.positive ? 1 : 0)),
     { l2: 1, sampleWeights: examples.map((e) => Math.min(1, SOURCE_WEIGHT_CAP / perSource.get(e.source)!)) },
   );
+  return { basis, logistic };
+}
+
+function predict(m: Fitted, features: readonly number[]): number {
+  return predictLogistic(m.logistic, expand(m.basis, features));
 }
 
 function lengthStats(ratios: readonly number[]): LengthStats & LengthRange {
@@ -195,10 +214,11 @@ function measure(scored: readonly Scored[], t: number): { keepRate: number; prec
  */
 function chooseThreshold(folds: ReadonlyArray<readonly Scored[]>, minPrecision: number): number {
   let best = { t: 0.5, keep: -1, precision: -1 };
-  const pooled = folds.flat();
+  const learned = folds.map((f) => f.filter((s) => !MEASURED_ONLY.has(s.ex.kind)));
+  const pooled = learned.flat();
   for (let i = 2; i <= 98; i++) {
     const t = i / 100;
-    const ms = folds.map((f) => measure(f, t));
+    const ms = learned.map((f) => measure(f, t));
     const keep = ms.reduce((s, m) => s + m.keepRate, 0) / ms.length;
     const precision = measure(pooled, t).precision;
     const ok = precision >= minPrecision;
@@ -209,7 +229,7 @@ function chooseThreshold(folds: ReadonlyArray<readonly Scored[]>, minPrecision: 
 }
 
 function evaluationRow(source: string, kind: EvaluationRow["kind"], scored: readonly Scored[], t: number): EvaluationRow {
-  const m = measure(scored, t);
+  const m = measure(scored.filter((s) => !MEASURED_ONLY.has(s.ex.kind)), t);
   const rejected: Record<string, number> = {};
   for (const k of NEGATIVE_KINDS) {
     const ofKind = scored.filter((s) => s.ex.kind === k);

@@ -41,9 +41,12 @@ export {
   type CorpusPair,
   listCorpusPairs,
   listPagePairs,
+  listUnscoredPairs,
   replacePairs,
   type SentencePairInput,
+  setPairQualities,
   type StoredSentencePair,
+  type UnscoredPair,
 } from "./pairs.js";
 export {
   type Classification,
@@ -74,3 +77,4 @@ export {
   staleRuns,
 } from "./runs.js";
 export { EXIT_IO, EXIT_NOPERM, EXIT_TEMPFAIL, environmentError } from "./errors.js";
+export { linkPageRecords, type PageSource, pageSources, type RecordSource } from "./provenance.js";
