@@ -129,7 +129,7 @@ export function listCorpusPairs(store: Store, filter: { minScore?: number } = {}
                  SELECT coalesce(p2.final_url, p2.url) AS url, min(p2.id) AS first_id FROM sentence_pairs s2
                  JOIN pages p2 ON p2.id = s2.page_id
                  WHERE s2.en_norm = sp.en_norm AND s2.zh_norm = sp.zh_norm
-                 GROUP BY coalesce(p2.final_url, p2.url)) u) AS urls
+                 GROUP BY coalesce(p2.final_url, p2.url)) u) AS urls,
               max(sp.quality) AS quality,
               (SELECT q.reasons FROM sentence_pairs q WHERE q.en_norm = sp.en_norm AND q.zh_norm = sp.zh_norm
                 ORDER BY q.quality IS NULL, q.quality DESC, q.id LIMIT 1) AS reasons,
