@@ -1,5 +1,5 @@
 import type { LanguagePair } from "../language-pair.js";
-import { isStopWord, type Lexicon, tokenize, wordSim } from "../text/index.js";
+import { backoffTranslations, CHAR_DISCOUNT, isStopWord, type Lexicon, SUBWORD_DISCOUNT, tokenize } from "../text/index.js";
 import { logLengthRatio, type Side } from "./sides.js";
 
 /**
@@ -34,7 +34,7 @@ export const FEATURE_NAMES = [
   "cov_x_stop",
   "cov_x_other",
 ] as const;
-export const FEATURES_VERSION = "quality-features-2";
+export const FEATURES_VERSION = "quality-features-3";
 
 /** Mean and standard deviation of the log length ratio of real pairs (stored in the model). */
 export interface LengthStats {
@@ -72,58 +72,71 @@ export function pairFeatures(a: Side, b: Side, pair: LanguagePair, lex: Lexicon,
 }
 
 /**
- * Lexicon coverage both ways in one pass over side b's words: each b word's translations are looked up once
- * (the lexicon is indexed from either side), crediting the b word and the a words it translates. Identical
- * words (names, Latin words inside Chinese text) match with weight 1. A b word the lexicon does not know goes
- * through Sim(c, e), which backs off to its known parts.
+ * Lexicon coverage both ways in one pass over side b's distinct words: each b word's translations (the
+ * lexicon's, else Sim(c, e)'s back-off through its known parts and characters, discounted as Sim does) are
+ * matched against side a's words, crediting the b word and the a words it translates. Identical words (names,
+ * Latin words inside Chinese text) match with weight 1; stems differing in their ending match by prefix.
  */
 function coverage(aTokens: readonly string[], bTokens: readonly string[], pair: LanguagePair, lex: Lexicon): { covA: number; covB: number } {
   const aContent = contentOf(aTokens, pair.a);
   const bContent = contentOf(bTokens, pair.b);
   if (aContent.length === 0 || bContent.length === 0) return { covA: 0, covB: 0 };
   const aSet = new Set(aTokens);
-  // Stems that differ in their ending only ("ellipses" → ellips, CC-CEDICT's "ellipsis" → ellipsi) match by
-  // their first PREFIX letters, discounted.
   const aPrefix = new Map<string, string>();
-  for (const t of aTokens) if (t.length >= PREFIX) aPrefix.set(t.slice(0, PREFIX), t);
+  for (const t of aSet) if (t.length >= PREFIX) aPrefix.set(t.slice(0, PREFIX), t);
   const bestA = new Map<string, number>();
-  const credit = (t: string, w: number) => {
-    if ((bestA.get(t) ?? 0) < w) bestA.set(t, w);
-  };
-  let sumB = 0;
-  const bContentSet = new Set(bContent);
+  const bestB = new Map<string, number>();
   for (const t of new Set(bTokens)) {
     let best = 0;
-    if (aSet.has(t)) {
-      best = 1;
-      credit(t, 1);
-    }
+    const credit = (w: string, x: number) => {
+      if ((bestA.get(w) ?? 0) < x) bestA.set(w, x);
+      if (x > best) best = x;
+    };
+    if (aSet.has(t)) credit(t, 1);
     const tr = lex.translations(t, pair.b);
-    if (tr) {
-      for (const [w, weight] of tr) {
-        let x = Math.min(1, weight);
-        let hit = w;
-        if (!aSet.has(w)) {
-          const near = w.length >= PREFIX ? aPrefix.get(w.slice(0, PREFIX)) : undefined;
-          if (!near) continue;
-          hit = near;
-          x *= PREFIX_DISCOUNT;
-        }
-        credit(hit, x);
-        if (x > best) best = x;
-      }
-    } else if (best < 1) {
-      for (const w of aSet) {
-        const s = wordSim(t, pair.b, w, pair.a, lex);
-        if (s > 0) credit(w, s);
-        if (s > best) best = s;
+    if (tr) matchTranslations(tr, 1, aSet, aPrefix, credit);
+    else if (best < 1) {
+      const back = backoffTranslations(t, pair.b, lex);
+      if (back) {
+        matchTranslations(back.parts, SUBWORD_DISCOUNT, aSet, aPrefix, credit);
+        if (best === 0) matchTranslations(back.chars, CHAR_DISCOUNT, aSet, aPrefix, credit);
       }
     }
-    if (bContentSet.has(t)) sumB += best * count(bContent, t);
+    bestB.set(t, best);
   }
   let sumA = 0;
   for (const t of aContent) sumA += bestA.get(t) ?? 0;
+  let sumB = 0;
+  for (const t of bContent) sumB += bestB.get(t) ?? 0;
   return { covA: sumA / aContent.length, covB: sumB / bContent.length };
+}
+
+/**
+ * Credit the a words among `tr`'s translations (weight × `discount`). A long translation list (a common word's
+ * glosses) is probed with side a's few words rather than walked; a short one is walked, matching stems by prefix.
+ */
+function matchTranslations(
+  tr: ReadonlyMap<string, number>,
+  discount: number,
+  aSet: ReadonlySet<string>,
+  aPrefix: ReadonlyMap<string, string>,
+  credit: (w: string, x: number) => void,
+): void {
+  if (tr.size > 4 * aSet.size) {
+    for (const w of aSet) {
+      const weight = tr.get(w);
+      if (weight !== undefined) credit(w, Math.min(1, weight) * discount);
+    }
+    return;
+  }
+  for (const [w, weight] of tr) {
+    const x = Math.min(1, weight) * discount;
+    if (aSet.has(w)) credit(w, x);
+    else if (w.length >= PREFIX) {
+      const near = aPrefix.get(w.slice(0, PREFIX));
+      if (near) credit(near, x * PREFIX_DISCOUNT);
+    }
+  }
 }
 
 const PREFIX = 5;
@@ -133,12 +146,6 @@ const PREFIX_DISCOUNT = 0.8;
 function contentOf(tokens: readonly string[], lang: string): string[] {
   const content = tokens.filter((t) => !isStopWord(t, lang));
   return content.length > 0 ? content : [...tokens];
-}
-
-function count(items: readonly string[], x: string): number {
-  let n = 0;
-  for (const i of items) if (i === x) n++;
-  return n;
 }
 
 function punctAgreement(x: readonly number[], y: readonly number[]): number {

@@ -32,14 +32,30 @@ const URL = /\b(?:https?:\/\/|www\.)[^\s<>"'，。]+/giu;
 const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/gu;
 const NUMBER = /\p{Nd}+(?:[.,]\p{Nd}+)*/gu;
 const SPACE = /\s/u;
+/** Each character's punctuation class (-1: none), found once per character. */
+const punctClassOf = new Map<string, number>();
+
+function punctClass(ch: string): number {
+  let c = punctClassOf.get(ch);
+  if (c === undefined) {
+    c = PUNCT_CLASSES.findIndex((re) => re.test(ch));
+    punctClassOf.set(ch, c);
+  }
+  return c;
+}
+
+function isSpace(ch: string): boolean {
+  return ch === " " || (ch <= "\u3000" && (ch <= " " || SPACE.test(ch)));
+}
 
 export function readSide(raw: string, lang: Lang, pair: LanguagePair): Side {
   const text = lexiconForm(normalizeText(raw), lang);
   const other = lang === pair.a ? pair.b : pair.a;
-  const urls = [...text.matchAll(URL)].map((m) => m[0].replace(/[.,;:!?)]+$/u, "").toLowerCase());
-  const emails = [...text.matchAll(EMAIL)].map((m) => m[0].toLowerCase());
+  const hasLink = text.includes("@") || text.includes("www.") || text.includes("://");
+  const urls = !hasLink ? [] : [...text.matchAll(URL)].map((m) => m[0].replace(/[.,;:!?)]+$/u, "").toLowerCase());
+  const emails = !hasLink ? [] : [...text.matchAll(EMAIL)].map((m) => m[0].toLowerCase());
   // Numbers outside URLs and addresses, thousands separators dropped ("1,000" = "1000").
-  const bare = text.replace(URL, " ").replace(EMAIL, " ");
+  const bare = !hasLink ? text : text.replace(URL, " ").replace(EMAIL, " ");
   const numbers = [...bare.matchAll(NUMBER)].map((m) => m[0].replace(/,(?=\d{3}\b)/gu, ""));
   let length = 0;
   let ownLetters = 0;
@@ -49,7 +65,7 @@ export function readSide(raw: string, lang: Lang, pair: LanguagePair): Side {
   const punct = new Array<number>(PUNCT_CLASSES.length).fill(0);
   let final = -1;
   for (const ch of text) {
-    if (SPACE.test(ch)) {
+    if (isSpace(ch)) {
       inOther = false;
       continue;
     }
@@ -62,12 +78,12 @@ export function readSide(raw: string, lang: Lang, pair: LanguagePair): Side {
     }
     inOther = l === other;
     if (l === null) {
-      const c = PUNCT_CLASSES.findIndex((re) => re.test(ch));
+      const c = punctClass(ch);
       if (c >= 0) punct[c]!++;
     }
   }
   const last = [...text.trimEnd()].at(-1) ?? "";
-  final = PUNCT_CLASSES.findIndex((re) => re.test(last));
+  final = last ? punctClass(last) : -1;
   return { lang, text, key: comparableText(text), length, ownLetters, otherLetters, otherWords, numbers, urls, emails, punct, final };
 }
 

@@ -32,7 +32,7 @@ export interface QualityTrainOptions {
   seed?: number;
   /** At most this many training pairs of one source (a random sample; default 4000). */
   maxPerSource?: number;
-  /** Precision against the negatives the threshold must reach, on the folds' pairs together (default 0.985). */
+  /** Precision against the negatives the threshold must reach, on the folds' pairs together (default 0.98). */
   minPrecision?: number;
   onProgress?: (phase: string) => void;
 }
@@ -100,7 +100,7 @@ export function trainQualityModel(sources: readonly TrainingSource[], options: Q
       measured.filter((e) => e.source === name).map((ex) => ({ ex, p: predict(model, ex.features) })),
     );
   }
-  const threshold = chooseThreshold([...oof.values()], options.minPrecision ?? 0.985);
+  const threshold = chooseThreshold([...oof.values()], options.minPrecision ?? 0.98);
   options.onProgress?.("final model");
   const final = fit(trainEx);
   const rows: EvaluationRow[] = [...oof.entries()].map(([name, scored]) => evaluationRow(name, "fold", scored, threshold));

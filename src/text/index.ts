@@ -31,7 +31,15 @@ export {
   readLexiconFile,
   shippedLexiconFiles,
 } from "./lexicon.js";
-export { CHAR_DISCOUNT, overlapScore, SUBWORD_DISCOUNT, translatedShare, wordSim } from "./similarity.js";
+export {
+  type BackoffTranslations,
+  backoffTranslations,
+  CHAR_DISCOUNT,
+  overlapScore,
+  SUBWORD_DISCOUNT,
+  translatedShare,
+  wordSim,
+} from "./similarity.js";
 export {
   type LearnedPair,
   type LearnLexiconOptions,
