@@ -34,7 +34,7 @@ export const FEATURE_NAMES = [
   "cov_x_stop",
   "cov_x_other",
 ] as const;
-export const FEATURES_VERSION = "quality-features-3";
+export const FEATURES_VERSION = "quality-features-4";
 
 /** Mean and standard deviation of the log length ratio of real pairs (stored in the model). */
 export interface LengthStats {
@@ -82,8 +82,14 @@ function coverage(aTokens: readonly string[], bTokens: readonly string[], pair: 
   const bContent = contentOf(bTokens, pair.b);
   if (aContent.length === 0 || bContent.length === 0) return { covA: 0, covB: 0 };
   const aSet = new Set(aTokens);
-  const aPrefix = new Map<string, string>();
-  for (const t of aSet) if (t.length >= PREFIX) aPrefix.set(t.slice(0, PREFIX), t);
+  const aPrefix = new Map<string, string[]>();
+  for (const t of aSet) {
+    if (t.length < PREFIX) continue;
+    const k = t.slice(0, PREFIX);
+    const list = aPrefix.get(k);
+    if (list) list.push(t);
+    else aPrefix.set(k, [t]);
+  }
   const bestA = new Map<string, number>();
   const bestB = new Map<string, number>();
   for (const t of new Set(bTokens)) {
@@ -112,31 +118,49 @@ function coverage(aTokens: readonly string[], bTokens: readonly string[], pair: 
 }
 
 /**
- * Credit the a words among `tr`'s translations (weight × `discount`). A long translation list (a common word's
- * glosses) is probed with side a's few words rather than walked; a short one is walked, matching stems by prefix.
+ * Credit the a words among `tr`'s translations (weight × `discount`), and the a words sharing the first PREFIX
+ * letters of a translation (× PREFIX_DISCOUNT). Walks the shorter of the two: the translation list, or side a's
+ * words probing the list and its prefix index (a common word has hundreds of glosses, a sentence few words).
  */
 function matchTranslations(
   tr: ReadonlyMap<string, number>,
   discount: number,
   aSet: ReadonlySet<string>,
-  aPrefix: ReadonlyMap<string, string>,
+  aPrefix: ReadonlyMap<string, readonly string[]>,
   credit: (w: string, x: number) => void,
 ): void {
-  if (tr.size > 4 * aSet.size) {
-    for (const w of aSet) {
-      const weight = tr.get(w);
-      if (weight !== undefined) credit(w, Math.min(1, weight) * discount);
+  if (tr.size <= aSet.size) {
+    for (const [w, weight] of tr) {
+      const x = Math.min(1, weight) * discount;
+      if (aSet.has(w)) credit(w, x);
+      if (w.length >= PREFIX) for (const near of aPrefix.get(w.slice(0, PREFIX)) ?? []) credit(near, x * PREFIX_DISCOUNT);
     }
     return;
   }
-  for (const [w, weight] of tr) {
-    const x = Math.min(1, weight) * discount;
-    if (aSet.has(w)) credit(w, x);
-    else if (w.length >= PREFIX) {
-      const near = aPrefix.get(w.slice(0, PREFIX));
-      if (near) credit(near, x * PREFIX_DISCOUNT);
-    }
+  const byPrefix = prefixIndex(tr);
+  for (const w of aSet) {
+    const exact = tr.get(w);
+    if (exact !== undefined) credit(w, Math.min(1, exact) * discount);
+    const near = w.length >= PREFIX ? byPrefix.get(w.slice(0, PREFIX)) : undefined;
+    if (near !== undefined) credit(w, Math.min(1, near) * discount * PREFIX_DISCOUNT);
   }
+}
+
+const prefixIndexes = new WeakMap<ReadonlyMap<string, number>, Map<string, number>>();
+
+/** A translation list's best weight per PREFIX-letter prefix of its words (the lists are the lexicon's, cached). */
+function prefixIndex(tr: ReadonlyMap<string, number>): Map<string, number> {
+  let idx = prefixIndexes.get(tr);
+  if (!idx) {
+    idx = new Map();
+    for (const [w, weight] of tr) {
+      if (w.length < PREFIX) continue;
+      const k = w.slice(0, PREFIX);
+      if ((idx.get(k) ?? 0) < weight) idx.set(k, weight);
+    }
+    prefixIndexes.set(tr, idx);
+  }
+  return idx;
 }
 
 const PREFIX = 5;
