@@ -17,8 +17,8 @@ const finite = z.number().finite();
 /** One row of the evaluation table: a source's true pairs and the negatives made from them. */
 const evalRowSchema = z.object({
   source: z.string(),
-  /** "fold": scored by a model trained without this source; "held-out": pages never used for training. */
-  kind: z.enum(["fold", "held-out"]),
+  /** "fold": scored by a model trained without this source; "pooled": every fold's pairs together; "held-out": pages never used for training. */
+  kind: z.enum(["fold", "pooled", "held-out"]),
   positives: z.number().int(),
   negatives: z.number().int(),
   keepRate: finite,

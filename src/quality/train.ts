@@ -104,6 +104,7 @@ export function trainQualityModel(sources: readonly TrainingSource[], options: Q
   options.onProgress?.("final model");
   const final = fit(trainEx);
   const rows: EvaluationRow[] = [...oof.entries()].map(([name, scored]) => evaluationRow(name, "fold", scored, threshold));
+  rows.push(evaluationRow("all folds", "pooled", [...oof.values()].flat(), threshold));
   for (const s of sources.filter((x) => x.heldOut)) {
     const scored = evalEx.filter((e) => e.source === s.name).map((ex) => ({ ex, p: predict(final, ex.features) }));
     rows.push(evaluationRow(s.name, "held-out", scored, threshold));
