@@ -28,7 +28,10 @@ export function registerExportCorpus(exportCommand: Command): void {
     .option(...storeOption())
     .option("--format <format>", `output format: ${OUTPUT_FORMATS.join(", ")}`, "tsv")
     .option("--out <prefix>", "write PREFIX.tsv / PREFIX.tmx / PREFIX.jsonl / PREFIX.en + PREFIX.zh (default: stdout)")
-    .option("--min-score <x>", "leave out pairs whose quality (the pair scorer's probability, 0–1) is below this (default: the config file's quality.minScore, else the model's threshold)")
+    .option(
+      "--min-score <x>",
+      "leave out pairs whose quality (the pair scorer's probability, 0–1) is below this (default: the config file's quality.minScore, else the model's threshold)",
+    )
     .option("--min-extractor-score <x>", "leave out pairs whose extraction score is below this (0–1)")
     .option("--rejected <file>", "write the pairs left out by quality to FILE, one JSON line each with its reasons")
     .option(...pairOption())

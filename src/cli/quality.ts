@@ -54,10 +54,26 @@ const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 /** The evaluation table: one row per source (folds, then held-out), pooled over the folds at the end. */
 export function evaluationTable(rows: readonly EvaluationRow[], threshold: number): string {
   const kinds = [...new Set(rows.flatMap((r) => Object.keys(r.rejected)))];
-  const line = (r: EvaluationRow) => [r.source, r.kind, r.positives, r.negatives, pct(r.keepRate), pct(r.precision), ...kinds.map((k) => (r.rejected[k] === undefined ? "" : pct(r.rejected[k])))];
+  const line = (r: EvaluationRow) => [
+    r.source,
+    r.kind,
+    r.positives,
+    r.negatives,
+    pct(r.keepRate),
+    pct(r.precision),
+    ...kinds.map((k) => (r.rejected[k] === undefined ? "" : pct(r.rejected[k]))),
+  ];
   const folds = rows.filter((r) => r.kind === "fold");
   const mean = (f: (r: EvaluationRow) => number) => folds.reduce((s, r) => s + f(r), 0) / Math.max(1, folds.length);
-  const averaged = ["mean of folds", "", "", "", pct(mean((r) => r.keepRate)), pct(mean((r) => r.precision)), ...kinds.map((k) => pct(mean((r) => r.rejected[k] ?? 0)))];
+  const averaged = [
+    "mean of folds",
+    "",
+    "",
+    "",
+    pct(mean((r) => r.keepRate)),
+    pct(mean((r) => r.precision)),
+    ...kinds.map((k) => pct(mean((r) => r.rejected[k] ?? 0))),
+  ];
   return `${formatTable([["source", "kind", "true", "negatives", "kept", "precision", ...kinds.map((k) => `rej.${k}`)], ...rows.map(line), averaged])}\n\nthreshold ${threshold}`;
 }
 
@@ -75,7 +91,8 @@ export function trainFromFiles(files: readonly string[], flags: QualityTrainFlag
   const out = resolve(flags.out ?? userDataPath("models", qualityModelName(pair)));
   if (write) assertWritable(out);
   const sources = readTrainingSources(files, flags.exclude ? readExcludeList(flags.exclude) : []);
-  if (sources.filter((s) => !s.heldOut).length < 2) throw new UserError("give pairs of at least two sources (folders): the folds leave one source out");
+  if (sources.filter((s) => !s.heldOut).length < 2)
+    throw new UserError("give pairs of at least two sources (folders): the folds leave one source out");
   const progress = createProgress({ label: "quality", quiet: flags.json });
   let model: QualityModelFile;
   try {
@@ -84,7 +101,8 @@ export function trainFromFiles(files: readonly string[], flags: QualityTrainFlag
     progress.done();
   }
   if (write) writeQualityModel(out, model);
-  if (flags.json) printJson({ ...(write ? { out } : {}), threshold: model.threshold, evaluation: model.evaluation, training: model.training });
+  if (flags.json)
+    printJson({ ...(write ? { out } : {}), threshold: model.threshold, evaluation: model.evaluation, training: model.training });
   else {
     printLine(evaluationTable(model.evaluation, model.threshold));
     if (write) printLine(`${out}: ${model.features.names.length} features, threshold ${model.threshold}`);
@@ -109,7 +127,10 @@ export function registerQualityCommands(program: Command): void {
       .description("train the pair scorer on real pairs and negatives made from them, measured with folds by source")
       .option("--out <file>", "model file to write (default: models/quality-<a>-<b>.json in your home, which score and export then use)"),
   )
-    .addHelpText("after", "\nExample:\n  bitext quality train ../shared/data/parallel/*.tsv ../shared/data/bilingual-pages/real/*/*.pairs.tsv --exclude test/holdout.md")
+    .addHelpText(
+      "after",
+      "\nExample:\n  bitext quality train ../shared/data/parallel/*.tsv ../shared/data/bilingual-pages/real/*/*.pairs.tsv --exclude test/holdout.md",
+    )
     .action((files: string[], flags: QualityTrainFlags) => {
       trainFromFiles(files, flags, true);
     });
@@ -117,9 +138,11 @@ export function registerQualityCommands(program: Command): void {
 
 /** `bitext eval quality`: the same folds as `quality train`, the table only. */
 export function registerEvalQuality(evalCommand: Command): void {
-  trainOptions(evalCommand.command("quality").description("measure the pair scorer with folds by source (keep-rate of true pairs, precision against negatives)")).action(
-    (files: string[], flags: QualityTrainFlags) => {
-      trainFromFiles(files, flags, false);
-    },
-  );
+  trainOptions(
+    evalCommand
+      .command("quality")
+      .description("measure the pair scorer with folds by source (keep-rate of true pairs, precision against negatives)"),
+  ).action((files: string[], flags: QualityTrainFlags) => {
+    trainFromFiles(files, flags, false);
+  });
 }

@@ -28,7 +28,8 @@ async function* verdicts(file: string, scorer: PairScorer): AsyncGenerator<strin
     n++;
     const line = n === 1 ? raw.replace(/^\uFEFF/, "") : raw;
     const tab = line.indexOf("\t");
-    if (tab < 0 && line.trim() !== "") throw inputError({ file: file === "-" ? "stdin" : file, line: n }, `expected ${scorer.pair.a}<TAB>${scorer.pair.b}`);
+    if (tab < 0 && line.trim() !== "")
+      throw inputError({ file: file === "-" ? "stdin" : file, line: n }, `expected ${scorer.pair.a}<TAB>${scorer.pair.b}`);
     const cols = line.split("\t");
     const v = scorer.score(cols[0] ?? "", cols[1] ?? "");
     yield `${JSON.stringify({ score: Math.round(v.score * 1e4) / 1e4, keep: v.keep, reasons: v.reasons })}\n`;

@@ -127,7 +127,10 @@ export const configSchema = z
       .regex(/^[a-z]{2,3}-[a-z]{2,3}$/, "two language codes like en-zh")
       .optional(),
     /** The pair scorer: `minScore`, the score below which `export corpus` leaves pairs out (default: the model's threshold). */
-    quality: z.object({ minScore: z.number().min(0).max(1).optional() }).strict().optional(),
+    quality: z
+      .object({ minScore: z.number().min(0).max(1).optional() })
+      .strict()
+      .optional(),
     schedule: scheduleSchema.optional(),
   })
   .strict();

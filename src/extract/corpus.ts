@@ -92,7 +92,13 @@ function provenanceOf(s: PageSource | undefined): PairSource[] {
     {
       pageUrl: s.finalUrl ?? s.url,
       fetchedAt: s.fetchedAt,
-      records: s.records.map((r) => ({ engine: r.engine, query: { source: r.query.source, target: r.query.target }, rank: r.rank, recordUrl: r.recordUrl, fetchedAt: r.fetchedAt })),
+      records: s.records.map((r) => ({
+        engine: r.engine,
+        query: { source: r.query.source, target: r.query.target },
+        rank: r.rank,
+        recordUrl: r.recordUrl,
+        fetchedAt: r.fetchedAt,
+      })),
     },
   ];
 }
@@ -159,14 +165,19 @@ export function exportCorpus(store: Store, options: ExportCorpusOptions): Corpus
   const pair = options.pair ?? EN_ZH;
   const all = listCorpusPairs(store, options.minScore === undefined ? {} : { minScore: options.minScore });
   const { kept, rejected } = splitByQuality(all, options.scorer ?? null, options.minQuality);
-  const sources = pageSources(store, kept.flatMap((p) => p.pageIds));
+  const sources = pageSources(
+    store,
+    kept.flatMap((p) => p.pageIds),
+  );
   const outPairs = corpusOutputPairs(kept, sources);
   const out = options.sentences ? splitCorpusIntoSentences(outPairs) : outPairs;
   const files: OutputFile[] = formatPairs(out, pair, options.format);
   const rejectedByReason: Record<string, number> = {};
   for (const r of rejected) for (const reason of r.reasons) rejectedByReason[reason] = (rejectedByReason[reason] ?? 0) + 1;
   if (options.rejected) {
-    const lines = rejected.map((r) => `${JSON.stringify({ [pair.a]: r.en, [pair.b]: r.zh, quality: r.quality, reasons: r.reasons, source_urls: r.urls })}\n`);
+    const lines = rejected.map(
+      (r) => `${JSON.stringify({ [pair.a]: r.en, [pair.b]: r.zh, quality: r.quality, reasons: r.reasons, source_urls: r.urls })}\n`,
+    );
     writeFileAtomic(options.rejected, lines.join(""));
   }
   const written = files.map((f) => {

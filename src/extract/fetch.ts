@@ -117,7 +117,15 @@ export async function fetchBilingualPages(store: Store, options: FetchPagesOptio
     start: (li, task) => {
       const lane = lanes[li]!;
       lane.busy = true;
-      const job = { store, fetcher, url: task.url, refetch: options.refetch === true, extractOptions, scorer, recordIds: recordsByUrl.get(task.url) ?? [] };
+      const job = {
+        store,
+        fetcher,
+        url: task.url,
+        refetch: options.refetch === true,
+        extractOptions,
+        scorer,
+        recordIds: recordsByUrl.get(task.url) ?? [],
+      };
       return onePage(job)
         .then(count)
         .finally(() => {

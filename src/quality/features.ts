@@ -77,7 +77,12 @@ export function pairFeatures(a: Side, b: Side, pair: LanguagePair, lex: Lexicon,
  * matched against side a's words, crediting the b word and the a words it translates. Identical words (names,
  * Latin words inside Chinese text) match with weight 1; stems differing in their ending match by prefix.
  */
-function coverage(aTokens: readonly string[], bTokens: readonly string[], pair: LanguagePair, lex: Lexicon): { covA: number; covB: number } {
+function coverage(
+  aTokens: readonly string[],
+  bTokens: readonly string[],
+  pair: LanguagePair,
+  lex: Lexicon,
+): { covA: number; covB: number } {
   const aContent = contentOf(aTokens, pair.a);
   const bContent = contentOf(bTokens, pair.b);
   if (aContent.length === 0 || bContent.length === 0) return { covA: 0, covB: 0 };

@@ -39,7 +39,14 @@ export function makeNegatives(pairs: readonly TextPair[], pair: LanguagePair, le
   return out;
 }
 
-function makeOne(kind: NegativeKind, i: number, pairs: readonly TextPair[], pair: LanguagePair, lex: Lexicon, random: () => number): Negative | null {
+function makeOne(
+  kind: NegativeKind,
+  i: number,
+  pairs: readonly TextPair[],
+  pair: LanguagePair,
+  lex: Lexicon,
+  random: () => number,
+): Negative | null {
   const p = pairs[i]!;
   switch (kind) {
     case "shuffled": {

@@ -52,30 +52,28 @@ const LENGTH_MARGIN = 0.7;
 /** Sources with more examples than this weigh as if they had this many (so one big corpus does not drown the sites). */
 const SOURCE_WEIGHT_CAP = 2000;
 
-export function trainQualityModel(sources: readonly TrainingSource[], options: QualityTrainOptions): QualityModelFile {
-  const { pair } = options;
-  const seed = options.seed ?? 1;
-  const lex = options.lexicon ?? loadLexicon(pair);
-  const maxPer = options.maxPerSource ?? 4000;
-  const random = seededRandom(seed);
-  options.onProgress?.("negatives");
-  const train: Array<{ source: string; positive: boolean; kind: string; pair: TextPair }> = [];
-  const evalSet: typeof train = [];
+type Labelled = { source: string; positive: boolean; kind: string; pair: TextPair };
+
+/**
+ * The examples: each source's real pairs and the negatives made from them (training: a sample of at most
+ * `maxPer` pairs of each source not held out; measuring: `evalPairs` and held-out sources), their features and
+ * the rules against them, with the length statistics of the real training pairs.
+ */
+function buildExamples(sources: readonly TrainingSource[], pair: LanguagePair, lex: Lexicon, maxPer: number, random: () => number) {
+  const train: Labelled[] = [];
+  const evalSet: Labelled[] = [];
   for (const s of sources) {
     const trainPairs = s.pairs.length > maxPer ? sampleInOrder(s.pairs, maxPer, random) : s.pairs;
-    const add = (into: typeof train, pairs: readonly TextPair[]) => {
+    const add = (into: Labelled[], pairs: readonly TextPair[]) => {
       for (const p of pairs) into.push({ source: s.name, positive: true, kind: "positive", pair: p });
       for (const n of makeNegatives(pairs, pair, lex, random)) into.push({ source: s.name, positive: false, kind: n.kind, pair: n });
     };
     if (!s.heldOut) add(train, trainPairs);
     if (s.heldOut || s.evalPairs) add(evalSet, s.evalPairs ?? s.pairs);
   }
-  options.onProgress?.("features");
-  const sides = (xs: typeof train) => xs.map((x) => ({ ...x, a: readSide(x.pair.a, pair.a, pair), b: readSide(x.pair.b, pair.b, pair) }));
+  const sides = (xs: Labelled[]) => xs.map((x) => ({ ...x, a: readSide(x.pair.a, pair.a, pair), b: readSide(x.pair.b, pair.b, pair) }));
   const trainSides = sides(train);
-  const evalSides = sides(evalSet);
-  const ratios = trainSides.filter((x) => x.positive).map((x) => logLengthRatio(x.a, x.b));
-  const len = lengthStats(ratios);
+  const len = lengthStats(trainSides.filter((x) => x.positive).map((x) => logLengthRatio(x.a, x.b)));
   const toExample = (x: (typeof trainSides)[number]): Example => ({
     source: x.source,
     positive: x.positive,
@@ -85,15 +83,22 @@ export function trainQualityModel(sources: readonly TrainingSource[], options: Q
     features: pairFeatures(x.a, x.b, pair, lex, len),
     rules: ruleReasons(x.a, x.b, len),
   });
-  const trainEx = trainSides.map(toExample);
-  const evalEx = evalSides.map(toExample);
+  return { trainEx: trainSides.map(toExample), evalEx: sides(evalSet).map(toExample), len };
+}
+
+export function trainQualityModel(sources: readonly TrainingSource[], options: QualityTrainOptions): QualityModelFile {
+  const { pair } = options;
+  const seed = options.seed ?? 1;
+  const lex = options.lexicon ?? loadLexicon(pair);
+  options.onProgress?.("examples");
+  const { trainEx, evalEx, len } = buildExamples(sources, pair, lex, options.maxPerSource ?? 4000, seededRandom(seed));
 
   // Folds by source: each training source is measured by a model trained on the others.
   options.onProgress?.("folds");
   const foldNames = sources.filter((s) => !s.heldOut).map((s) => s.name);
   const oof = new Map<string, Array<{ ex: Example; p: number }>>();
   for (const name of foldNames) {
-    const model = fit(trainEx.filter((e) => e.source !== name));
+    const model = fitModel(trainEx.filter((e) => e.source !== name));
     const measured = sources.find((s) => s.name === name)?.evalPairs ? evalEx : trainEx;
     oof.set(
       name,
@@ -102,7 +107,7 @@ export function trainQualityModel(sources: readonly TrainingSource[], options: Q
   }
   const threshold = chooseThreshold([...oof.values()], options.minPrecision ?? 0.98);
   options.onProgress?.("final model");
-  const final = fit(trainEx);
+  const final = fitModel(trainEx);
   const rows: EvaluationRow[] = [...oof.entries()].map(([name, scored]) => evaluationRow(name, "fold", scored, threshold));
   rows.push(evaluationRow("all folds", "pooled", [...oof.values()].flat(), threshold));
   for (const s of sources.filter((x) => x.heldOut)) {
@@ -151,7 +156,7 @@ interface Fitted {
 }
 
 /** The model learns the pairs the rules let through (the ones its score decides), of the kinds it learns. */
-function fit(all: readonly Example[]): Fitted {
+function fitModel(all: readonly Example[]): Fitted {
   const examples = all.filter((e) => e.rules.length === 0 && !MEASURED_ONLY.has(e.kind));
   const perSource = new Map<string, number>();
   for (const e of examples) perSource.set(e.source, (perSource.get(e.source) ?? 0) + 1);
@@ -230,13 +235,24 @@ function chooseThreshold(folds: ReadonlyArray<readonly Scored[]>, minPrecision: 
 }
 
 function evaluationRow(source: string, kind: EvaluationRow["kind"], scored: readonly Scored[], t: number): EvaluationRow {
-  const m = measure(scored.filter((s) => !MEASURED_ONLY.has(s.ex.kind)), t);
+  const m = measure(
+    scored.filter((s) => !MEASURED_ONLY.has(s.ex.kind)),
+    t,
+  );
   const rejected: Record<string, number> = {};
   for (const k of NEGATIVE_KINDS) {
     const ofKind = scored.filter((s) => s.ex.kind === k);
     if (ofKind.length) rejected[k] = round(ofKind.filter((s) => !kept(s, t)).length / ofKind.length);
   }
-  return { source, kind, positives: m.positives, negatives: m.negatives, keepRate: round(m.keepRate), precision: round(m.precision), rejected };
+  return {
+    source,
+    kind,
+    positives: m.positives,
+    negatives: m.negatives,
+    keepRate: round(m.keepRate),
+    precision: round(m.precision),
+    rejected,
+  };
 }
 
 function round(x: number): number {

@@ -78,7 +78,10 @@ export function parseQueryList(text: string, file: string, defaultPair: Language
     if (header) {
       pair = header[1] === EN_ZH.a && header[2] === EN_ZH.b ? EN_ZH : { a: header[1]!.toLowerCase(), b: header[2]!.toLowerCase() };
       if (!/^[a-z]{2,3}$/.test(pair.a) || !/^[a-z]{2,3}$/.test(pair.b) || pair.a === pair.b) {
-        throw inputError({ file, line, field: "languages" }, `expected two different language codes like "en zh", found "${header[1]} ${header[2]}"`);
+        throw inputError(
+          { file, line, field: "languages" },
+          `expected two different language codes like "en zh", found "${header[1]} ${header[2]}"`,
+        );
       }
       continue;
     }

@@ -192,7 +192,9 @@ const exportTheCorpus: DemoStep = {
   async run(ctx) {
     const prefix = join(ctx.options.dir, "corpus");
     const rejected = `${prefix}.rejected.jsonl`;
-    const r = await withStore(ctx.db, (store) => exportCorpus(store, { format: "tsv", out: prefix, rejected, scorer: defaultScorer(EN_ZH) }));
+    const r = await withStore(ctx.db, (store) =>
+      exportCorpus(store, { format: "tsv", out: prefix, rejected, scorer: defaultScorer(EN_ZH) }),
+    );
     const file = r.files[0]?.path ?? `${prefix}.tsv`;
     ctx.results[this.id] = { pairs: r.pairs, multiSource: r.multiSource, file, rejected: r.rejected, rejectedByReason: r.rejectedByReason };
     ctx.say(`  ${r.pairs} distinct sentence pairs kept (${r.multiSource} found on several pages) → ${file}`);

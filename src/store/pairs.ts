@@ -59,7 +59,19 @@ export function replacePairs(store: Store, pageId: number, pairs: readonly Sente
     del.run(pageId);
     for (const p of pairs) {
       const reasons = p.reasons ? JSON.stringify(p.reasons) : null;
-      ins.run(pageId, p.en, p.zh, p.score ?? null, p.method ?? null, p.enNorm, p.zhNorm, p.srcLang ?? null, p.tgtLang ?? null, p.quality ?? null, reasons);
+      ins.run(
+        pageId,
+        p.en,
+        p.zh,
+        p.score ?? null,
+        p.method ?? null,
+        p.enNorm,
+        p.zhNorm,
+        p.srcLang ?? null,
+        p.tgtLang ?? null,
+        p.quality ?? null,
+        reasons,
+      );
     }
   });
 }

@@ -74,7 +74,14 @@ export function pageSources(store: Store, pageIds: readonly number[]): Map<numbe
       records: rows.map((r) => ({
         recordId: r.record_id,
         engine: r.engine,
-        query: { id: r.query_id, source: r.query_source, target: r.query_target, file: r.query_file, line: r.query_line, note: r.query_note },
+        query: {
+          id: r.query_id,
+          source: r.query_source,
+          target: r.query_target,
+          file: r.query_file,
+          line: r.query_line,
+          note: r.query_note,
+        },
         rank: r.rank,
         recordUrl: r.url,
         fetchedAt: r.fetched_at,

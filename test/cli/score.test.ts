@@ -4,7 +4,11 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCommand } from "../helpers/cli.js";
 
-const lines = (s: string) => s.trimEnd().split("\n").map((l) => JSON.parse(l) as { score: number; keep: boolean; reasons: string[] });
+const lines = (s: string) =>
+  s
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { score: number; keep: boolean; reasons: string[] });
 
 describe("bitext score", () => {
   it("prints one JSON line per input line, in order, from standard input", async () => {

@@ -33,7 +33,11 @@ describe("a corpus you can trust: scored, filtered and traceable", () => {
     });
     store = openStore(join(dir, "bitext.db"));
     const urls = ["/office.html", "/news.html", "/daily.html"];
-    storeHarvestedRecords(store, "bing", urls.map((u, i) => ({ url: server.url(u), title: `t${i}`, snippet: "s", rank: i + 1 })));
+    storeHarvestedRecords(
+      store,
+      "bing",
+      urls.map((u, i) => ({ url: server.url(u), title: `t${i}`, snippet: "s", rank: i + 1 })),
+    );
     storeHarvestedRecords(store, "baidu", [{ url: server.url("/news.html"), title: "n", snippet: "s", rank: 4 }]);
     for (const r of listRecords(store)) setClassification(store, r.id, { label: "bilingual", probability: 0.9, model: "test" });
     await fetchBilingualPages(store, { fetcher: createFetcher({ delayMs: 0 }) });
@@ -63,22 +67,30 @@ describe("a corpus you can trust: scored, filtered and traceable", () => {
   it("keeps no pair a rule is against, and writes the rejected pairs with their reasons", () => {
     const rejectedFile = join(dir, "rejected.jsonl");
     const r = exportCorpus(store, { format: "jsonl", out: null, rejected: rejectedFile });
-    const rejected = readFileSync(rejectedFile, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as { en: string; reasons: string[] });
+    const rejected = readFileSync(rejectedFile, "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { en: string; reasons: string[] });
     expect(rejected.length).toBe(r.rejected);
     expect(rejected.every((x) => x.reasons.length > 0)).toBe(true);
-    const kept = r.files[0]!.content.trimEnd().split("\n").map((l) => JSON.parse(l) as { en: string; quality: number });
+    const kept = r.files[0]!.content.trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { en: string; quality: number });
     expect(kept.length).toBe(r.pairs);
     expect(kept.length).toBeGreaterThan(0);
     const keptEn = new Set(kept.map((k) => k.en));
     for (const x of rejected) expect(keptEn.has(x.en)).toBe(false);
-    const total = (store.sql.prepare("SELECT count(DISTINCT en_norm || '\t' || zh_norm) AS n FROM sentence_pairs").get() as { n: number }).n;
+    const total = (store.sql.prepare("SELECT count(DISTINCT en_norm || '\t' || zh_norm) AS n FROM sentence_pairs").get() as { n: number })
+      .n;
     expect(r.pairs + r.rejected).toBe(total);
     expect(Object.values(r.rejectedByReason).reduce((s, n) => s + n, 0)).toBeGreaterThanOrEqual(r.rejected);
   });
 
   it("names on every JSONL line the query, engine, fetch time, rank, record URL and page URL the store holds", () => {
     const r = exportCorpus(store, { format: "jsonl", out: null });
-    const lines = r.files[0]!.content.trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = r.files[0]!.content.trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const query = store.sql.prepare(
       `SELECT r.engine, r.url, r.rank, r.query_en, r.query_zh, f.started_at FROM page_records pr JOIN records r ON r.id = pr.record_id
        JOIN fetches f ON f.id = r.first_fetch_id JOIN pages p ON p.id = pr.page_id WHERE coalesce(p.final_url, p.url) = ?`,
@@ -86,7 +98,14 @@ describe("a corpus you can trust: scored, filtered and traceable", () => {
     const records = (pageUrl: string) => query.all(pageUrl);
     for (const line of lines) {
       const pageUrl = line["page_url"] as string;
-      const rows = records(pageUrl) as Array<{ engine: string; url: string; rank: number; query_en: string; query_zh: string; started_at: string }>;
+      const rows = records(pageUrl) as Array<{
+        engine: string;
+        url: string;
+        rank: number;
+        query_en: string;
+        query_zh: string;
+        started_at: string;
+      }>;
       expect(rows.length).toBeGreaterThan(0);
       const match = rows.find((x) => x.engine === line["engine"] && x.url === line["record_url"]);
       expect(match).toBeDefined();

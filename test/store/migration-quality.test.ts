@@ -78,8 +78,9 @@ describe("a store made before corpus quality and provenance", () => {
     const s = migrated();
     const r = exportCorpus(s, { format: "jsonl", out: null, scorer: loadScorer({ a: "en", b: "zh" }) });
     expect(r.rejectedByReason["boilerplate"]).toBe(1);
-    const lines = r.files[0]!.content.trimEnd().split("\n").map((l) => JSON.parse(l) as { en: string; engine: string });
+    const lines = r.files[0]!.content.trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { en: string; engine: string });
     expect(lines.map((l) => l.en)).not.toContain("Home");
   });
 });
-
