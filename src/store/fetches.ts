@@ -1,4 +1,5 @@
 import { parallelText } from "../language-pair.js";
+import { linkFetchQuery } from "./provenance.js";
 import { compressHtml, decompressHtml } from "./blob.js";
 import { nowIso, type Store } from "./db.js";
 import type { Classification, QueryPair } from "./records.js";
@@ -137,6 +138,7 @@ export function recordFetch(store: Store, fetch: NewFetch, records: readonly New
         s.classify.run(r.classification.label, r.classification.probability, r.classification.model, nowIso(), id, r.classification.model);
       }
     }
+    linkFetchQuery(store, fetchId, fetch.query);
     return { fetchId, newRecords, seenAgain };
   });
 }

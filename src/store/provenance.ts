@@ -1,4 +1,4 @@
-import { LEGACY_COLUMNS } from "../language-pair.js";
+import { LEGACY_COLUMNS, type ParallelText } from "../language-pair.js";
 import type { Store } from "./db.js";
 
 /**
@@ -90,4 +90,20 @@ export function pageSources(store: Store, pageIds: readonly number[]): Map<numbe
     });
   }
   return out;
+}
+
+/**
+ * A fetch's query as a `queries` row (made on first use), linked from the fetch and from the records it
+ * stored or saw first (`query_id`). Called inside the fetch's transaction.
+ */
+export function linkFetchQuery(store: Store, fetchId: number, query: ParallelText): void {
+  const { source, target } = query;
+  store.sql
+    .prepare("INSERT OR IGNORE INTO queries (src_lang, tgt_lang, src_text, tgt_text) VALUES (?, ?, ?, ?)")
+    .run(source.lang, target.lang, source.text, target.text);
+  const row = store.sql
+    .prepare("SELECT id FROM queries WHERE src_lang = ? AND tgt_lang = ? AND src_text = ? AND tgt_text = ?")
+    .get(source.lang, target.lang, source.text, target.text) as { id: number };
+  store.sql.prepare("UPDATE fetches SET query_id = ? WHERE id = ?").run(row.id, fetchId);
+  store.sql.prepare("UPDATE records SET query_id = ? WHERE last_fetch_id = ? AND query_id IS NULL").run(row.id, fetchId);
 }

@@ -48,6 +48,14 @@ describe("a corpus you can trust: scored, filtered and traceable", () => {
     await server?.close();
   });
 
+  it("stores the query once, in its languages, linked from every fetch and record", () => {
+    expect(store.sql.prepare("SELECT src_lang, tgt_lang, src_text, tgt_text FROM queries").all()).toEqual([
+      { src_lang: "en", tgt_lang: "zh", src_text: "Good morning", tgt_text: "早上好" },
+    ]);
+    const unlinked = (t: string) => (store.sql.prepare(`SELECT count(*) AS n FROM ${t} WHERE query_id IS NULL`).get() as { n: number }).n;
+    expect([unlinked("fetches"), unlinked("records")]).toEqual([0, 0]);
+  });
+
   it("scores every stored pair when it is extracted", () => {
     const rows = store.sql.prepare("SELECT quality, reasons, src_lang, tgt_lang FROM sentence_pairs").all() as Array<{
       quality: number | null;
