@@ -1,10 +1,10 @@
 import type { Command } from "commander";
 import { UserError } from "../errors.js";
 import { loadSettings } from "../config/index.js";
-import { defaultScorer, exportCorpus, OUTPUT_FORMATS } from "../extract/index.js";
+import { defaultScorer, exportCorpus, OUTPUT_FORMATS, tsvColumns } from "../extract/index.js";
 import type { LanguagePair } from "../text/index.js";
 import { openStore } from "../store/index.js";
-import { existingStore, pairOption, resolvePair, storeOption } from "./shared-options.js";
+import { existingStore, pairOption, resolvePair, splitList, storeOption } from "./shared-options.js";
 import { writeLinesTo } from "./stream.js";
 import { parseFormat, parseUnit } from "./extract.js";
 import { printJson } from "./output.js";
@@ -17,6 +17,7 @@ interface ExportCorpusFlags {
   minExtractorScore?: string;
   rejected?: string;
   pair?: LanguagePair;
+  columns?: string;
   sentences?: boolean;
   json?: boolean;
 }
@@ -35,6 +36,10 @@ export function registerExportCorpus(exportCommand: Command): void {
     .option("--min-extractor-score <x>", "leave out pairs whose extraction score is below this (0–1)")
     .option("--rejected <file>", "write the pairs left out by quality to FILE, one JSON line each with its reasons")
     .option(...pairOption())
+    .option(
+      "--columns <list>",
+      "TSV columns, comma-separated: source_url, the two language codes, score, method, quality, query_<a>, query_<b>, engine, fetched_at, rank, record_url, page_url",
+    )
     .option("--sentences", "split paragraph pairs into aligned sentence pairs (Gale-Church)")
     .option("--json", "print a summary as JSON (with --out)")
     .addHelpText(
@@ -48,6 +53,13 @@ export function registerExportCorpus(exportCommand: Command): void {
       const minScore = flags.minExtractorScore === undefined ? undefined : parseUnit("--min-extractor-score", flags.minExtractorScore);
       const minQuality = flags.minScore === undefined ? loadSettings().config.quality?.minScore : parseUnit("--min-score", flags.minScore);
       const pair = resolvePair(flags.pair);
+      const columns = flags.columns === undefined ? undefined : splitList(flags.columns);
+      if (columns) {
+        if (format !== "tsv") throw new UserError("--columns chooses TSV columns: use it with --format tsv");
+        const known = tsvColumns(pair);
+        const unknown = columns.find((c) => !known.includes(c));
+        if (unknown !== undefined) throw new UserError(`--columns: no column "${unknown}" (columns: ${known.join(", ")})`);
+      }
       const scorer = defaultScorer(pair);
       const store = openStore(existingStore(flags.db), { readonly: true });
       try {
@@ -58,6 +70,7 @@ export function registerExportCorpus(exportCommand: Command): void {
           pair,
           scorer,
           rejected: flags.rejected ?? null,
+          ...(columns ? { columns } : {}),
           ...(minScore === undefined ? {} : { minScore }),
           ...(minQuality === undefined ? {} : { minQuality }),
         });

@@ -60,6 +60,8 @@ export interface ExportCorpusOptions {
   rejected?: string | null;
   /** The language pair of the store's pairs (default en–zh). */
   pair?: LanguagePair;
+  /** TSV: these columns (names of `tsvColumns`) instead of the default five. */
+  columns?: readonly string[];
   /** Split paragraph pairs into aligned sentence pairs (`splitIntoSentencePairs`), then deduplicate again. */
   sentences?: boolean;
 }
@@ -171,7 +173,7 @@ export function exportCorpus(store: Store, options: ExportCorpusOptions): Corpus
   );
   const outPairs = corpusOutputPairs(kept, sources);
   const out = options.sentences ? splitCorpusIntoSentences(outPairs) : outPairs;
-  const files: OutputFile[] = formatPairs(out, pair, options.format);
+  const files: OutputFile[] = formatPairs(out, pair, options.format, options.columns);
   const rejectedByReason: Record<string, number> = {};
   for (const r of rejected) for (const reason of r.reasons) rejectedByReason[reason] = (rejectedByReason[reason] ?? 0) + 1;
   if (options.rejected) {

@@ -38,10 +38,15 @@ export interface OutputFile {
   content: string;
 }
 
-export function formatPairs(pairs: readonly OutputPair[], langs: LanguagePair, format: OutputFormat): OutputFile[] {
+export function formatPairs(
+  pairs: readonly OutputPair[],
+  langs: LanguagePair,
+  format: OutputFormat,
+  columns?: readonly string[],
+): OutputFile[] {
   switch (format) {
     case "tsv":
-      return [{ suffix: ".tsv", content: toTsv(pairs, langs) }];
+      return [{ suffix: ".tsv", content: columns ? toTsvColumns(pairs, langs, columns) : toTsv(pairs, langs) }];
     case "tmx":
       return [{ suffix: ".tmx", content: toTmx(pairs, langs) }];
     case "moses": {
@@ -69,6 +74,47 @@ export function toTsv(pairs: readonly OutputPair[], langs: LanguagePair): string
   const lines = [["source_url", langs.a, langs.b, "score", "method"].join("\t")];
   for (const p of pairs) {
     lines.push([p.sourceUrls.join(" "), oneLine(p.a), oneLine(p.b), p.score === null ? "" : String(p.score), p.method].join("\t"));
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/**
+ * The columns a TSV export can have (`export corpus --columns`): the default five, the quality, and the
+ * provenance of the pair's first record (query sides as `query_<lang>`).
+ */
+export function tsvColumns(langs: LanguagePair): string[] {
+  return [
+    "source_url",
+    langs.a,
+    langs.b,
+    "score",
+    "method",
+    "quality",
+    `query_${langs.a}`,
+    `query_${langs.b}`,
+    "engine",
+    "fetched_at",
+    "rank",
+    "record_url",
+    "page_url",
+  ];
+}
+
+/** TSV with the chosen columns (each a name of `tsvColumns`), header first. */
+export function toTsvColumns(pairs: readonly OutputPair[], langs: LanguagePair, columns: readonly string[]): string {
+  const lines = [columns.join("\t")];
+  for (const p of pairs) {
+    const prov = provenanceFields(p, langs);
+    const query = (prov["query"] ?? {}) as Record<string, string>;
+    const value = (c: string): unknown => {
+      if (c === "source_url") return p.sourceUrls.join(" ");
+      if (c === langs.a) return p.a;
+      if (c === langs.b) return p.b;
+      if (c === "score") return p.score;
+      if (c.startsWith("query_")) return query[c.slice("query_".length)];
+      return prov[c];
+    };
+    lines.push(columns.map((c) => oneLine(String(value(c) ?? ""))).join("\t"));
   }
   return `${lines.join("\n")}\n`;
 }

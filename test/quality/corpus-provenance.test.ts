@@ -129,6 +129,23 @@ describe("a corpus you can trust: scored, filtered and traceable", () => {
     expect(engines.sort()).toEqual(["baidu", "bing"]);
   });
 
+  it("TSV gets the columns asked for, provenance included", () => {
+    const columns = ["en", "zh", "quality", "query_en", "engine", "record_url", "page_url"];
+    const rows = exportCorpus(store, { format: "tsv", out: null, columns }).files[0]!.content.trimEnd().split("\n");
+    expect(rows[0]).toBe(columns.join("\t"));
+    const news = rows
+      .slice(1)
+      .map((r) => r.split("\t"))
+      .filter((r) => r[6] === server.url("/news.html"));
+    expect(news.length).toBeGreaterThan(0);
+    for (const r of news) {
+      expect(r[3]).toBe("Good morning");
+      expect(["bing", "baidu"]).toContain(r[4]);
+      expect(r[5]).toBe(server.url("/news.html"));
+      expect(Number(r[2])).toBeGreaterThan(0);
+    }
+  });
+
   it("TMX carries the provenance as <prop>s and Moses gets a .meta.jsonl sidecar line for line", () => {
     const tmx = exportCorpus(store, { format: "tmx", out: null }).files[0]!.content;
     expect(tmx).toContain('<prop type="x-engine">bing</prop>');
