@@ -55,19 +55,29 @@ export async function run(): Promise<void> {
     }),
   );
   const tok = median(
-    timeRepeated(() => {
-      for (const p of pairs) {
-        tokenize(p.a, "en");
-        tokenize(p.b, "zh");
-      }
-    }, 5, 1),
+    timeRepeated(
+      () => {
+        for (const p of pairs) {
+          tokenize(p.a, "en");
+          tokenize(p.b, "zh");
+        }
+      },
+      5,
+      1,
+    ),
   );
   const rate = (t: number) => Math.round((pairs.length / t) * 1000).toLocaleString("en");
-  console.log("| pairs | first pass | warm pass (median of 5) | pairs/s warm | warm CPU time (median of 5) | pairs/s per CPU second | tokenize only (median) | scoring / tokenize |");
+  console.log(
+    "| pairs | first pass | warm pass (median of 5) | pairs/s warm | warm CPU time (median of 5) | pairs/s per CPU second | tokenize only (median) | scoring / tokenize |",
+  );
   console.log("|---|---|---|---|---|---|---|---|");
   console.log(
     `| ${pairs.length} (${positives.length} real + ${negatives.length} negatives) | ${ms(cold)} ms (${rate(cold)}/s) | ${ms(warm)} ms | ${rate(warm)} | ` +
       `${ms(cpu)} ms | ${rate(cpu)} | ${ms(tok)} ms | ${(warm / tok).toFixed(2)}× |`,
   );
-  console.log(`\nload average during the run: ${loadavg().map((x) => x.toFixed(1)).join(" ")} (${availableParallelism()} cores)`);
+  console.log(
+    `\nload average during the run: ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(" ")} (${availableParallelism()} cores)`,
+  );
 }
