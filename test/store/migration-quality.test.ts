@@ -1,11 +1,12 @@
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { exportCorpus } from "../../src/extract/corpus.js";
 import { loadScorer } from "../../src/quality/index.js";
 import { listCorpusPairs, openStore, pageSources, schemaVersion, type Store } from "../../src/store/index.js";
-import { MIGRATIONS } from "../../src/store/migrations.js";
+import { MIGRATIONS, migrationSql } from "../../src/store/migrations.js";
+import { adminQuery, storeBackends } from "../helpers/postgres.js";
 
 /*
  * Migration "corpus provenance and quality" (issue 24) on a store written by bitext at bb80c07 (schema 5):
@@ -82,5 +83,51 @@ describe("a store made before corpus quality and provenance", () => {
       .split("\n")
       .map((l) => JSON.parse(l) as { en: string; engine: string });
     expect(lines.map((l) => l.en)).not.toContain("Home");
+  });
+});
+
+/** The migration that adds provenance and quality, found by what it creates (its number changes as others are added). */
+const QUALITY_MIGRATION = MIGRATIONS.findIndex((m) => m.includes("CREATE TABLE queries"));
+const pg = storeBackends({ beforeAll, afterAll })[1]!;
+
+describe.skipIf(pg.skip !== null)("a PostgreSQL store made before corpus quality and provenance", () => {
+  it("migrates with the same backfill: queries, their links, page_records, the pairs' languages", () => {
+    const url = pg.location();
+    for (const m of MIGRATIONS.slice(0, QUALITY_MIGRATION)) adminQuery(url, migrationSql(m, "postgres"));
+    adminQuery(url, "CREATE TABLE bitext_schema (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)");
+    adminQuery(url, `INSERT INTO bitext_schema SELECT v, 'then' FROM generate_series(1, ${QUALITY_MIGRATION}) v`);
+    const now = "2026-11-20T10:00:00.000Z";
+    adminQuery(url, `INSERT INTO runs (id, started_at, status) VALUES (1, '${now}', 'completed')`);
+    adminQuery(
+      url,
+      `INSERT INTO fetches (id, run_id, engine, query_en, query_zh, page, url, status, started_at, duration_ms) VALUES
+       (1, 1, 'bing', 'Good morning', '早上好', 1, 'https://bing.example/1', 'ok', '${now}', 100),
+       (2, 1, 'baidu', 'Good morning', '早上好', 1, 'https://baidu.example/1', 'ok', '${now}', 100)`,
+    );
+    adminQuery(
+      url,
+      `INSERT INTO records (id, engine, query_en, query_zh, url, title, snippet, rank, page, first_seen, last_seen, first_fetch_id, last_fetch_id) VALUES
+       (1, 'bing', 'Good morning', '早上好', 'https://site.example/a.html', 't', 's', 1, 1, '${now}', '${now}', 1, 1),
+       (2, 'baidu', 'Good morning', '早上好', 'https://site.example/a.html', 't', 's', 3, 1, '${now}', '${now}', 2, 2)`,
+    );
+    adminQuery(url, `INSERT INTO pages (id, url, fetched_at) VALUES (1, 'https://site.example/a.html', '${now}')`);
+    adminQuery(
+      url,
+      "INSERT INTO sentence_pairs (page_id, en, zh, en_norm, zh_norm) VALUES (1, 'Good morning!', '早上好！', 'goodmorning', '早上好')",
+    );
+    store = openStore(url);
+    const s = store;
+    expect(schemaVersion(s)).toBe(MIGRATIONS.length);
+    expect(s.sql.prepare("SELECT src_lang, tgt_lang, src_text, tgt_text FROM queries").all()).toEqual([
+      { src_lang: "en", tgt_lang: "zh", src_text: "Good morning", tgt_text: "早上好" },
+    ]);
+    expect(s.sql.prepare("SELECT count(*) AS n FROM records WHERE query_id IS NULL").get()).toEqual({ n: 0 });
+    expect(
+      pageSources(s, [1])
+        .get(1)!
+        .records.map((r) => r.engine),
+    ).toEqual(["baidu", "bing"]);
+    expect(listCorpusPairs(s)).toEqual([expect.objectContaining({ en: "Good morning!", pageIds: [1], quality: null })]);
+    expect(s.sql.prepare("SELECT src_lang, tgt_lang FROM sentence_pairs").all()).toEqual([{ src_lang: "en", tgt_lang: "zh" }]);
   });
 });
