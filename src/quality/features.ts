@@ -9,7 +9,8 @@ import { logLengthRatio, type Side } from "./sides.js";
  *   side's words; cov_min, the smaller of the two;
  * - len_z, len_z2: the log length ratio, standardised by the real pairs' mean and spread, and its square;
  * - tok_ratio: log of the ratio of word counts;
- * - punct_agree: agreement of punctuation counts by class (1 = same counts); final_same: same final mark;
+ * - punct_agree: agreement of punctuation counts by class (1 = same counts); final_same: both sides end a
+ *   sentence (. ? ! in either script, which translations swap freely: "See you." = "再见！") or neither does;
  * - num_agree: Jaccard of the numbers written in digits (1 when neither side has any);
  * - other_a, other_b: share of each side's letters written in the other language's script;
  * - stop_b: share of function words among side b's words (a word-by-word gloss has almost none);
@@ -34,7 +35,7 @@ export const FEATURE_NAMES = [
   "cov_x_stop",
   "cov_x_other",
 ] as const;
-export const FEATURES_VERSION = "quality-features-4";
+export const FEATURES_VERSION = "quality-features-5";
 
 /** Mean and standard deviation of the log length ratio of real pairs (stored in the model). */
 export interface LengthStats {
@@ -60,7 +61,7 @@ export function pairFeatures(a: Side, b: Side, pair: LanguagePair, lex: Lexicon,
     Math.min(z * z, 25),
     Math.log((bTokens.length + 1) / (aTokens.length + 1)),
     punctAgreement(a.punct, b.punct),
-    a.final === b.final ? 1 : 0,
+    endsSentence(a) === endsSentence(b) ? 1 : 0,
     jaccard(a.numbers, b.numbers),
     share(a.otherLetters, a.ownLetters),
     otherB,
@@ -175,6 +176,13 @@ const PREFIX_DISCOUNT = 0.8;
 function contentOf(tokens: readonly string[], lang: string): string[] {
   const content = tokens.filter((t) => !isStopWord(t, lang));
   return content.length > 0 ? content : [...tokens];
+}
+
+/** Punctuation classes that end a sentence (see PUNCT_CLASSES: full stop, question mark, exclamation mark). */
+const SENTENCE_END: ReadonlySet<number> = new Set([0, 1, 2]);
+
+function endsSentence(s: Side): boolean {
+  return SENTENCE_END.has(s.final);
 }
 
 function punctAgreement(x: readonly number[], y: readonly number[]): number {
