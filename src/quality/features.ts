@@ -1,5 +1,5 @@
 import type { LanguagePair } from "../language-pair.js";
-import { backoffTranslations, CHAR_DISCOUNT, isStopWord, type Lexicon, SUBWORD_DISCOUNT, tokenize } from "../text/index.js";
+import { backoffTranslations, CHAR_DISCOUNT, isStopWord, isUnspacedLang, type Lexicon, SUBWORD_DISCOUNT, tokenize } from "../text/index.js";
 import { logLengthRatio, type Side } from "./sides.js";
 
 /**
@@ -35,7 +35,7 @@ export const FEATURE_NAMES = [
   "cov_x_stop",
   "cov_x_other",
 ] as const;
-export const FEATURES_VERSION = "quality-features-5";
+export const FEATURES_VERSION = "quality-features-6";
 
 /** Mean and standard deviation of the log length ratio of real pairs (stored in the model). */
 export interface LengthStats {
@@ -46,7 +46,7 @@ export interface LengthStats {
 export function pairFeatures(a: Side, b: Side, pair: LanguagePair, lex: Lexicon, len: LengthStats): number[] {
   const aTokens = tokenize(a.text, pair.a);
   const bTokens = tokenize(b.text, pair.b);
-  const { covA, covB } = coverage(aTokens, bTokens, pair, lex);
+  const { covA, covB } = coverage(aTokens, bTokens, b.text, pair, lex);
   const z = (logLengthRatio(a, b) - len.mean) / len.sd;
   let stops = 0;
   for (const t of bTokens) if (isStopWord(t, pair.b)) stops++;
@@ -81,6 +81,7 @@ export function pairFeatures(a: Side, b: Side, pair: LanguagePair, lex: Lexicon,
 function coverage(
   aTokens: readonly string[],
   bTokens: readonly string[],
+  bText: string,
   pair: LanguagePair,
   lex: Lexicon,
 ): { covA: number; covB: number } {
@@ -116,11 +117,73 @@ function coverage(
     }
     bestB.set(t, best);
   }
+  reverseCoverage(aContent, bTokens, bText, pair, lex, bestA, bestB);
   let sumA = 0;
   for (const t of aContent) sumA += bestA.get(t) ?? 0;
   let sumB = 0;
   for (const t of bContent) sumB += bestB.get(t) ?? 0;
   return { covA: sumA / aContent.length, covB: sumB / bContent.length };
+}
+
+/**
+ * The other way: side a's content words not yet fully matched are looked up themselves, and their
+ * translations probed with side b's words and, for a language written without spaces, with b's runs of 2–4
+ * characters (the segmenter's words need not be the dictionary's: "handbag" → 提包 inside 手提包, "document"
+ * → 文档 inside 文档串). A run that is not one of b's words is weaker evidence (it may straddle two words):
+ * discounted as Sim's back-off through characters is. A matched run credits the b words it overlaps.
+ */
+function reverseCoverage(
+  aContent: readonly string[],
+  bTokens: readonly string[],
+  bText: string,
+  pair: LanguagePair,
+  lex: Lexicon,
+  bestA: Map<string, number>,
+  bestB: Map<string, number>,
+): void {
+  let probes: Set<string> | undefined;
+  for (const w of new Set(aContent)) {
+    if ((bestA.get(w) ?? 0) >= 1) continue;
+    const tr = lex.translations(w, pair.a);
+    if (!tr) continue;
+    probes ??= bProbes(bTokens, bText, pair.b);
+    let best = bestA.get(w) ?? 0;
+    const found = (g: string, weight: number) => {
+      const x = Math.min(1, weight) * (bTokens.includes(g) ? 1 : CHAR_DISCOUNT);
+      if (x > best) best = x;
+      for (const t of bTokens) if ((t.includes(g) || g.includes(t)) && (bestB.get(t) ?? 0) < x) bestB.set(t, x);
+    };
+    // Walk the shorter of the two (a common word has hundreds of translations, a sentence a hundred runs).
+    if (tr.size < probes.size) {
+      for (const [g, weight] of tr) if (probes.has(g)) found(g, weight);
+    } else {
+      for (const g of probes) {
+        const weight = tr.get(g);
+        if (weight !== undefined) found(g, weight);
+      }
+    }
+    bestA.set(w, best);
+  }
+}
+
+const MAX_RUN = 4;
+
+/** Side b's words, and for a language written without spaces its runs of 2–MAX_RUN letters. */
+function bProbes(bTokens: readonly string[], bText: string, lang: string): Set<string> {
+  const out = new Set(bTokens);
+  if (isUnspacedLang(lang)) {
+    for (const run of bText.match(/\p{L}+/gu) ?? []) {
+      const chars = Array.from(run);
+      for (let i = 0; i < chars.length; i++) {
+        let g = chars[i]!;
+        for (let n = 2; n <= MAX_RUN && i + n <= chars.length; n++) {
+          g += chars[i + n - 1]!;
+          out.add(g);
+        }
+      }
+    }
+  }
+  return out;
 }
 
 /**

@@ -47,6 +47,12 @@ describe("the pair scorer with the shipped model", () => {
     expect(better / (tatoeba.length - 1)).toBeGreaterThan(0.95);
   });
 
+  it("finds a dictionary word inside a longer Chinese word (handbag = 提包, inside 手提包)", () => {
+    // 手提包 is a segmenter word whose own glosses lack "handbag"; "handbag" looked up in English finds 提包.
+    expect(scorer.score("Is this your handbag?", "这是你的手提包吗?").score).toBeGreaterThan(0.5);
+    expect(scorer.score("Is this your handbag?", "这是我的雨伞吗?").score).toBeLessThan(0.5);
+  });
+
   it("rejects navigation and title boilerplate whatever the score", () => {
     for (const [a, b] of [
       ["Home", "首页"],
