@@ -1,5 +1,14 @@
 import type { LanguagePair } from "../language-pair.js";
-import { backoffTranslations, CHAR_DISCOUNT, isStopWord, isUnspacedLang, type Lexicon, SUBWORD_DISCOUNT, tokenize } from "../text/index.js";
+import {
+  backoffTranslations,
+  CHAR_DISCOUNT,
+  isStopWord,
+  isUnspacedLang,
+  type Lexicon,
+  lexiconForm,
+  SUBWORD_DISCOUNT,
+  tokenize,
+} from "../text/index.js";
 import { logLengthRatio, type Side } from "./sides.js";
 
 /**
@@ -142,16 +151,24 @@ function reverseCoverage(
   bestB: Map<string, number>,
 ): void {
   let probes: Set<string> | undefined;
+  let forms: string[] = [];
   for (const w of new Set(aContent)) {
     if ((bestA.get(w) ?? 0) >= 1) continue;
     const tr = lex.translations(w, pair.a);
     if (!tr) continue;
-    probes ??= bProbes(bTokens, bText, pair.b);
+    if (!probes) {
+      // In the lexicon's form (Chinese in Simplified): the translations are, so Traditional text matches too.
+      forms = bTokens.map((t) => lexiconForm(t, pair.b));
+      probes = bProbes(forms, lexiconForm(bText, pair.b), pair.b);
+    }
     let best = bestA.get(w) ?? 0;
     const found = (g: string, weight: number) => {
-      const x = Math.min(1, weight) * (bTokens.includes(g) ? 1 : CHAR_DISCOUNT);
+      const x = Math.min(1, weight) * (forms.includes(g) ? 1 : CHAR_DISCOUNT);
       if (x > best) best = x;
-      for (const t of bTokens) if ((t.includes(g) || g.includes(t)) && (bestB.get(t) ?? 0) < x) bestB.set(t, x);
+      forms.forEach((f, i) => {
+        const t = bTokens[i]!;
+        if ((f.includes(g) || g.includes(f)) && (bestB.get(t) ?? 0) < x) bestB.set(t, x);
+      });
     };
     // Walk the shorter of the two (a common word has hundreds of translations, a sentence a hundred runs).
     if (tr.size < probes.size) {
