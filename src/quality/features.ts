@@ -158,8 +158,9 @@ function reverseCoverage(
     if (!tr) continue;
     if (!probes) {
       // In the lexicon's form (Chinese in Simplified): the translations are, so Traditional text matches too.
-      forms = bTokens.map((t) => lexiconForm(t, pair.b));
-      probes = bProbes(forms, lexiconForm(bText, pair.b), pair.b);
+      const text = lexiconForm(bText, pair.b);
+      forms = text === bText ? [...bTokens] : bTokens.map((t) => lexiconForm(t, pair.b));
+      probes = bProbes(forms, text, pair.b);
     }
     let best = bestA.get(w) ?? 0;
     const found = (g: string, weight: number) => {
@@ -189,15 +190,10 @@ const MAX_RUN = 4;
 function bProbes(bTokens: readonly string[], bText: string, lang: string): Set<string> {
   const out = new Set(bTokens);
   if (isUnspacedLang(lang)) {
+    // By UTF-16 units: a character outside the BMP (rare in Chinese, absent from the lexicon's short words)
+    // only yields runs that match nothing.
     for (const run of bText.match(/\p{L}+/gu) ?? []) {
-      const chars = Array.from(run);
-      for (let i = 0; i < chars.length; i++) {
-        let g = chars[i]!;
-        for (let n = 2; n <= MAX_RUN && i + n <= chars.length; n++) {
-          g += chars[i + n - 1]!;
-          out.add(g);
-        }
-      }
+      for (let i = 0; i + 1 < run.length; i++) for (let n = 2; n <= MAX_RUN && i + n <= run.length; n++) out.add(run.slice(i, i + n));
     }
   }
   return out;
