@@ -37,7 +37,7 @@ export interface QualityTrainOptions {
   onProgress?: (phase: string) => void;
 }
 
-export interface Example {
+interface Example {
   source: string;
   positive: boolean;
   kind: string;
@@ -59,7 +59,7 @@ type Labelled = { source: string; positive: boolean; kind: string; pair: TextPai
  * `maxPer` pairs of each source not held out; measuring: `evalPairs` and held-out sources), their features and
  * the rules against them, with the length statistics of the real training pairs.
  */
-export function buildExamples(sources: readonly TrainingSource[], pair: LanguagePair, lex: Lexicon, maxPer: number, random: () => number) {
+function buildExamples(sources: readonly TrainingSource[], pair: LanguagePair, lex: Lexicon, maxPer: number, random: () => number) {
   const train: Labelled[] = [];
   const evalSet: Labelled[] = [];
   for (const s of sources) {
@@ -156,7 +156,7 @@ interface Fitted {
 }
 
 /** The model learns the pairs the rules let through (the ones its score decides), of the kinds it learns. */
-export function fitModel(all: readonly Example[]): Fitted {
+function fitModel(all: readonly Example[]): Fitted {
   const examples = all.filter((e) => e.rules.length === 0 && !MEASURED_ONLY.has(e.kind));
   const perSource = new Map<string, number>();
   for (const e of examples) perSource.set(e.source, (perSource.get(e.source) ?? 0) + 1);
@@ -174,7 +174,7 @@ export function fitModel(all: readonly Example[]): Fitted {
   return { basis, logistic };
 }
 
-export function predict(m: Fitted, features: readonly number[]): number {
+function predict(m: Fitted, features: readonly number[]): number {
   return predictLogistic(m.logistic, expand(m.basis, features));
 }
 
@@ -197,10 +197,7 @@ type Scored = { ex: Example; p: number };
 const kept = (s: Scored, t: number) => s.ex.rules.length === 0 && s.p >= t;
 
 /** Keep-rate of the real pairs and precision against the negatives at threshold `t`. */
-export function measure(
-  scored: readonly Scored[],
-  t: number,
-): { keepRate: number; precision: number; positives: number; negatives: number } {
+function measure(scored: readonly Scored[], t: number): { keepRate: number; precision: number; positives: number; negatives: number } {
   let pos = 0;
   let neg = 0;
   let tp = 0;
@@ -222,7 +219,7 @@ export function measure(
  * folds' pairs together stays at or above `minPrecision` (in steps of 0.001: the scores of real pairs crowd
  * near 1, where a step of 0.01 loses several points of keep-rate); the most precise one if none reaches it.
  */
-export function chooseThreshold(folds: ReadonlyArray<readonly Scored[]>, minPrecision: number): number {
+function chooseThreshold(folds: ReadonlyArray<readonly Scored[]>, minPrecision: number): number {
   let best = { t: 0.5, keep: -1, precision: -1 };
   const learned = folds.map((f) => f.filter((s) => !MEASURED_ONLY.has(s.ex.kind)));
   const pooled = learned.flat();
