@@ -18,6 +18,7 @@ const LAYERS = [
   "wrapper",
   "health",
   "eval",
+  "quality",
   "classify",
   "extract",
   "site",

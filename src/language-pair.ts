@@ -40,3 +40,17 @@ export function parallelText(source: string, target: string, pair: LanguagePair 
 export function parallelTextKey(p: ParallelText): string {
   return `${p.source.text}\t${p.target.text}`;
 }
+
+/**
+ * The store's columns named after English and Chinese (stores before migration 6 held en–zh pairs only, and
+ * the columns keep their names so old stores migrate without loss): the ONE place that maps them to the
+ * pair's source (`a`) and target (`b`) sides. Newer columns are named src_/tgt_.
+ */
+export const LEGACY_COLUMNS = Object.freeze({
+  /** fetches and records: the query's two sides. */
+  query: Object.freeze({ source: "query_en", target: "query_zh" }),
+  /** sentence_pairs: the two texts. */
+  text: Object.freeze({ source: "en", target: "zh" }),
+  /** sentence_pairs: their normalised forms (the corpus's deduplication key). */
+  norm: Object.freeze({ source: "en_norm", target: "zh_norm" }),
+});

@@ -113,6 +113,16 @@ export const commands: readonly CommandEntry[] = [
     load: async () => (await import("./site.js")).registerSiteCommands,
   },
   {
+    name: "score",
+    summary: "score sentence pairs (A<TAB>B): a probability of translation, keep or not, and the rules against",
+    load: async () => (await import("./score.js")).registerScoreCommand,
+  },
+  {
+    name: "quality",
+    summary: "train the pair scorer (is a sentence pair a translation?) on real pairs",
+    load: async () => (await import("./quality.js")).registerQualityCommands,
+  },
+  {
     name: "export",
     summary: "write stored data to files",
     load: async () => (await import("./export.js")).registerExportCommands,

@@ -3,6 +3,7 @@ import { registerEvalClassifier } from "./eval-classifier.js";
 import { registerEvalExtract } from "./eval-extract.js";
 import { registerEvalRecords } from "./eval-records.js";
 import { registerEvalSite } from "./eval-site.js";
+import { registerEvalQuality } from "./quality.js";
 
 /**
  * `bitext eval <what>`: each evaluation is a sub-command in its own module (`eval-<what>.ts`)
@@ -13,6 +14,7 @@ const evaluations: ReadonlyArray<(evalCommand: Command) => void> = [
   registerEvalExtract,
   registerEvalSite,
   registerEvalClassifier,
+  registerEvalQuality,
 ];
 
 export function registerEvalCommands(program: Command): void {

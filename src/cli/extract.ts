@@ -18,13 +18,14 @@ import { writeFileAtomic } from "../io/index.js";
 import { createFetcher, FetchError, type Fetcher } from "../net/index.js";
 import { createProgress } from "./progress.js";
 import { writeLinesTo } from "./stream.js";
-import { languagePair } from "./flags.js";
+import type { LanguagePair } from "../text/index.js";
+import { pairOption, resolvePair } from "./shared-options.js";
 
 interface ExtractFlags {
   format: string;
   out?: string;
   json?: boolean;
-  pair: string;
+  pair?: LanguagePair;
   system: string;
   minRelevance?: string;
   sentences?: boolean;
@@ -37,7 +38,7 @@ export function registerExtractCommand(program: Command): void {
     .option("--format <format>", `output format: ${OUTPUT_FORMATS.join(", ")}`, "tsv")
     .option("--out <prefix>", "write PREFIX.tsv / PREFIX.tmx / PREFIX.jsonl / PREFIX.en + PREFIX.zh (default: stdout)")
     .option("--json", 'print one {"en","zh","score","source_url","method"} object per line, as export corpus --format jsonl')
-    .option("--pair <a-b>", "language pair of the pages (Latin-script side first): en-zh, en-ja, en-ko, …", "en-zh")
+    .option(...pairOption())
     .option("--system <name>", `extraction system: ${EXTRACT_SYSTEMS.join(", ")} (feng2011 Table IV)`, "full")
     .option("--min-relevance <x>", "drop candidates less relevant than this share of the page's best (0–1)")
     .option("--sentences", "split paragraph pairs into aligned sentence pairs (Gale-Church)")
@@ -48,7 +49,7 @@ export function registerExtractCommand(program: Command): void {
     .action(async (pages: string[], flags: ExtractFlags) => {
       if (flags.out) assertWritable(flags.out); // before the work, not after
       const format = parseFormat(flags.format);
-      const pair = languagePair("--pair", flags.pair);
+      const pair = resolvePair(flags.pair);
       const system = parseSystem(flags.system);
       const minRelevance = flags.minRelevance === undefined ? undefined : parseUnit("--min-relevance", flags.minRelevance);
       if (format === "moses" && !flags.out && !flags.json) throw new UserError("--format moses writes two files: give --out PREFIX");

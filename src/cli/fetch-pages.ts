@@ -1,7 +1,8 @@
 import type { Command } from "commander";
 import { fetchBilingualPages } from "../extract/index.js";
 import { openStore } from "../store/index.js";
-import { existingStore, storeOption } from "./shared-options.js";
+import type { LanguagePair } from "../text/index.js";
+import { existingStore, pairOption, resolvePair, storeOption } from "./shared-options.js";
 import { parseUnit } from "./extract.js";
 import { printJson } from "./output.js";
 import { durationMs, positiveDurationMs, wholeNumber } from "./flags.js";
@@ -16,6 +17,7 @@ interface FetchPagesFlags {
   timeout: string;
   maxBytes: string;
   robots: boolean;
+  pair?: LanguagePair;
   json?: boolean;
 }
 
@@ -30,6 +32,7 @@ export function registerFetchPagesCommand(program: Command): void {
     .option("--timeout <duration>", "time allowed for one page (20s, 1m)", "20s")
     .option("--max-bytes <n>", "largest page accepted, in bytes", String(5 * 1024 * 1024))
     .option("--no-robots", "do not read robots.txt (only for your own sites)")
+    .option(...pairOption())
     .option("--json", "print the summary as JSON")
     .addHelpText("after", "\nThen: bitext export corpus --format tmx --out corpus")
     .action(async (flags: FetchPagesFlags) => {
@@ -50,6 +53,7 @@ export function registerFetchPagesCommand(program: Command): void {
           ...(minProbability === undefined ? {} : { minProbability }),
           ...(limit === undefined ? {} : { limit }),
           refetch: flags.refetch === true,
+          extract: { pair: resolvePair(flags.pair) },
           fetcherOptions,
           onTotal: (n) => progress.setTotal(n),
           onPage: (o) => {

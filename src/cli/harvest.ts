@@ -14,10 +14,12 @@ import { formatTable, printJson, printLine } from "./output.js";
 import { durationMs, positiveDurationMs, wholeNumber } from "./flags.js";
 import { createProgress, formatSeconds, type Progress } from "./progress.js";
 import { stopOnInterrupt } from "./signals.js";
-import { splitList, storeOption } from "./shared-options.js";
+import type { LanguagePair } from "../text/index.js";
+import { pairOption, resolvePair, splitList, storeOption } from "./shared-options.js";
 
 interface HarvestFlags extends BrowserFlags {
   engines: string;
+  pair?: LanguagePair;
   pages: string;
   concurrency: string;
   maxAge: string;
@@ -98,6 +100,7 @@ function harvestOptions(command: Command, settings: Settings): Command {
       ).env("BITEXT_QUEUE"),
     )
     .option("--run <name>", "with --queue: the run's name (default: the query lists' names and today's date)")
+    .option(...pairOption())
     .option("--json", "print the run summary as JSON");
 }
 
@@ -134,6 +137,7 @@ async function harvestHere(files: string[], flags: HarvestFlags, settings: Setti
   try {
     const result = await runHarvest({
       queryFiles: files,
+      pair: resolvePair(flags.pair),
       engines: splitList(flags.engines),
       db: storePath(flags.db, settings),
       ...(flags.wrappers ? { wrappersDir: flags.wrappers } : {}),

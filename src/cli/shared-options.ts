@@ -1,8 +1,9 @@
 import type { Command } from "commander";
-import { demoStorePath, loadSettings, storePath } from "../config/index.js";
+import { defaultPair, demoStorePath, loadSettings, storePath } from "../config/index.js";
+import { type LanguagePair, parseLanguagePair } from "../text/index.js";
 import { UserError } from "../errors.js";
 import { storeExists } from "../store/index.js";
-import { intAtLeast, positiveNumberList } from "./flags.js";
+import { intAtLeast, languagePairArgument, positiveNumberList } from "./flags.js";
 
 /**
  * Flags several commands share, named and described once so every command spells them alike.
@@ -69,4 +70,21 @@ export function crossValidationOptions(command: Command, gridDefault: { c: strin
     .option("--seed <n>", "seed of the fold assignment", (v) => Number.parseInt(v, 10), 1)
     .option("--c <list>", `grid of C values, comma-separated (default ${gridDefault.c})`, positiveNumberList)
     .option("--gamma <list>", `grid of gamma values, comma-separated (default ${gridDefault.gamma})`, positiveNumberList);
+}
+
+/** `--pair A-B`: the language pair; without it, the config file's `pair`, else en-zh. */
+export function pairOption(): [string, string, (value: string) => LanguagePair] {
+  return ["--pair <a-b>", "the language pair, columns in this order (default: the config file's pair, else en-zh)", languagePairArgument];
+}
+
+/** The pair a command works in: `--pair`, else the config file's (checked like the flag), else en-zh. */
+export function resolvePair(flag: LanguagePair | undefined): LanguagePair {
+  if (flag) return flag;
+  const settings = loadSettings();
+  if (!settings.config.pair) return defaultPair(settings);
+  try {
+    return parseLanguagePair(settings.config.pair);
+  } catch (err) {
+    throw new UserError(`${settings.home.config ?? "config file"}: pair: ${(err as Error).message}`);
+  }
 }

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { dirname, isAbsolute, join, relative } from "node:path";
 import { parse as parseYaml, YAMLParseError } from "yaml";
 import { UserError } from "../errors.js";
+import { EN_ZH, type LanguagePair } from "../language-pair.js";
 import { parseJsonTextAt, readTextFile, validated } from "../io/index.js";
 import { isPostgresUrl } from "../store/index.js";
 import { type ConfigFileContent, configSchema, DEFAULTS, HARVEST_DEFAULTS } from "./schema.js";
@@ -81,6 +82,13 @@ export function modelPath(flag?: string, settings: Settings = loadSettings()): s
   if (flag) return flag;
   if (settings.config.model !== undefined) return settings.config.model;
   return describeResource("models", "default.json").path;
+}
+
+/** The language pair when no `--pair` is given: the config file's `pair`, else English–Chinese. */
+export function defaultPair(settings: Settings = loadSettings()): LanguagePair {
+  if (!settings.config.pair) return EN_ZH;
+  const [a, b] = settings.config.pair.split("-") as [string, string];
+  return a === EN_ZH.a && b === EN_ZH.b ? EN_ZH : { a, b };
 }
 
 /** The engines harvested when no `--engines` is given: the config file's enabled engines, else DEFAULTS. */

@@ -149,6 +149,16 @@ export const configSchema = z
     politeness: politenessSchema.optional(),
     /** The classifier model; null: harvest without classifying. */
     model: z.string().min(1).nullable().optional(),
+    /** The language pair of queries, extraction, scoring and export when no --pair is given (e.g. "en-zh"). */
+    pair: z
+      .string()
+      .regex(/^[a-z]{2,3}-[a-z]{2,3}$/, "two language codes like en-zh")
+      .optional(),
+    /** The pair scorer: `minScore`, the score below which `export corpus` leaves pairs out (default: the model's threshold). */
+    quality: z
+      .object({ minScore: z.number().min(0).max(1).optional() })
+      .strict()
+      .optional(),
     schedule: scheduleSchema.optional(),
   })
   .strict();

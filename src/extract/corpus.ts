@@ -3,10 +3,12 @@
  * the demo). Pairs are deduplicated by the store on their normalised texts (`corpusKey`), keeping every
  * source URL.
  */
+import { existsSync } from "node:fs";
 import { writeFileAtomic } from "../io/index.js";
-import { type CorpusPair, listCorpusPairs, type SentencePairInput, type Store } from "../store/index.js";
-import { EN_ZH, normalizeText } from "../text/index.js";
-import { formatPairs, type OutputFile, type OutputFormat, type OutputPair } from "./formats.js";
+import { LOW_SCORE, loadScorer, type PairScorer, qualityModelPath } from "../quality/index.js";
+import { type CorpusPair, listCorpusPairs, type PageSource, pageSources, type SentencePairInput, type Store } from "../store/index.js";
+import { comparableText, EN_ZH, type LanguagePair } from "../text/index.js";
+import { formatPairs, type OutputFile, type OutputFormat, type OutputPair, type PairSource } from "./formats.js";
 import { splitIntoSentencePairs } from "./sentences.js";
 import type { SentencePair } from "./types.js";
 
@@ -15,35 +17,125 @@ import type { SentencePair } from "./types.js";
  * (`Good morning!` = `good morning`), the same normalisation as the lenient match of `eval extract`.
  */
 export function corpusKey(text: string): string {
-  return normalizeText(text)
-    .toLowerCase()
-    .replace(/[\s\p{P}\p{S}]+/gu, "");
+  return comparableText(text);
 }
 
-/** An extracted pair as the store keeps it (the store's columns are `en` and `zh`: en–zh pairs only). */
-export function toStoredPair(p: SentencePair): SentencePairInput {
-  return { en: p.a, zh: p.b, score: p.score, method: p.method, enNorm: corpusKey(p.a), zhNorm: corpusKey(p.b) };
+/**
+ * An extracted pair as the store keeps it, with the scorer's verdict when a scorer is given. `en`/`zh` are the
+ * store's legacy names of the source and target sides (LEGACY_COLUMNS); the languages are stored beside them.
+ */
+export function toStoredPair(p: SentencePair, scorer: PairScorer | null = null): SentencePairInput {
+  const verdict = scorer?.score(p.a, p.b);
+  return {
+    en: p.a,
+    zh: p.b,
+    score: p.score,
+    method: p.method,
+    enNorm: corpusKey(p.a),
+    zhNorm: corpusKey(p.b),
+    srcLang: p.langs.a,
+    tgtLang: p.langs.b,
+    quality: verdict ? verdict.score : null,
+    reasons: verdict ? verdict.reasons : null,
+  };
+}
+
+/** The scorer of a pair's model, or null when no model for the pair is installed (pairs are then stored unscored). */
+export function defaultScorer(pair: LanguagePair): PairScorer | null {
+  if (!existsSync(qualityModelPath(pair))) return null;
+  return loadScorer(pair);
 }
 
 export interface ExportCorpusOptions {
   format: OutputFormat;
   /** Files are written to PREFIX + suffix (`corpus.tsv`, `corpus.en` + `corpus.zh`, …); null = return only. */
   out: string | null;
-  /** Leave out pairs whose best score is below this. */
+  /** Leave out pairs whose best extractor score is below this. */
   minScore?: number;
+  /** Scores stored pairs not scored yet (in memory; the store is not changed). null/absent: they stay unscored and kept. */
+  scorer?: PairScorer | null;
+  /** Leave out pairs whose quality is below this (default: the scorer's threshold); a rule against a pair always does. */
+  minQuality?: number;
+  /** Write the pairs left out by quality here (JSON lines with their reasons). */
+  rejected?: string | null;
+  /** The language pair of the store's pairs (default en–zh). */
+  pair?: LanguagePair;
+  /** TSV: these columns (names of `tsvColumns`) instead of the default five. */
+  columns?: readonly string[];
   /** Split paragraph pairs into aligned sentence pairs (`splitIntoSentencePairs`), then deduplicate again. */
   sentences?: boolean;
 }
 
 export interface CorpusExport {
   pairs: number;
+  /** Pairs left out by quality, by reason (a pair counts once per reason). */
+  rejected: number;
+  rejectedByReason: Record<string, number>;
   /** Pairs found on more than one page. */
   multiSource: number;
   files: Array<{ path: string | null; suffix: string; content: string }>;
 }
 
-export function corpusOutputPairs(pairs: readonly CorpusPair[]): OutputPair[] {
-  return pairs.map((p) => ({ a: p.en, b: p.zh, score: p.score, method: p.methods.join(","), sourceUrls: p.urls }));
+export function corpusOutputPairs(pairs: readonly CorpusPair[], sources?: ReadonlyMap<number, PageSource>): OutputPair[] {
+  return pairs.map((p) => ({
+    a: p.en,
+    b: p.zh,
+    score: p.score,
+    method: p.methods.join(","),
+    sourceUrls: p.urls,
+    quality: p.quality,
+    ...(sources ? { provenance: p.pageIds.flatMap((id) => provenanceOf(sources.get(id))) } : {}),
+  }));
+}
+
+function provenanceOf(s: PageSource | undefined): PairSource[] {
+  if (!s) return [];
+  return [
+    {
+      pageUrl: s.finalUrl ?? s.url,
+      fetchedAt: s.fetchedAt,
+      records: s.records.map((r) => ({
+        engine: r.engine,
+        query: { source: r.query.source, target: r.query.target },
+        rank: r.rank,
+        recordUrl: r.recordUrl,
+        fetchedAt: r.fetchedAt,
+      })),
+    },
+  ];
+}
+
+/** A corpus pair's verdict: its stored one, or the scorer's when it was not scored yet. */
+function verdictOf(p: CorpusPair, scorer: PairScorer | null): { quality: number | null; reasons: string[] } {
+  if (p.quality !== null && p.reasons !== null) return { quality: p.quality, reasons: p.reasons };
+  if (!scorer) return { quality: null, reasons: [] };
+  const v = scorer.score(p.en, p.zh);
+  return { quality: v.score, reasons: v.reasons };
+}
+
+/**
+ * Split the corpus by quality: a pair is kept when no rule is against it and its quality is at least
+ * `minQuality` (the threshold the stored reasons were decided at, unless given). Unscored pairs are kept.
+ */
+export function splitByQuality(
+  pairs: readonly CorpusPair[],
+  scorer: PairScorer | null,
+  minQuality: number | undefined,
+): { kept: CorpusPair[]; rejected: Array<CorpusPair & { reasons: string[] }> } {
+  const kept: CorpusPair[] = [];
+  const rejected: Array<CorpusPair & { reasons: string[] }> = [];
+  for (const p of pairs) {
+    const v = verdictOf(p, scorer);
+    let reasons = v.reasons;
+    if (minQuality !== undefined && v.quality !== null) {
+      reasons = reasons.filter((r) => r !== LOW_SCORE);
+      if (reasons.length === 0 && v.quality < minQuality) reasons = [LOW_SCORE];
+    }
+    const scored = { ...p, quality: v.quality };
+    if (reasons.length === 0) kept.push(scored);
+    else rejected.push({ ...scored, reasons });
+  }
+  return { kept, rejected };
 }
 
 /** Corpus pairs split into sentence pairs, duplicates (on `corpusKey`) merged: best score, every URL and method. */
@@ -72,13 +164,34 @@ export function splitCorpusIntoSentences(pairs: readonly OutputPair[]): OutputPa
 
 /** Write the deduplicated corpus of the store (atomically, each file complete or absent). */
 export function exportCorpus(store: Store, options: ExportCorpusOptions): CorpusExport {
-  const pairs = listCorpusPairs(store, options.minScore === undefined ? {} : { minScore: options.minScore });
-  const out = options.sentences ? splitCorpusIntoSentences(corpusOutputPairs(pairs)) : corpusOutputPairs(pairs);
-  const files: OutputFile[] = formatPairs(out, EN_ZH, options.format);
+  const pair = options.pair ?? EN_ZH;
+  const all = listCorpusPairs(store, options.minScore === undefined ? {} : { minScore: options.minScore });
+  const { kept, rejected } = splitByQuality(all, options.scorer ?? null, options.minQuality);
+  const sources = pageSources(
+    store,
+    kept.flatMap((p) => p.pageIds),
+  );
+  const outPairs = corpusOutputPairs(kept, sources);
+  const out = options.sentences ? splitCorpusIntoSentences(outPairs) : outPairs;
+  const files: OutputFile[] = formatPairs(out, pair, options.format, options.columns);
+  const rejectedByReason: Record<string, number> = {};
+  for (const r of rejected) for (const reason of r.reasons) rejectedByReason[reason] = (rejectedByReason[reason] ?? 0) + 1;
+  if (options.rejected) {
+    const lines = rejected.map(
+      (r) => `${JSON.stringify({ [pair.a]: r.en, [pair.b]: r.zh, quality: r.quality, reasons: r.reasons, source_urls: r.urls })}\n`,
+    );
+    writeFileAtomic(options.rejected, lines.join(""));
+  }
   const written = files.map((f) => {
     const path = options.out === null ? null : `${options.out}${f.suffix}`;
     return { path, ...f };
   });
   for (const f of written) if (f.path !== null) writeFileAtomic(f.path, f.content);
-  return { pairs: out.length, multiSource: out.filter((p) => p.sourceUrls.length > 1).length, files: written };
+  return {
+    pairs: out.length,
+    rejected: rejected.length,
+    rejectedByReason,
+    multiSource: out.filter((p) => p.sourceUrls.length > 1).length,
+    files: written,
+  };
 }

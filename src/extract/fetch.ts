@@ -17,9 +17,19 @@ import {
   type Timed,
 } from "../net/index.js";
 import { unprocessableReason } from "../html/index.js";
-import { getPage, listRecords, pageReachedAt, markPageUnprocessable, replacePairs, type Store, upsertPage } from "../store/index.js";
+import type { PairScorer } from "../quality/index.js";
+import {
+  getPage,
+  linkPageRecords,
+  listRecords,
+  pageReachedAt,
+  markPageUnprocessable,
+  replacePairs,
+  type Store,
+  upsertPage,
+} from "../store/index.js";
 import { EN_ZH } from "../text/index.js";
-import { toStoredPair } from "./corpus.js";
+import { defaultScorer, toStoredPair } from "./corpus.js";
 import { type ExtractOptions, extractFromHtml } from "./extract.js";
 import { storedPageText } from "./pages.js";
 
@@ -40,6 +50,8 @@ export interface FetchPagesOptions {
   onPage?: (outcome: PageOutcome) => void;
   /** Called once with the number of pages to visit, before the first. */
   onTotal?: (pages: number) => void;
+  /** Scores every extracted pair as it is stored (default: the pair's quality model; null: store unscored). */
+  scorer?: PairScorer | null;
 }
 
 export interface PageOutcome {
@@ -70,11 +82,16 @@ export async function fetchBilingualPages(store: Store, options: FetchPagesOptio
     label: "bilingual",
     ...(options.minProbability === undefined ? {} : { minProbability: options.minProbability }),
   });
-  let urls = [...new Set(records.map((r) => r.url))].filter((u) => /^https?:\/\//iu.test(u));
+  // Which records led to each URL: the page's provenance (page_records).
+  const recordsByUrl = new Map<string, number[]>();
+  for (const r of records) recordsByUrl.set(r.url, [...(recordsByUrl.get(r.url) ?? []), r.id]);
+  let urls = [...recordsByUrl.keys()].filter((u) => /^https?:\/\//iu.test(u));
   if (options.limit !== undefined) urls = urls.slice(0, options.limit);
   options.onTotal?.(urls.length);
   const fetcher = options.fetcher ?? createFetcher(options.fetcherOptions ?? {});
-  const extractOptions: Partial<ExtractOptions> = { ...options.extract, pair: EN_ZH };
+  const pair = options.extract?.pair ?? EN_ZH;
+  const extractOptions: Partial<ExtractOptions> = { ...options.extract, pair };
+  const scorer = options.scorer === undefined ? defaultScorer(pair) : options.scorer;
   const summary: FetchPagesSummary = {
     records: records.length,
     urls: urls.length,
@@ -102,7 +119,16 @@ export async function fetchBilingualPages(store: Store, options: FetchPagesOptio
     start: (li, task) => {
       const lane = lanes[li]!;
       lane.busy = true;
-      return onePage(store, fetcher, task.url, options.refetch === true, extractOptions)
+      const job = {
+        store,
+        fetcher,
+        url: task.url,
+        refetch: options.refetch === true,
+        extractOptions,
+        scorer,
+        recordIds: recordsByUrl.get(task.url) ?? [],
+      };
+      return onePage(job)
         .then(count)
         .finally(() => {
           lane.busy = false;
@@ -112,14 +138,20 @@ export async function fetchBilingualPages(store: Store, options: FetchPagesOptio
   return summary;
 }
 
-/** One page: downloaded unless stored (or `refetch`), then its pairs extracted and stored. */
-async function onePage(
-  store: Store,
-  fetcher: Fetcher,
-  url: string,
-  refetch: boolean,
-  extractOptions: Partial<ExtractOptions>,
-): Promise<PageOutcome> {
+interface PageJob {
+  store: Store;
+  fetcher: Fetcher;
+  url: string;
+  refetch: boolean;
+  extractOptions: Partial<ExtractOptions>;
+  scorer: PairScorer | null;
+  /** The records that led to the page. */
+  recordIds: readonly number[];
+}
+
+/** One page: downloaded unless stored (or `refetch`), linked to its records, then its pairs extracted, scored and stored. */
+async function onePage(job: PageJob): Promise<PageOutcome> {
+  const { store, fetcher, url, refetch, extractOptions } = job;
   const stored = pageReachedAt(store, url);
   let pageId: number;
   let status: PageOutcome["status"];
@@ -145,6 +177,7 @@ async function onePage(
       return { url, status: "failed", error: err.message, pairs: 0 };
     }
   }
+  linkPageRecords(store, pageId, job.recordIds);
   const page = getPage(store, pageId);
   const text = page ? storedPageText(page) : null;
   let pairs: ReturnType<typeof extractFromHtml>["pairs"];
@@ -156,7 +189,11 @@ async function onePage(
     markPageUnprocessable(store, pageId, reason);
     return { url, status: "skipped", error: reason, pairs: 0 };
   }
-  replacePairs(store, pageId, pairs.map(toStoredPair));
+  replacePairs(
+    store,
+    pageId,
+    pairs.map((p) => toStoredPair(p, job.scorer)),
+  );
   return { url, status, pairs: pairs.length, ...(page?.finalUrl ? { finalUrl: page.finalUrl } : {}) };
 }
 

@@ -19,6 +19,17 @@ export interface OutputPair {
   score: number | null;
   method: string;
   sourceUrls: readonly string[];
+  /** The pair scorer's probability of translation (corpus exports). */
+  quality?: number | null;
+  /** Where it came from: per source page, the result records (query, engine, rank, fetch time) that led to it. */
+  provenance?: readonly PairSource[];
+}
+
+/** One page a corpus pair was found on, and the result records that led to it. */
+export interface PairSource {
+  pageUrl: string;
+  fetchedAt: string;
+  records: ReadonlyArray<{ engine: string; query: { source: string; target: string }; rank: number; recordUrl: string; fetchedAt: string }>;
 }
 
 /** A file to write: its name suffix after PREFIX (e.g. ".tsv", ".en") and its content. */
@@ -27,17 +38,28 @@ export interface OutputFile {
   content: string;
 }
 
-export function formatPairs(pairs: readonly OutputPair[], langs: LanguagePair, format: OutputFormat): OutputFile[] {
+export function formatPairs(
+  pairs: readonly OutputPair[],
+  langs: LanguagePair,
+  format: OutputFormat,
+  columns?: readonly string[],
+): OutputFile[] {
   switch (format) {
     case "tsv":
-      return [{ suffix: ".tsv", content: toTsv(pairs, langs) }];
+      return [{ suffix: ".tsv", content: columns ? toTsvColumns(pairs, langs, columns) : toTsv(pairs, langs) }];
     case "tmx":
       return [{ suffix: ".tmx", content: toTmx(pairs, langs) }];
-    case "moses":
-      return [
+    case "moses": {
+      const files = [
         { suffix: `.${langs.a}`, content: pairs.map((p) => `${oneLine(p.a)}\n`).join("") },
         { suffix: `.${langs.b}`, content: pairs.map((p) => `${oneLine(p.b)}\n`).join("") },
       ];
+      // Moses stays plain text; the provenance of line i is line i of the sidecar.
+      if (pairs.some((p) => p.provenance)) {
+        files.push({ suffix: ".meta.jsonl", content: pairs.map((p) => `${JSON.stringify(provenanceFields(p, langs))}\n`).join("") });
+      }
+      return files;
+    }
     case "jsonl":
       return [{ suffix: ".jsonl", content: pairs.map((p) => `${JSON.stringify(toJsonRecord(p, langs))}\n`).join("") }];
   }
@@ -56,6 +78,47 @@ export function toTsv(pairs: readonly OutputPair[], langs: LanguagePair): string
   return `${lines.join("\n")}\n`;
 }
 
+/**
+ * The columns a TSV export can have (`export corpus --columns`): the default five, the quality, and the
+ * provenance of the pair's first record (query sides as `query_<lang>`).
+ */
+export function tsvColumns(langs: LanguagePair): string[] {
+  return [
+    "source_url",
+    langs.a,
+    langs.b,
+    "score",
+    "method",
+    "quality",
+    `query_${langs.a}`,
+    `query_${langs.b}`,
+    "engine",
+    "fetched_at",
+    "rank",
+    "record_url",
+    "page_url",
+  ];
+}
+
+/** TSV with the chosen columns (each a name of `tsvColumns`), header first. */
+export function toTsvColumns(pairs: readonly OutputPair[], langs: LanguagePair, columns: readonly string[]): string {
+  const lines = [columns.join("\t")];
+  for (const p of pairs) {
+    const prov = provenanceFields(p, langs);
+    const query = (prov["query"] ?? {}) as Record<string, string>;
+    const value = (c: string): unknown => {
+      if (c === "source_url") return p.sourceUrls.join(" ");
+      if (c === langs.a) return p.a;
+      if (c === langs.b) return p.b;
+      if (c === "score") return p.score;
+      if (c.startsWith("query_")) return query[c.slice("query_".length)];
+      return prov[c];
+    };
+    lines.push(columns.map((c) => oneLine(String(value(c) ?? ""))).join("\t"));
+  }
+  return `${lines.join("\n")}\n`;
+}
+
 /** The JSON object of one pair: `{"en":…,"zh":…,"score":…,"source_url":…,"method":…}` (keys are the language codes). */
 export function toJsonRecord(p: OutputPair, langs: LanguagePair): Record<string, unknown> {
   const rec: Record<string, unknown> = {
@@ -66,7 +129,37 @@ export function toJsonRecord(p: OutputPair, langs: LanguagePair): Record<string,
     method: p.method,
   };
   if (p.sourceUrls.length > 1) rec["source_urls"] = p.sourceUrls;
-  return rec;
+  return p.provenance ? { ...rec, ...provenanceFields(p, langs) } : rec;
+}
+
+/**
+ * A corpus pair's provenance as JSON fields: its quality, then the first record that led to it flat (query,
+ * engine, fetch time, rank, record URL, page URL, method), and every source page with all its records.
+ */
+export function provenanceFields(p: OutputPair, langs: LanguagePair): Record<string, unknown> {
+  const first = p.provenance?.find((s) => s.records.length > 0) ?? p.provenance?.[0];
+  const r = first?.records[0];
+  return {
+    quality: p.quality ?? null,
+    query: r ? { [langs.a]: r.query.source, [langs.b]: r.query.target } : null,
+    engine: r?.engine ?? null,
+    fetched_at: r?.fetchedAt ?? first?.fetchedAt ?? null,
+    rank: r?.rank ?? null,
+    record_url: r?.recordUrl ?? null,
+    page_url: first?.pageUrl ?? p.sourceUrls[0] ?? null,
+    method: p.method,
+    sources: (p.provenance ?? []).map((s) => ({
+      page_url: s.pageUrl,
+      page_fetched_at: s.fetchedAt,
+      records: s.records.map((x) => ({
+        engine: x.engine,
+        query: { [langs.a]: x.query.source, [langs.b]: x.query.target },
+        rank: x.rank,
+        record_url: x.recordUrl,
+        fetched_at: x.fetchedAt,
+      })),
+    })),
+  };
 }
 
 export function toTmx(pairs: readonly OutputPair[], langs: LanguagePair): string {
@@ -79,6 +172,17 @@ export function toTmx(pairs: readonly OutputPair[], langs: LanguagePair): string
   for (const p of pairs) {
     out.push("    <tu>");
     if (p.score !== null) out.push(`      <prop type="x-score">${p.score}</prop>`);
+    if (p.quality !== undefined && p.quality !== null) out.push(`      <prop type="x-quality">${p.quality}</prop>`);
+    for (const s of p.provenance ?? []) {
+      for (const r of s.records) {
+        out.push(`      <prop type="x-engine">${xmlText(r.engine)}</prop>`);
+        out.push(`      <prop type="x-query">${xmlText(`${r.query.source}\t${r.query.target}`)}</prop>`);
+        out.push(`      <prop type="x-record-rank">${r.rank}</prop>`);
+        out.push(`      <prop type="x-record-url">${xmlText(r.recordUrl)}</prop>`);
+        out.push(`      <prop type="x-fetched-at">${xmlText(r.fetchedAt)}</prop>`);
+      }
+      out.push(`      <prop type="x-page-url">${xmlText(s.pageUrl)}</prop>`);
+    }
     out.push(`      <prop type="x-method">${xmlText(p.method)}</prop>`);
     for (const url of p.sourceUrls) out.push(`      <prop type="x-source-url">${xmlText(url)}</prop>`);
     out.push(`      <tuv xml:lang="${langs.a}"><seg>${xmlText(p.a)}</seg></tuv>`);

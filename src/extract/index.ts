@@ -9,7 +9,15 @@
  * ```
  */
 export { pageSnippets, languageRuns, type PageSnippets } from "./analyse.js";
-export { type CorpusExport, corpusKey, type ExportCorpusOptions, exportCorpus, toStoredPair } from "./corpus.js";
+export {
+  type CorpusExport,
+  corpusKey,
+  defaultScorer,
+  type ExportCorpusOptions,
+  exportCorpus,
+  splitByQuality,
+  toStoredPair,
+} from "./corpus.js";
 export {
   devKey,
   evaluateExtraction,
@@ -44,4 +52,4 @@ export { alignSentences, splitIntoSentencePairs, splitSentences } from "./senten
 export { EN_JA_LENGTH, EN_ZH_LENGTH, estimateLengthModel, type LengthModel } from "./length-model.js";
 export { isUrl, loadPageInput, type PageText } from "./pages.js";
 export type { SentencePair, Snippet } from "./types.js";
-export { toJsonRecord } from "./formats.js";
+export { toJsonRecord, tsvColumns } from "./formats.js";

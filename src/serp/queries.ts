@@ -14,7 +14,8 @@ export interface QueryEntry extends QueryPair {
 /**
  * Read a query list: `English<TAB>Chinese[<TAB>note]` per line; blank lines and lines starting
  * with `#` are skipped. A malformed line is a UserError naming the file and line. The two columns are
- * the source and target of `pair` (English–Chinese unless the caller says otherwise).
+ * the source and target of `pair` (English–Chinese unless the caller says otherwise), or of the languages a
+ * header line before the first query names: `# languages: en ja`.
  */
 export function readQueryFile(file: string, pair: LanguagePair = EN_ZH): QueryEntry[] {
   let bytes: Buffer;
@@ -64,11 +65,26 @@ function lineAt(text: string, index: number): number {
   return line;
 }
 
-export function parseQueryList(text: string, file: string, pair: LanguagePair = EN_ZH): QueryEntry[] {
+/** The header line naming a list's languages, source column first: `# languages: en zh`. */
+const LANGUAGES_HEADER = /^#\s*languages:\s*(\S+)\s+(\S+)\s*$/i;
+
+export function parseQueryList(text: string, file: string, defaultPair: LanguagePair = EN_ZH): QueryEntry[] {
   const out: QueryEntry[] = [];
   const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
+  let pair = defaultPair;
   for (const [i, raw] of lines.entries()) {
     const line = i + 1;
+    const header = out.length === 0 ? LANGUAGES_HEADER.exec(raw.trim()) : null;
+    if (header) {
+      pair = header[1] === EN_ZH.a && header[2] === EN_ZH.b ? EN_ZH : { a: header[1]!.toLowerCase(), b: header[2]!.toLowerCase() };
+      if (!/^[a-z]{2,3}$/.test(pair.a) || !/^[a-z]{2,3}$/.test(pair.b) || pair.a === pair.b) {
+        throw inputError(
+          { file, line, field: "languages" },
+          `expected two different language codes like "en zh", found "${header[1]} ${header[2]}"`,
+        );
+      }
+      continue;
+    }
     if (raw.trim() === "" || raw.trimStart().startsWith("#")) continue;
     const fields = raw.split("\t");
     if (fields.length < 2) {

@@ -1,4 +1,4 @@
-import { parallelText } from "../language-pair.js";
+import { type LanguagePair, parallelText } from "../language-pair.js";
 import { existsSync } from "node:fs";
 import { SettingError, UserError } from "../errors.js";
 import { configuredBlocks, configuredPoliteness, HARVEST_DEFAULTS, loadSettings, resolveResource } from "../config/index.js";
@@ -23,6 +23,8 @@ import { checkQueryLengths, readQueryFiles } from "./queries.js";
 
 export interface HarvestRunOptions {
   queryFiles: readonly string[];
+  /** The languages of the query lists' columns (a list's own `# languages:` header wins; default en–zh). */
+  pair?: LanguagePair;
   engines: readonly string[];
   db: string;
   /** Folder of wrapper files (default: the shipped `wrappers/`). */
@@ -75,7 +77,7 @@ export interface HarvestRunResult extends HarvestSummary {
 export async function runHarvest(o: HarvestRunOptions): Promise<HarvestRunResult> {
   if (o.queryFiles.length === 0) throw new UserError("harvest: give at least one query list (QUERIES.tsv)");
   if (o.engines.length === 0) throw new SettingError("engines", "give at least one engine");
-  const queries = readQueryFiles(o.queryFiles.map(resolveQueryFile));
+  const queries = readQueryFiles(o.queryFiles.map(resolveQueryFile), o.pair);
   if (queries.length === 0) throw new UserError(`${o.queryFiles.join(", ")}: no queries (only comments or blank lines)`);
   const engines = loadConfiguredEngines(o.engines, o.wrappersDir);
   checkQueryLengths(queries, engines);

@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { exportCorpus, fetchBilingualPages } from "../extract/index.js";
+import { defaultScorer, exportCorpus, fetchBilingualPages } from "../extract/index.js";
+import { EN_ZH } from "../language-pair.js";
 import { resourcePath } from "../paths.js";
 import { SerpDriver } from "../serp/index.js";
 import { loadEngine, wrapperFilePath, writeDefinition } from "../serp/index.js";
@@ -217,13 +218,20 @@ function pageCounts(r: { fetched: number; alreadyStored: number; skipped: number
 
 const exportTheCorpus: DemoStep = {
   id: "corpus",
-  title: "Export the corpus (deduplicated, every source URL kept)",
+  title: "Export the corpus (every pair scored; deduplicated, every source URL kept)",
   async run(ctx) {
     const prefix = join(ctx.options.dir, "corpus");
-    const r = await withStore(ctx.db, (store) => exportCorpus(store, { format: "tsv", out: prefix }));
+    const rejected = `${prefix}.rejected.jsonl`;
+    const r = await withStore(ctx.db, (store) =>
+      exportCorpus(store, { format: "tsv", out: prefix, rejected, scorer: defaultScorer(EN_ZH) }),
+    );
     const file = r.files[0]?.path ?? `${prefix}.tsv`;
-    ctx.results[this.id] = { pairs: r.pairs, multiSource: r.multiSource, file };
-    ctx.say(`  ${r.pairs} distinct sentence pairs (${r.multiSource} found on several pages) → ${file}`);
+    ctx.results[this.id] = { pairs: r.pairs, multiSource: r.multiSource, file, rejected: r.rejected, rejectedByReason: r.rejectedByReason };
+    ctx.say(`  ${r.pairs} distinct sentence pairs kept (${r.multiSource} found on several pages) → ${file}`);
+    const reasons = Object.entries(r.rejectedByReason)
+      .sort((a, b) => b[1] - a[1])
+      .map(([reason, n]) => `${reason} ${n}`);
+    ctx.say(`  ${r.rejected} rejected by the pair scorer${reasons.length ? ` (${reasons.join(", ")})` : ""} → ${rejected}`);
     const lines = (r.files[0]?.content ?? "").split("\n").slice(1, 4).filter(Boolean);
     for (const line of lines) {
       const [source, en, zh] = line.split("\t");

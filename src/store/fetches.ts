@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { parallelText, parallelTextKey } from "../language-pair.js";
+import { linkFetchQuery } from "./provenance.js";
 import { compressHtml, decompressHtml } from "./blob.js";
 import { nowIso, type Store } from "./db.js";
 import type { Classification, QueryPair } from "./records.js";
@@ -166,6 +167,7 @@ export function recordFetch(store: Store, fetch: NewFetch, records: readonly New
         s.classify.run(r.classification.label, r.classification.probability, r.classification.model, nowIso(), id, r.classification.model);
       }
     }
+    linkFetchQuery(store, fetchId, fetch.query);
     return { fetchId, duplicate: false, newRecords, seenAgain };
   });
 }

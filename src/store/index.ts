@@ -62,9 +62,12 @@ export {
   type CorpusPair,
   listCorpusPairs,
   listPagePairs,
+  listUnscoredPairs,
   replacePairs,
   type SentencePairInput,
+  setPairQualities,
   type StoredSentencePair,
+  type UnscoredPair,
 } from "./pairs.js";
 export {
   type Classification,
@@ -95,3 +98,4 @@ export {
   staleRuns,
 } from "./runs.js";
 export { EXIT_IO, EXIT_NOPERM, EXIT_TEMPFAIL, environmentError } from "./errors.js";
+export { linkPageRecords, type PageSource, pageSources, type RecordSource } from "./provenance.js";

@@ -173,6 +173,48 @@ export const MIGRATIONS: readonly string[] = [
     noted_at  TEXT NOT NULL
   );
   `,
+  // 9: corpus provenance and quality (issue 24). The queries as rows of their own (each side's text and language;
+  // the file, line and note they came from), linked from fetches and records; which result records led to each
+  // fetched page; each sentence pair's languages, the pair scorer's probability and the rules against it
+  // (reasons: a JSON array, '[]' when kept, NULL when not scored yet). Stores before it held en–zh only.
+  `
+  CREATE TABLE queries (
+    id          INTEGER PRIMARY KEY,
+    src_lang    TEXT NOT NULL,
+    tgt_lang    TEXT NOT NULL,
+    src_text    TEXT NOT NULL,
+    tgt_text    TEXT NOT NULL,
+    source_file TEXT,
+    source_line INTEGER,
+    note        TEXT,
+    UNIQUE (src_lang, tgt_lang, src_text, tgt_text)
+  );
+  INSERT INTO queries (src_lang, tgt_lang, src_text, tgt_text)
+    SELECT 'en', 'zh', query_en, query_zh FROM fetches
+    UNION SELECT 'en', 'zh', query_en, query_zh FROM records;
+  ALTER TABLE fetches ADD COLUMN query_id INTEGER REFERENCES queries(id);
+  ALTER TABLE records ADD COLUMN query_id INTEGER REFERENCES queries(id);
+  UPDATE fetches SET query_id = (SELECT q.id FROM queries q
+    WHERE q.src_lang = 'en' AND q.tgt_lang = 'zh' AND q.src_text = fetches.query_en AND q.tgt_text = fetches.query_zh);
+  UPDATE records SET query_id = (SELECT q.id FROM queries q
+    WHERE q.src_lang = 'en' AND q.tgt_lang = 'zh' AND q.src_text = records.query_en AND q.tgt_text = records.query_zh);
+  CREATE INDEX fetches_query ON fetches (query_id);
+  CREATE INDEX records_query ON records (query_id);
+
+  CREATE TABLE page_records (
+    page_id   INTEGER NOT NULL REFERENCES pages(id) ON DELETE CASCADE,
+    record_id INTEGER NOT NULL REFERENCES records(id) ON DELETE CASCADE,
+    PRIMARY KEY (page_id, record_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX page_records_record ON page_records (record_id);
+  INSERT INTO page_records (page_id, record_id) SELECT p.id, r.id FROM pages p JOIN records r ON r.url = p.url;
+
+  ALTER TABLE sentence_pairs ADD COLUMN src_lang TEXT;
+  ALTER TABLE sentence_pairs ADD COLUMN tgt_lang TEXT;
+  ALTER TABLE sentence_pairs ADD COLUMN quality REAL;
+  ALTER TABLE sentence_pairs ADD COLUMN reasons TEXT;
+  UPDATE sentence_pairs SET src_lang = 'en', tgt_lang = 'zh';
+  `,
 ];
 
 /** A migration in the dialect of the store's backend. */

@@ -1,4 +1,8 @@
+import { LEGACY_COLUMNS } from "../language-pair.js";
 import type { Store } from "./db.js";
+
+const T = LEGACY_COLUMNS.text;
+const N = LEGACY_COLUMNS.norm;
 
 /** A sentence pair extracted from a stored page. */
 export interface SentencePairInput {
@@ -10,6 +14,12 @@ export interface SentencePairInput {
   /** Normalised forms: the corpus is deduplicated on (enNorm, zhNorm). */
   enNorm: string;
   zhNorm: string;
+  /** The languages of the two sides (the pair's codes). */
+  srcLang?: string | null;
+  tgtLang?: string | null;
+  /** The pair scorer's probability of translation, and the rules against the pair ([] when kept); null: not scored. */
+  quality?: number | null;
+  reasons?: readonly string[] | null;
 }
 
 export interface StoredSentencePair extends SentencePairInput {
@@ -30,18 +40,61 @@ export interface CorpusPair {
   methods: string[];
   /** Every source page URL, in page-id order. */
   urls: string[];
+  /** The stored pages it came from (ids), in order. */
+  pageIds: number[];
   occurrences: number;
+  /** The best quality among its occurrences, and that occurrence's reasons (null: not scored). */
+  quality: number | null;
+  reasons: string[] | null;
 }
 
 /** Replace the pairs extracted from a page (re-extraction never duplicates). */
 export function replacePairs(store: Store, pageId: number, pairs: readonly SentencePairInput[]): void {
   const del = store.sql.prepare("DELETE FROM sentence_pairs WHERE page_id = ?");
   const ins = store.sql.prepare(
-    "INSERT INTO sentence_pairs (page_id, en, zh, score, method, en_norm, zh_norm) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    `INSERT INTO sentence_pairs (page_id, ${T.source}, ${T.target}, score, method, ${N.source}, ${N.target}, src_lang, tgt_lang, quality, reasons)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   store.sql.transaction(() => {
     del.run(pageId);
-    for (const p of pairs) ins.run(pageId, p.en, p.zh, p.score ?? null, p.method ?? null, p.enNorm, p.zhNorm);
+    for (const p of pairs) {
+      const reasons = p.reasons ? JSON.stringify(p.reasons) : null;
+      ins.run(
+        pageId,
+        p.en,
+        p.zh,
+        p.score ?? null,
+        p.method ?? null,
+        p.enNorm,
+        p.zhNorm,
+        p.srcLang ?? null,
+        p.tgtLang ?? null,
+        p.quality ?? null,
+        reasons,
+      );
+    }
+  });
+}
+
+/** A stored pair to score: its id and texts. */
+export interface UnscoredPair {
+  id: number;
+  en: string;
+  zh: string;
+}
+
+/** Stored pairs without a quality score (extracted before the scorer, or by a store before migration 6). */
+export function listUnscoredPairs(store: Store): UnscoredPair[] {
+  return store.sql
+    .prepare(`SELECT id, ${T.source} AS en, ${T.target} AS zh FROM sentence_pairs WHERE quality IS NULL ORDER BY id`)
+    .all() as UnscoredPair[];
+}
+
+/** Record the scorer's verdicts on stored pairs, in one transaction. */
+export function setPairQualities(store: Store, verdicts: ReadonlyArray<{ id: number; quality: number; reasons: readonly string[] }>): void {
+  const upd = store.sql.prepare("UPDATE sentence_pairs SET quality = ?, reasons = ? WHERE id = ?");
+  store.sql.transaction(() => {
+    for (const v of verdicts) upd.run(v.quality, JSON.stringify(v.reasons), v.id);
   });
 }
 
@@ -88,7 +141,13 @@ export function listCorpusPairs(store: Store, filter: { minScore?: number } = {}
                  SELECT coalesce(p2.final_url, p2.url) AS url, min(p2.id) AS first_id FROM sentence_pairs s2
                  JOIN pages p2 ON p2.id = s2.page_id
                  WHERE s2.en_norm = sp.en_norm AND s2.zh_norm = sp.zh_norm
-                 GROUP BY coalesce(p2.final_url, p2.url)) u) AS urls
+                 GROUP BY coalesce(p2.final_url, p2.url)) u) AS urls,
+              max(sp.quality) AS quality,
+              (SELECT q.reasons FROM sentence_pairs q WHERE q.en_norm = sp.en_norm AND q.zh_norm = sp.zh_norm
+                ORDER BY q.quality IS NULL, q.quality DESC, q.id LIMIT 1) AS reasons,
+              (SELECT json_group_array(pp.page_id) FROM (
+                 SELECT s3.page_id AS page_id FROM sentence_pairs s3 WHERE s3.en_norm = sp.en_norm AND s3.zh_norm = sp.zh_norm
+                 GROUP BY s3.page_id ORDER BY s3.page_id) pp) AS page_ids
        FROM sentence_pairs sp
        GROUP BY sp.en_norm, sp.zh_norm
        ${filter.minScore !== undefined ? "HAVING max(sp.score) >= @minScore" : ""}
@@ -103,6 +162,9 @@ export function listCorpusPairs(store: Store, filter: { minScore?: number } = {}
     methods: string;
     occurrences: number;
     urls: string;
+    quality: number | null;
+    reasons: string | null;
+    page_ids: string;
   }>;
   return rows.map((r) => ({
     en: r.en,
@@ -112,6 +174,9 @@ export function listCorpusPairs(store: Store, filter: { minScore?: number } = {}
     score: r.score,
     methods: (JSON.parse(r.methods) as Array<string | null>).filter((m): m is string => m !== null),
     urls: JSON.parse(r.urls) as string[],
+    pageIds: (JSON.parse(r.page_ids) as Array<number | string>).map(Number),
     occurrences: r.occurrences,
+    quality: r.quality,
+    reasons: r.reasons === null ? null : (JSON.parse(r.reasons) as string[]),
   }));
 }

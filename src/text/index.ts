@@ -16,7 +16,7 @@ export {
   parseLanguagePair,
 } from "./script.js";
 export { type LangSegment, segmentByLanguage } from "./segment.js";
-export { expandContractions, normalizeText, toSimplified } from "./normalize.js";
+export { comparableText, expandContractions, lexiconForm, normalizeText, toSimplified } from "./normalize.js";
 export { contentTokens, englishToken, isStopWord, tokenize } from "./tokenize.js";
 export {
   buildLexicon,
@@ -30,7 +30,15 @@ export {
   readLexiconFile,
   shippedLexiconFiles,
 } from "./lexicon.js";
-export { CHAR_DISCOUNT, overlapScore, SUBWORD_DISCOUNT, translatedShare, wordSim } from "./similarity.js";
+export {
+  type BackoffTranslations,
+  backoffTranslations,
+  CHAR_DISCOUNT,
+  overlapScore,
+  SUBWORD_DISCOUNT,
+  translatedShare,
+  wordSim,
+} from "./similarity.js";
 export {
   type LearnedPair,
   type LearnLexiconOptions,

@@ -1,3 +1,4 @@
+import type { Lang } from "../language-pair.js";
 import { Converter } from "opencc-js";
 
 /** Zero-width characters and the byte-order mark: invisible, and they break words apart. */
@@ -17,6 +18,25 @@ export function normalizeText(text: string): string {
   if (HAS_WIDTH_VARIANT.test(out)) out = out.replace(WIDTH_VARIANTS, (ch) => ch.normalize("NFKC"));
   if (ODD_WHITESPACE.test(out)) out = out.replace(WHITESPACE, " ");
   return out.trim();
+}
+
+/**
+ * The form two texts are compared in when only their words matter: width-folded, lower-cased, without spaces,
+ * punctuation and symbols (`Good morning!` = `good morning`). The corpus deduplicates on it; the pair scorer
+ * tests containment on it.
+ */
+export function comparableText(text: string): string {
+  return normalizeText(text)
+    .toLowerCase()
+    .replace(/[\s\p{P}\p{S}]+/gu, "");
+}
+
+/**
+ * A text in the form the lexicon is indexed in: Chinese in Simplified characters (CC-CEDICT's headwords), any
+ * other language unchanged. Tokenise this form when looking words up.
+ */
+export function lexiconForm(text: string, lang: Lang): string {
+  return lang === "zh" ? toSimplified(text) : text;
 }
 
 /** Whitespace other than single spaces: the only case where collapsing changes anything. */

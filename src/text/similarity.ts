@@ -52,24 +52,57 @@ function direct(src: string, srcLang: Lang, tgt: string, tgtLang: Lang, lex: Lex
 
 function computeSim(src: string, srcLang: Lang, tgt: string, tgtLang: Lang, lex: Lexicon): number {
   const d = direct(src, srcLang, tgt, tgtLang, lex);
-  if (d > 0 || !isUnspacedLang(srcLang) || lex.translations(src, srcLang) !== undefined) return d;
-  const chars = Array.from(src);
-  if (chars.length < 2) return 0;
-  // Known sub-words: every proper substring of two or more characters.
-  let best = 0;
-  for (let len = chars.length - 1; len >= 2; len--) {
-    for (let i = 0; i + len <= chars.length; i++) {
-      const part = chars.slice(i, i + len).join("");
-      const s = direct(part, srcLang, tgt, tgtLang, lex);
-      if (s > best) best = s;
+  if (d > 0) return d;
+  const back = backoffTranslations(src, srcLang, lex);
+  if (!back) return 0;
+  const t = tgtLang === "en" ? [tgt, englishToken(tgt)] : [tgt];
+  const best = (m: ReadonlyMap<string, number>) => Math.min(1, Math.max(...t.map((w) => m.get(w) ?? 0)));
+  const sub = best(back.parts);
+  return sub > 0 ? sub * SUBWORD_DISCOUNT : best(back.chars) * CHAR_DISCOUNT;
+}
+
+/** The back-off translations of a word the lexicon does not know (see `wordSim`), undiscounted. */
+export interface BackoffTranslations {
+  /** Translations of its known proper sub-words of two or more characters (max weight over the parts). */
+  parts: ReadonlyMap<string, number>;
+  /** Translations of its single characters. */
+  chars: ReadonlyMap<string, number>;
+}
+
+const backoffMemo = new WeakMap<Lexicon, Map<string, BackoffTranslations | null>>();
+
+/**
+ * The back-off of Sim(c, e) for a word of an unspaced language (zh, ja) the lexicon does not know at all:
+ * what its known parts translate to (大桥 in 长江大桥), and its single characters. Undefined when the word is
+ * known, of a spaced language, or a single character. Cached per lexicon.
+ */
+export function backoffTranslations(word: string, lang: Lang, lex: Lexicon): BackoffTranslations | undefined {
+  if (!isUnspacedLang(lang) || lex.translations(word, lang) !== undefined) return undefined;
+  let cache = backoffMemo.get(lex);
+  if (!cache) {
+    cache = new Map();
+    backoffMemo.set(lex, cache);
+  }
+  const key = `${lang}\u0000${word}`;
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit ?? undefined;
+  const chars = Array.from(word);
+  let result: BackoffTranslations | null = null;
+  if (chars.length >= 2) {
+    const parts = new Map<string, number>();
+    const single = new Map<string, number>();
+    const merge = (into: Map<string, number>, m: ReadonlyMap<string, number> | undefined) => {
+      if (m) for (const [w, v] of m) if ((into.get(w) ?? 0) < v) into.set(w, v);
+    };
+    for (let len = chars.length - 1; len >= 2; len--) {
+      for (let i = 0; i + len <= chars.length; i++) merge(parts, lex.translations(chars.slice(i, i + len).join(""), lang));
     }
+    for (const ch of chars) merge(single, lex.translations(ch, lang));
+    result = { parts, chars: single };
   }
-  if (best > 0) return best * SUBWORD_DISCOUNT;
-  for (const ch of chars) {
-    const s = direct(ch, srcLang, tgt, tgtLang, lex);
-    if (s > best) best = s;
-  }
-  return best * CHAR_DISCOUNT;
+  if (cache.size >= MEMO_LIMIT) cache.clear();
+  cache.set(key, result);
+  return result ?? undefined;
 }
 
 /** max_j Sim(a, b_j). */

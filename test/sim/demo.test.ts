@@ -67,6 +67,20 @@ describe("bitext demo", () => {
       expect(source).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/p\//); // the page itself, not the engine's redirect link
       expect(en).toMatch(/[A-Za-z]/);
       expect(zh).toMatch(/\p{sc=Han}/u);
+      // No navigation label, site name or page title of the simulator's pages (src/sim/collection.ts) is kept.
+      expect(`${en}\t${zh}`).not.toMatch(
+        /^(?:Home|Archive|About)\t|\t(?:首页|列表|关于我们)$|Example sentences \(|Dialogue \d|Bilingual sentences \d|Daily English|Story Corner/,
+      );
     }
+    // Every pair was scored: the rejected ones are counted by reason and written with their reasons.
+    const scored = report.results.corpus as { rejected: number; rejectedByReason: Record<string, number> };
+    expect(Object.values(scored.rejectedByReason).reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(scored.rejected);
+    const rejected = readFileSync(join(dir, "demo", "corpus.rejected.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .filter(Boolean);
+    expect(rejected).toHaveLength(scored.rejected);
+    for (const r of rejected) expect((JSON.parse(r) as { reasons: string[] }).reasons.length).toBeGreaterThan(0);
+    expect(lines.some((l) => /rejected by the pair scorer/.test(l))).toBe(true);
   });
 });

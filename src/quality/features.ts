@@ -1,0 +1,285 @@
+import type { LanguagePair } from "../language-pair.js";
+import {
+  backoffTranslations,
+  CHAR_DISCOUNT,
+  isStopWord,
+  isUnspacedLang,
+  type Lexicon,
+  lexiconForm,
+  SUBWORD_DISCOUNT,
+  tokenize,
+} from "../text/index.js";
+import { logLengthRatio, type Side } from "./sides.js";
+
+/**
+ * The features of a pair (Bicleaner-style, Ramírez-Sánchez et al. 2020, without its language models):
+ * - cov_a, cov_b: lexicon coverage each way — the mean, over a side's content words, of the best translation
+ *   weight (CC-CEDICT + the learned lexicon, through the shared lexicon and Sim(c, e)) found among the other
+ *   side's words; cov_min, the smaller of the two;
+ * - len_z, len_z2: the log length ratio, standardised by the real pairs' mean and spread, and its square;
+ * - tok_ratio: log of the ratio of word counts;
+ * - punct_agree: agreement of punctuation counts by class (1 = same counts); final_same: both sides end a
+ *   sentence (. ? ! in either script, which translations swap freely: "See you." = "再见！") or neither does;
+ * - num_agree: Jaccard of the numbers written in digits (1 when neither side has any);
+ * - other_a, other_b: share of each side's letters written in the other language's script;
+ * - stop_b: share of function words among side b's words (a word-by-word gloss has almost none);
+ * - log_len: log of the shorter side's length (short pairs carry less evidence);
+ * - cov_x_stop, cov_x_other: cov_min times stop_b and other_b (high coverage without function words, or with
+ *   words left untranslated, is what a word-by-word gloss looks like: the linear model needs the product).
+ */
+export const FEATURE_NAMES = [
+  "cov_a",
+  "cov_b",
+  "cov_min",
+  "len_z",
+  "len_z2",
+  "tok_ratio",
+  "punct_agree",
+  "final_same",
+  "num_agree",
+  "other_a",
+  "other_b",
+  "stop_b",
+  "log_len",
+  "cov_x_stop",
+  "cov_x_other",
+] as const;
+export const FEATURES_VERSION = "quality-features-6";
+
+/** Mean and standard deviation of the log length ratio of real pairs (stored in the model). */
+export interface LengthStats {
+  mean: number;
+  sd: number;
+}
+
+export function pairFeatures(a: Side, b: Side, pair: LanguagePair, lex: Lexicon, len: LengthStats): number[] {
+  const aTokens = tokenize(a.text, pair.a);
+  const bTokens = tokenize(b.text, pair.b);
+  const { covA, covB } = coverage(aTokens, bTokens, b.text, pair, lex);
+  const z = (logLengthRatio(a, b) - len.mean) / len.sd;
+  let stops = 0;
+  for (const t of bTokens) if (isStopWord(t, pair.b)) stops++;
+  const covMin = Math.min(covA, covB);
+  const stopB = bTokens.length ? stops / bTokens.length : 0;
+  const otherB = share(b.otherLetters, b.ownLetters);
+  return [
+    covA,
+    covB,
+    covMin,
+    z,
+    Math.min(z * z, 25),
+    Math.log((bTokens.length + 1) / (aTokens.length + 1)),
+    punctAgreement(a.punct, b.punct),
+    endsSentence(a) === endsSentence(b) ? 1 : 0,
+    jaccard(a.numbers, b.numbers),
+    share(a.otherLetters, a.ownLetters),
+    otherB,
+    stopB,
+    Math.log1p(Math.min(a.length, b.length)),
+    covMin * stopB,
+    covMin * otherB,
+  ];
+}
+
+/**
+ * Lexicon coverage both ways in one pass over side b's distinct words: each b word's translations (the
+ * lexicon's, else Sim(c, e)'s back-off through its known parts and characters, discounted as Sim does) are
+ * matched against side a's words, crediting the b word and the a words it translates. Identical words (names,
+ * Latin words inside Chinese text) match with weight 1; stems differing in their ending match by prefix.
+ */
+function coverage(
+  aTokens: readonly string[],
+  bTokens: readonly string[],
+  bText: string,
+  pair: LanguagePair,
+  lex: Lexicon,
+): { covA: number; covB: number } {
+  const aContent = contentOf(aTokens, pair.a);
+  const bContent = contentOf(bTokens, pair.b);
+  if (aContent.length === 0 || bContent.length === 0) return { covA: 0, covB: 0 };
+  const aSet = new Set(aTokens);
+  const aPrefix = new Map<string, string[]>();
+  for (const t of aSet) {
+    if (t.length < PREFIX) continue;
+    const k = t.slice(0, PREFIX);
+    const list = aPrefix.get(k);
+    if (list) list.push(t);
+    else aPrefix.set(k, [t]);
+  }
+  const bestA = new Map<string, number>();
+  const bestB = new Map<string, number>();
+  for (const t of new Set(bTokens)) {
+    let best = 0;
+    const credit = (w: string, x: number) => {
+      if ((bestA.get(w) ?? 0) < x) bestA.set(w, x);
+      if (x > best) best = x;
+    };
+    if (aSet.has(t)) credit(t, 1);
+    const tr = lex.translations(t, pair.b);
+    if (tr) matchTranslations(tr, 1, aSet, aPrefix, credit);
+    else if (best < 1) {
+      const back = backoffTranslations(t, pair.b, lex);
+      if (back) {
+        matchTranslations(back.parts, SUBWORD_DISCOUNT, aSet, aPrefix, credit);
+        if (best === 0) matchTranslations(back.chars, CHAR_DISCOUNT, aSet, aPrefix, credit);
+      }
+    }
+    bestB.set(t, best);
+  }
+  reverseCoverage(aContent, bTokens, bText, pair, lex, bestA, bestB);
+  let sumA = 0;
+  for (const t of aContent) sumA += bestA.get(t) ?? 0;
+  let sumB = 0;
+  for (const t of bContent) sumB += bestB.get(t) ?? 0;
+  return { covA: sumA / aContent.length, covB: sumB / bContent.length };
+}
+
+/**
+ * The other way: side a's content words not yet fully matched are looked up themselves, and their
+ * translations probed with side b's words and, for a language written without spaces, with b's runs of 2–4
+ * characters (the segmenter's words need not be the dictionary's: "handbag" → 提包 inside 手提包, "document"
+ * → 文档 inside 文档串). A run that is not one of b's words is weaker evidence (it may straddle two words):
+ * discounted as Sim's back-off through characters is. A matched run credits the b words it overlaps.
+ */
+function reverseCoverage(
+  aContent: readonly string[],
+  bTokens: readonly string[],
+  bText: string,
+  pair: LanguagePair,
+  lex: Lexicon,
+  bestA: Map<string, number>,
+  bestB: Map<string, number>,
+): void {
+  let probes: Set<string> | undefined;
+  let forms: string[] = [];
+  for (const w of new Set(aContent)) {
+    if ((bestA.get(w) ?? 0) >= 1) continue;
+    const tr = lex.translations(w, pair.a);
+    if (!tr) continue;
+    if (!probes) {
+      // In the lexicon's form (Chinese in Simplified): the translations are, so Traditional text matches too.
+      const text = lexiconForm(bText, pair.b);
+      forms = text === bText ? [...bTokens] : bTokens.map((t) => lexiconForm(t, pair.b));
+      probes = bProbes(forms, text, pair.b);
+    }
+    let best = bestA.get(w) ?? 0;
+    const found = (g: string, weight: number) => {
+      const x = Math.min(1, weight) * (forms.includes(g) ? 1 : CHAR_DISCOUNT);
+      if (x > best) best = x;
+      forms.forEach((f, i) => {
+        const t = bTokens[i]!;
+        if ((f.includes(g) || g.includes(f)) && (bestB.get(t) ?? 0) < x) bestB.set(t, x);
+      });
+    };
+    // Walk the shorter of the two (a common word has hundreds of translations, a sentence a hundred runs).
+    if (tr.size < probes.size) {
+      for (const [g, weight] of tr) if (probes.has(g)) found(g, weight);
+    } else {
+      for (const g of probes) {
+        const weight = tr.get(g);
+        if (weight !== undefined) found(g, weight);
+      }
+    }
+    bestA.set(w, best);
+  }
+}
+
+const MAX_RUN = 4;
+
+/** Side b's words, and for a language written without spaces its runs of 2–MAX_RUN letters. */
+function bProbes(bTokens: readonly string[], bText: string, lang: string): Set<string> {
+  const out = new Set(bTokens);
+  if (isUnspacedLang(lang)) {
+    // By UTF-16 units: a character outside the BMP (rare in Chinese, absent from the lexicon's short words)
+    // only yields runs that match nothing.
+    for (const run of bText.match(/\p{L}+/gu) ?? []) {
+      for (let i = 0; i + 1 < run.length; i++) for (let n = 2; n <= MAX_RUN && i + n <= run.length; n++) out.add(run.slice(i, i + n));
+    }
+  }
+  return out;
+}
+
+/**
+ * Credit the a words among `tr`'s translations (weight × `discount`), and the a words sharing the first PREFIX
+ * letters of a translation (× PREFIX_DISCOUNT). Walks the shorter of the two: the translation list, or side a's
+ * words probing the list and its prefix index (a common word has hundreds of glosses, a sentence few words).
+ */
+function matchTranslations(
+  tr: ReadonlyMap<string, number>,
+  discount: number,
+  aSet: ReadonlySet<string>,
+  aPrefix: ReadonlyMap<string, readonly string[]>,
+  credit: (w: string, x: number) => void,
+): void {
+  if (tr.size <= aSet.size) {
+    for (const [w, weight] of tr) {
+      const x = Math.min(1, weight) * discount;
+      if (aSet.has(w)) credit(w, x);
+      if (w.length >= PREFIX) for (const near of aPrefix.get(w.slice(0, PREFIX)) ?? []) credit(near, x * PREFIX_DISCOUNT);
+    }
+    return;
+  }
+  const byPrefix = prefixIndex(tr);
+  for (const w of aSet) {
+    const exact = tr.get(w);
+    if (exact !== undefined) credit(w, Math.min(1, exact) * discount);
+    const near = w.length >= PREFIX ? byPrefix.get(w.slice(0, PREFIX)) : undefined;
+    if (near !== undefined) credit(w, Math.min(1, near) * discount * PREFIX_DISCOUNT);
+  }
+}
+
+const prefixIndexes = new WeakMap<ReadonlyMap<string, number>, Map<string, number>>();
+
+/** A translation list's best weight per PREFIX-letter prefix of its words (the lists are the lexicon's, cached). */
+function prefixIndex(tr: ReadonlyMap<string, number>): Map<string, number> {
+  let idx = prefixIndexes.get(tr);
+  if (!idx) {
+    idx = new Map();
+    for (const [w, weight] of tr) {
+      if (w.length < PREFIX) continue;
+      const k = w.slice(0, PREFIX);
+      if ((idx.get(k) ?? 0) < weight) idx.set(k, weight);
+    }
+    prefixIndexes.set(tr, idx);
+  }
+  return idx;
+}
+
+const PREFIX = 5;
+const PREFIX_DISCOUNT = 0.8;
+
+/** The content words (function words dropped), or every word when all are function words ("I am."). */
+function contentOf(tokens: readonly string[], lang: string): string[] {
+  const content = tokens.filter((t) => !isStopWord(t, lang));
+  return content.length > 0 ? content : [...tokens];
+}
+
+/** Punctuation classes that end a sentence (see PUNCT_CLASSES: full stop, question mark, exclamation mark). */
+const SENTENCE_END: ReadonlySet<number> = new Set([0, 1, 2]);
+
+function endsSentence(s: Side): boolean {
+  return SENTENCE_END.has(s.final);
+}
+
+function punctAgreement(x: readonly number[], y: readonly number[]): number {
+  let diff = 0;
+  let total = 0;
+  for (let i = 0; i < x.length; i++) {
+    diff += Math.abs(x[i]! - y[i]!);
+    total += x[i]! + y[i]!;
+  }
+  return total === 0 ? 1 : 1 - diff / total;
+}
+
+function jaccard(x: readonly string[], y: readonly string[]): number {
+  if (x.length === 0 && y.length === 0) return 1;
+  const sx = new Set(x);
+  const sy = new Set(y);
+  let inter = 0;
+  for (const v of sx) if (sy.has(v)) inter++;
+  return inter / (sx.size + sy.size - inter);
+}
+
+function share(part: number, rest: number): number {
+  return part + rest === 0 ? 0 : part / (part + rest);
+}

@@ -1,0 +1,79 @@
+/**
+ * The pair scorer's model file (`models/quality-<a>-<b>.json`; `bitext quality train` writes the user's copy,
+ * which shadows the shipped one): the features and their version, the length-ratio range of the hard rule, the
+ * logistic regression, the threshold, and how it was trained and evaluated.
+ */
+import { z } from "zod";
+import { UserError } from "../errors.js";
+import { resolveResource } from "../config/index.js";
+import { readJsonFile, validated, writeJsonAtomic } from "../io/index.js";
+import type { LanguagePair } from "../language-pair.js";
+
+export const QUALITY_FORMAT = "bitext-quality";
+export const QUALITY_FORMAT_VERSION = 1;
+
+const finite = z.number().finite();
+
+/** One row of the evaluation table: a source's true pairs and the negatives made from them. */
+const evalRowSchema = z.object({
+  source: z.string(),
+  /** "fold": scored by a model trained without this source; "pooled": every fold's pairs together; "held-out": pages never used for training. */
+  kind: z.enum(["fold", "pooled", "held-out"]),
+  positives: z.number().int(),
+  negatives: z.number().int(),
+  keepRate: finite,
+  precision: finite,
+  /** Share of the negatives of each kind that are rejected. */
+  rejected: z.record(z.string(), finite),
+});
+export type EvaluationRow = z.infer<typeof evalRowSchema>;
+
+export const qualityModelSchema = z.object({
+  format: z.literal(QUALITY_FORMAT),
+  formatVersion: z.literal(QUALITY_FORMAT_VERSION),
+  created: z.string(),
+  pair: z.object({ a: z.string().min(2), b: z.string().min(2) }),
+  features: z.object({ version: z.string(), names: z.array(z.string()).min(1) }),
+  lengthRatio: z.object({ mean: finite, sd: finite.positive(), lo: finite, hi: finite }),
+  basis: z.object({ knots: z.array(z.array(finite)), products: z.array(z.tuple([z.number().int().min(0), z.number().int().min(0)])) }),
+  logistic: z.object({ mean: z.array(finite), sd: z.array(finite.positive()), weights: z.array(finite), bias: finite }),
+  /** P(translation) at or above which a pair without a rule against it is kept. */
+  threshold: finite.min(0).max(1),
+  training: z.object({
+    seed: z.number().int(),
+    negativeKinds: z.array(z.string()),
+    sources: z.array(z.object({ name: z.string(), positives: z.number().int(), negatives: z.number().int() })),
+  }),
+  evaluation: z.array(evalRowSchema),
+  lexicon: z.array(z.string()),
+});
+export type QualityModelFile = z.infer<typeof qualityModelSchema>;
+
+/** The model file's name for a language pair. */
+export function qualityModelName(pair: LanguagePair): string {
+  return `quality-${pair.a}-${pair.b}.json`;
+}
+
+/** The model in use for a pair: the user's (from `bitext quality train`), else the shipped one. */
+export function qualityModelPath(pair: LanguagePair): string {
+  return resolveResource("models", qualityModelName(pair));
+}
+
+const hint = " (not a usable bitext quality model; retrain with bitext quality train)";
+
+export function readQualityModel(path: string): QualityModelFile {
+  const model = validated(qualityModelSchema, readJsonFile(path, "quality model", hint), path);
+  const n = model.features.names.length;
+  if (model.basis.knots.length !== n || model.basis.products.some(([i, j]) => i >= n || j >= n)) {
+    throw new UserError(`${path}: basis: does not match the ${n} features${hint}`);
+  }
+  const d = n + model.basis.knots.reduce((s, k) => s + k.length, 0) + model.basis.products.length;
+  for (const k of ["mean", "sd", "weights"] as const) {
+    if (model.logistic[k].length !== d) throw new UserError(`${path}: logistic.${k}: expected ${d} numbers${hint}`);
+  }
+  return model;
+}
+
+export function writeQualityModel(path: string, model: QualityModelFile): void {
+  writeJsonAtomic(path, model);
+}

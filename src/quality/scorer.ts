@@ -1,0 +1,72 @@
+import { UserError } from "../errors.js";
+import type { LanguagePair } from "../language-pair.js";
+import { type Lexicon, loadLexicon } from "../text/index.js";
+import { expand } from "./basis.js";
+import { FEATURE_NAMES, FEATURES_VERSION, pairFeatures } from "./features.js";
+import { predictLogistic } from "./logistic.js";
+import { type QualityModelFile, qualityModelPath, readQualityModel } from "./model-file.js";
+import { LOW_SCORE, type Reason, ruleReasons } from "./rules.js";
+import { readSide } from "./sides.js";
+
+/** The scorer's verdict on one pair. */
+export interface PairVerdict {
+  /** The model's probability that the two sides translate each other, in [0, 1]. */
+  score: number;
+  /** No rule against it and `score` ≥ the threshold. */
+  keep: boolean;
+  /** The rules that reject it, or `low_score`; empty when kept. */
+  reasons: Reason[];
+}
+
+export interface PairScorer {
+  readonly pair: LanguagePair;
+  readonly threshold: number;
+  /** Where the model came from (its path), for provenance. */
+  readonly modelPath: string;
+  /** Score a pair: `a` in the pair's first language, `b` in its second. */
+  score(a: string, b: string): PairVerdict;
+}
+
+export interface ScorerOptions {
+  /** Keep pairs scored at or above this instead of the model's threshold. */
+  threshold?: number;
+  /** The lexicon (default: the shared lexicon of the model's pair). */
+  lexicon?: Lexicon;
+  /** A model file (default: the user's, else the shipped model of the pair). */
+  modelPath?: string;
+}
+
+/** The scorer of a pair's model (read from `options.modelPath` or found for `pair`). */
+export function loadScorer(pair: LanguagePair, options: ScorerOptions = {}): PairScorer {
+  const path = options.modelPath ?? qualityModelPath(pair);
+  const model = readQualityModel(path);
+  if (model.pair.a !== pair.a || model.pair.b !== pair.b) {
+    throw new UserError(`${path}: pair: the model scores ${model.pair.a}-${model.pair.b}, not ${pair.a}-${pair.b}`);
+  }
+  return createScorer(model, path, options);
+}
+
+export function createScorer(model: QualityModelFile, modelPath: string, options: ScorerOptions = {}): PairScorer {
+  if (model.features.version !== FEATURES_VERSION || model.features.names.join() !== FEATURE_NAMES.join()) {
+    throw new UserError(
+      `${modelPath}: features: made for ${model.features.version}, this bitext computes ${FEATURES_VERSION} (retrain with bitext quality train)`,
+    );
+  }
+  const pair: LanguagePair = model.pair;
+  const lex = options.lexicon ?? loadLexicon(pair);
+  const threshold = options.threshold ?? model.threshold;
+  const len = model.lengthRatio;
+  return {
+    pair,
+    threshold,
+    modelPath,
+    score(a: string, b: string): PairVerdict {
+      const sa = readSide(a, pair.a, pair);
+      const sb = readSide(b, pair.b, pair);
+      const score = predictLogistic(model.logistic, expand(model.basis, pairFeatures(sa, sb, pair, lex, len)));
+      const reasons: Reason[] = ruleReasons(sa, sb, len);
+      if (reasons.length === 0 && score < threshold) reasons.push(LOW_SCORE);
+      return { score, keep: reasons.length === 0, reasons };
+    },
+  };
+}

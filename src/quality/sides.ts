@@ -1,0 +1,101 @@
+import type { Lang, LanguagePair } from "../language-pair.js";
+import { charLang, comparableText, isUnspacedLang, lexiconForm, normalizeText } from "../text/index.js";
+
+/**
+ * What the rules and the features read of one side of a pair, computed once: the text normalised (width
+ * folded, in the lexicon's form), its comparable key, its length, its letters by language, its numbers,
+ * URLs and e-mail addresses, and its punctuation by class.
+ */
+export interface Side {
+  lang: Lang;
+  text: string;
+  key: string;
+  /** Characters other than spaces. */
+  length: number;
+  /** Letters of this side's language, of the other language of the pair, of neither. */
+  ownLetters: number;
+  otherLetters: number;
+  /** Words written in the other language's script (runs of its letters). */
+  otherWords: number;
+  numbers: string[];
+  urls: string[];
+  emails: string[];
+  /** Counts per punctuation class (PUNCT_CLASSES order). */
+  punct: number[];
+  /** The class of the final punctuation mark (-1: none). */
+  final: number;
+}
+
+/** Punctuation classes that carry over in a translation, whatever the script (full-width forms folded first). */
+const PUNCT_CLASSES: readonly RegExp[] = [/[.。．]/u, /[?？]/u, /[!！]/u, /[,，、]/u, /[:：]/u, /[;；]/u, /["“”「」『』«»]/u, /[(（)）]/u];
+const URL = /\b(?:https?:\/\/|www\.)[^\s<>"'，。]+/giu;
+const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/gu;
+const NUMBER = /\p{Nd}+(?:[.,]\p{Nd}+)*/gu;
+const SPACE = /\s/u;
+/** Each character's punctuation class (-1: none), found once per character. */
+const punctClassOf = new Map<string, number>();
+
+function punctClass(ch: string): number {
+  let c = punctClassOf.get(ch);
+  if (c === undefined) {
+    c = PUNCT_CLASSES.findIndex((re) => re.test(ch));
+    punctClassOf.set(ch, c);
+  }
+  return c;
+}
+
+function isSpace(ch: string): boolean {
+  return ch === " " || (ch <= "\u3000" && (ch <= " " || SPACE.test(ch)));
+}
+
+export function readSide(raw: string, lang: Lang, pair: LanguagePair): Side {
+  const text = lexiconForm(normalizeText(raw), lang);
+  const other = lang === pair.a ? pair.b : pair.a;
+  const hasLink = text.includes("@") || text.includes("www.") || text.includes("://");
+  const urls = !hasLink ? [] : [...text.matchAll(URL)].map((m) => m[0].replace(/[.,;:!?)]+$/u, "").toLowerCase());
+  const emails = !hasLink ? [] : [...text.matchAll(EMAIL)].map((m) => m[0].toLowerCase());
+  // Numbers outside URLs and addresses, thousands separators dropped ("1,000" = "1000").
+  const bare = !hasLink ? text : text.replace(URL, " ").replace(EMAIL, " ");
+  const numbers = [...bare.matchAll(NUMBER)].map((m) => m[0].replace(/,(?=\d{3}\b)/gu, ""));
+  let length = 0;
+  let ownLetters = 0;
+  let otherLetters = 0;
+  let otherWords = 0;
+  let inOther = false;
+  const punct = new Array<number>(PUNCT_CLASSES.length).fill(0);
+  let final = -1;
+  for (const ch of text) {
+    if (isSpace(ch)) {
+      inOther = false;
+      continue;
+    }
+    length++;
+    const l = charLang(ch, pair);
+    if (l === lang) ownLetters++;
+    else if (l === other) {
+      otherLetters++;
+      if (!inOther) otherWords++;
+    }
+    inOther = l === other;
+    if (l === null) {
+      const c = punctClass(ch);
+      if (c >= 0) punct[c]!++;
+    }
+  }
+  const last = [...text.trimEnd()].at(-1) ?? "";
+  final = last ? punctClass(last) : -1;
+  return { lang, text, key: comparableText(text), length, ownLetters, otherLetters, otherWords, numbers, urls, emails, punct, final };
+}
+
+/**
+ * Units of text in a side's own language, comparable across scripts: characters for a language written
+ * without spaces (one Han character is about one word), words otherwise (about five letters each).
+ */
+export function ownUnits(side: Side): number {
+  return isUnspacedLang(side.lang) ? side.ownLetters : side.ownLetters / 5;
+}
+
+/** log of the length ratio a : b, smoothed so that short sides do not swing it. */
+export function logLengthRatio(a: Side, b: Side): number {
+  return Math.log((a.length + 5) / (b.length + 5));
+}

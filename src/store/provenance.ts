@@ -1,0 +1,109 @@
+import { LEGACY_COLUMNS, type ParallelText } from "../language-pair.js";
+import type { Store } from "./db.js";
+
+/**
+ * Where a stored page came from: the result records that led fetch-pages to it (page_records, migration 6),
+ * each with its engine, query, rank and the fetch that returned it.
+ */
+export interface RecordSource {
+  recordId: number;
+  engine: string;
+  /** The query's two sides (the pair's source and target language). */
+  query: { id: number | null; source: string; target: string; file: string | null; line: number | null; note: string | null };
+  rank: number;
+  recordUrl: string;
+  /** When the result page that first returned the record was fetched. */
+  fetchedAt: string;
+  fetchId: number;
+}
+
+export interface PageSource {
+  pageId: number;
+  /** The page as fetched: its URL, and where redirects led. */
+  url: string;
+  finalUrl: string | null;
+  fetchedAt: string;
+  records: RecordSource[];
+}
+
+/** Link a fetched page to the records that led to it (kept when the page is fetched again). */
+export function linkPageRecords(store: Store, pageId: number, recordIds: readonly number[]): void {
+  const ins = store.sql.prepare("INSERT OR IGNORE INTO page_records (page_id, record_id) VALUES (?, ?)");
+  store.sql.transaction(() => {
+    for (const r of recordIds) ins.run(pageId, r);
+  });
+}
+
+const Q = LEGACY_COLUMNS.query;
+
+/** The sources of the given pages, by page id (records by engine, then rank). */
+export function pageSources(store: Store, pageIds: readonly number[]): Map<number, PageSource> {
+  const out = new Map<number, PageSource>();
+  const page = store.sql.prepare("SELECT id, url, final_url, fetched_at FROM pages WHERE id = ?");
+  const records = store.sql.prepare(
+    `SELECT r.id AS record_id, r.engine AS engine, r.rank AS rank, r.url AS url, r.first_fetch_id AS fetch_id, f.started_at AS fetched_at,
+            q.id AS query_id, coalesce(q.src_text, r.${Q.source}) AS query_source, coalesce(q.tgt_text, r.${Q.target}) AS query_target,
+            q.source_file AS query_file, q.source_line AS query_line, q.note AS query_note
+     FROM page_records pr JOIN records r ON r.id = pr.record_id
+     JOIN fetches f ON f.id = r.first_fetch_id
+     LEFT JOIN queries q ON q.id = r.query_id
+     WHERE pr.page_id = ? ORDER BY r.engine, r.rank, r.id`,
+  );
+  for (const id of new Set(pageIds)) {
+    const p = page.get(id) as { id: number; url: string; final_url: string | null; fetched_at: string } | undefined;
+    if (!p) continue;
+    const rows = records.all(id) as Array<{
+      record_id: number;
+      engine: string;
+      rank: number;
+      url: string;
+      fetch_id: number;
+      fetched_at: string;
+      query_id: number | null;
+      query_source: string;
+      query_target: string;
+      query_file: string | null;
+      query_line: number | null;
+      query_note: string | null;
+    }>;
+    out.set(id, {
+      pageId: id,
+      url: p.url,
+      finalUrl: p.final_url,
+      fetchedAt: p.fetched_at,
+      records: rows.map((r) => ({
+        recordId: r.record_id,
+        engine: r.engine,
+        query: {
+          id: r.query_id,
+          source: r.query_source,
+          target: r.query_target,
+          file: r.query_file,
+          line: r.query_line,
+          note: r.query_note,
+        },
+        rank: r.rank,
+        recordUrl: r.url,
+        fetchedAt: r.fetched_at,
+        fetchId: r.fetch_id,
+      })),
+    });
+  }
+  return out;
+}
+
+/**
+ * A fetch's query as a `queries` row (made on first use), linked from the fetch and from the records it
+ * stored or saw first (`query_id`). Called inside the fetch's transaction.
+ */
+export function linkFetchQuery(store: Store, fetchId: number, query: ParallelText): void {
+  const { source, target } = query;
+  store.sql
+    .prepare("INSERT OR IGNORE INTO queries (src_lang, tgt_lang, src_text, tgt_text) VALUES (?, ?, ?, ?)")
+    .run(source.lang, target.lang, source.text, target.text);
+  const row = store.sql
+    .prepare("SELECT id FROM queries WHERE src_lang = ? AND tgt_lang = ? AND src_text = ? AND tgt_text = ?")
+    .get(source.lang, target.lang, source.text, target.text) as { id: number };
+  store.sql.prepare("UPDATE fetches SET query_id = ? WHERE id = ?").run(row.id, fetchId);
+  store.sql.prepare("UPDATE records SET query_id = ? WHERE last_fetch_id = ? AND query_id IS NULL").run(row.id, fetchId);
+}

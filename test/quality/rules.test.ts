@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { ruleReasons } from "../../src/quality/rules.js";
+import { readSide } from "../../src/quality/sides.js";
+import { EN_ZH } from "../../src/text/index.js";
+
+/** The hard rules on their own (a wide length range, so only the rule under test can fire). */
+const reasons = (a: string, b: string) => ruleReasons(readSide(a, "en", EN_ZH), readSide(b, "zh", EN_ZH), { lo: -3, hi: 5 });
+
+describe("the pair scorer's hard rules name why a pair is not a translation", () => {
+  it("lets a real pair through", () => {
+    expect(reasons("He was born on July 28th, 1888.", "他出生于1888年7月28日。")).toEqual([]);
+    expect(reasons("Python Enhancement Proposals", "Python增强提案")).toEqual([]);
+    expect(reasons("I have not seen my father for more than 2 years.", "我与父亲不相见已二年余了。")).toEqual([]);
+  });
+
+  it("empty_side: an empty or one-character side", () => {
+    expect(reasons("", "你好。")).toContain("empty_side");
+    expect(reasons("A", "一个苹果")).toContain("empty_side");
+    expect(reasons("Hello there.", "。")).toContain("empty_side");
+  });
+
+  it("wrong_language: a side in the other language", () => {
+    expect(reasons("I see.", "I see what you mean.")).toContain("wrong_language");
+    expect(reasons("我明白了。", "我明白了你的意思。")).toContain("wrong_language");
+  });
+
+  it("number, URL and e-mail mismatches", () => {
+    expect(reasons("I have 3 cats.", "我有4只猫。")).toContain("number_mismatch");
+    expect(reasons("See https://example.org/a for details.", "详情见 https://example.org/b 。")).toContain("url_mismatch");
+    expect(reasons("Write to ann@example.org.", "请写信给我们。")).toContain("email_mismatch");
+  });
+
+  it("contained: one side inside the other", () => {
+    expect(reasons("iPhone", "iPhone 手机")).toContain("contained");
+  });
+
+  it("boilerplate: navigation labels, read more, copyright lines, dates alone (Simplified or Traditional)", () => {
+    expect(reasons("Home", "首页")).toContain("boilerplate");
+    expect(reasons("Home", "主頁")).toContain("boilerplate");
+    expect(reasons("Read more »", "阅读更多")).toContain("boilerplate");
+    expect(reasons("© 2024 Example Inc. All rights reserved.", "版权所有 © 2024 Example Inc.")).toContain("boilerplate");
+    expect(reasons("March 3, 2021", "2021年3月3日")).toContain("boilerplate");
+    expect(reasons("Next page", "下一页")).toContain("boilerplate");
+  });
+
+  it("length_ratio: a length ratio outside the pair's range", () => {
+    const tight = ruleReasons(readSide("Good morning, everyone, and welcome to the meeting.", "en", EN_ZH), readSide("早", "zh", EN_ZH), {
+      lo: -1,
+      hi: 2,
+    });
+    expect(tight).toContain("length_ratio");
+  });
+});
