@@ -72,9 +72,9 @@ export function formatExplanation(e: LearnExplanation): string {
   const scored = e.candidates.filter((c) => c.score > 0);
   const unscored = e.candidates.length - scored.length;
   const rows: Array<Array<string | number>> = [["#", "verdict", "score", "records", "result-like", "ancestor path P_a", "title link"]];
-  scored.forEach((c, i) =>
-    rows.push([i + 1, c.verdict, c.score.toFixed(2), c.records, c.resultLike, shorten(c.ancestorPath), c.titlePath ?? "-"]),
-  );
+  for (const [i, c] of scored.entries()) {
+    rows.push([i + 1, c.verdict, c.score.toFixed(2), c.records, c.resultLike, shorten(c.ancestorPath), c.titlePath ?? "-"]);
+  }
   const reasons = scored.map((c, i) => `${i + 1}. ${c.verdict}: ${c.reason}`);
   const w = e.clustersWithoutRecords;
   return [

@@ -40,7 +40,9 @@ describe("bitext harvest: bad input", () => {
       /unknown engine "altavista": no .*altavista\.json \(known: baidu, bing, duckduckgo, google, so, sogou, yahoo\)/,
     );
     await expect(cli(["harvest", join(dir, "q.tsv"), "--pages", "0"])).rejects.toThrow('--pages: expected a whole number ≥ 1, got "0"');
-    await expect(cli(["harvest", join(dir, "q.tsv"), "--max-age", "a week"])).rejects.toThrow(/--max-age: expected a duration .*, got "a week"/);
+    await expect(cli(["harvest", join(dir, "q.tsv"), "--max-age", "a week"])).rejects.toThrow(
+      /--max-age: expected a duration .*, got "a week"/,
+    );
   });
 
   it("prints one line on stderr and exits 1 (the whole command line)", async () => {
