@@ -91,9 +91,14 @@ describe("the harvest's browser, as a page sees it", () => {
 describe.skipIf(!hasXvfb)("compared with a person's Chromium (headed, under Xvfb, not automated)", () => {
   let person: ChildProcess | null = null;
   const profile = mkdtempSync(join(tmpdir(), "bitext-person-"));
-  afterAll(() => {
-    if (person?.pid) process.kill(-person.pid, "SIGTERM");
-    rmSync(profile, { recursive: true, force: true });
+  afterAll(async () => {
+    if (person?.pid && person.exitCode === null) {
+      // Chromium writes its profile until it has exited: wait for that (a few seconds at most) before removing it.
+      const gone = new Promise((resolve) => person!.once("exit", resolve));
+      process.kill(-person.pid, "SIGTERM");
+      await Promise.race([gone, new Promise((resolve) => setTimeout(resolve, 5000))]);
+    }
+    rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   });
 
   it("sees the same webdriver, languages, user agent, client hints and time zone, and gets the same headers", async () => {
