@@ -18,7 +18,8 @@ import { type TagPathSequence, tagPathsFromHtml } from "./html/index.js";
 import type { HarvestOptions, HarvestSummary } from "./serp/index.js";
 import type { PairOptions, PairResult, Site } from "./site/index.js";
 import type { Store } from "./store/index.js";
-import { type LanguagePair, loadLexicon } from "./text/index.js";
+import type { PairVerdict } from "./quality/index.js";
+import { EN_ZH, type LanguagePair, loadLexicon } from "./text/index.js";
 import {
   extractRecords as applyWrapper,
   type ExtractResult,
@@ -44,6 +45,7 @@ export type { TagPathSequence } from "./html/index.js";
 export type { HarvestOptions, HarvestSummary } from "./serp/index.js";
 export type { PagePair, PairOptions, PairResult, Site } from "./site/index.js";
 export type { Store } from "./store/index.js";
+export type { PairVerdict } from "./quality/index.js";
 export type { Lang, LanguagePair } from "./text/index.js";
 export type { ExtractResult, LearnOptions, ResultRecord, Wrapper, WrapperParams } from "./wrapper/index.js";
 
@@ -96,6 +98,19 @@ export async function pairSite(site: string | Site, options: Partial<PairOptions
   const loaded = typeof site === "string" ? loadSite(site) : site;
   const lexicon = options.lexicon ?? loadLexicon(loaded.pair as LanguagePair);
   return pairPages(loaded, { method: "both", ...options, lexicon });
+}
+
+/**
+ * Score sentence pairs: is each a translation? A verdict per pair (`score` in [0, 1], `keep` at the model's
+ * threshold, the named rules against it). English–Chinese unless `pair` says otherwise; loads the lexicon once.
+ */
+export async function scorePairs(
+  pairs: ReadonlyArray<readonly [string, string]>,
+  options: { pair?: LanguagePair; threshold?: number } = {},
+): Promise<PairVerdict[]> {
+  const { loadScorer } = await import("./quality/index.js");
+  const scorer = loadScorer(options.pair ?? EN_ZH, options.threshold === undefined ? {} : { threshold: options.threshold });
+  return pairs.map(([a, b]) => scorer.score(a, b));
 }
 
 /** Open (creating or migrating) the SQLite store that holds runs, records, pages and pairs. */

@@ -22,18 +22,19 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const CONSUMER = `
 import { readFileSync } from "node:fs";
-import { extractRecords, learnWrapper, type ResultRecord, type Wrapper } from "bitext";
+import { extractRecords, learnWrapper, type PairVerdict, type ResultRecord, scorePairs, type Wrapper } from "bitext";
 import { tagPathsFromHtml } from "bitext/html";
 
 const [sample, other] = process.argv.slice(2) as [string, string];
 const wrapper: Wrapper = learnWrapper(readFileSync(sample, "utf8"), { engine: "bing" });
 const result = extractRecords(wrapper, tagPathsFromHtml(readFileSync(other, "utf8")));
 const records: ResultRecord[] = result.records;
-console.log(JSON.stringify({ status: result.status, titles: records.map((r) => r.title), urls: records.map((r) => r.url) }));
+const verdicts: PairVerdict[] = await scorePairs([["Accuracy is important in arithmetic.", "准确性在计算中很重要。"], ["Home", "版权所有"]]);
+console.log(JSON.stringify({ status: result.status, titles: records.map((r) => r.title), urls: records.map((r) => r.url), verdicts }));
 `;
 
 describe("the packed library, imported from another package", () => {
-  it("packs dist/ with declarations, type-checks a consumer against them, learns a wrapper and extracts records", () => {
+  it("packs dist/ with declarations, type-checks a consumer against them, learns a wrapper, extracts records and scores pairs", () => {
     const staged = join(work, "package");
     const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { files: string[] };
     for (const entry of ["package.json", "README.md", ...manifest.files.filter((f) => !f.startsWith("!") && f !== "dist")]) {
@@ -87,6 +88,7 @@ describe("the packed library, imported from another package", () => {
       status: string;
       titles: string[];
       urls: string[];
+      verdicts: Array<{ score: number; keep: boolean; reasons: string[] }>;
     };
 
     const expected = (
@@ -96,5 +98,9 @@ describe("the packed library, imported from another package", () => {
     const found = expected.filter((t) => out.titles.includes(t));
     expect(found.length).toBeGreaterThanOrEqual(Math.ceil(expected.length * 0.8));
     expect(out.urls.every((u) => /^https?:\/\//.test(u))).toBe(true);
+    // A translation kept, a navigation label beside a copyright line not, with the rules that say why.
+    expect(out.verdicts[0]).toMatchObject({ keep: true, reasons: [] });
+    expect(out.verdicts[1]!.keep).toBe(false);
+    expect(out.verdicts[1]!.reasons.length).toBeGreaterThan(0);
   }, 120_000);
 });
