@@ -104,6 +104,8 @@ export interface GatherOptions {
   screenshotDirs?: readonly string[];
   /** Slowest pages and failure groups listed (default 10). */
   top?: number;
+  /** What the report calls its store (default: the store's path), e.g. where it will be once moved. */
+  storeLabel?: string;
 }
 
 const MAX_SCREENSHOTS = 6;
@@ -116,7 +118,7 @@ export function gatherReport(store: Store, options: GatherOptions = {}): ReportD
   const driftsByRun = countDriftEventsByRun(store);
   const { bucketMs, words } = bucketFor(fetches.map((f) => Date.parse(f.startedAt)));
   return {
-    store: store.path,
+    store: options.storeLabel ?? store.path,
     generatedAt: new Date().toISOString(),
     runs: listRuns(store, 1000).map((r) => ({ ...r, drifts: driftsByRun.get(r.id) ?? 0 })),
     engines: engineSummaries(fetches, drifts),

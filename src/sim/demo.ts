@@ -38,6 +38,8 @@ export interface DemoOptions {
 
 export interface DemoContext {
   options: DemoOptions;
+  /** Where the demo's folder will be once it succeeds (`options.dir` is the staging folder it is built in). */
+  finalDir: string;
   sim: Simulator;
   driver: SerpDriver;
   db: string;
@@ -245,7 +247,9 @@ const writeTheReport: DemoStep = {
   title: "Write the run report (one HTML page: charts and tables of the run)",
   async run(ctx) {
     const out = join(ctx.options.dir, "report.html");
-    const r = await withStore(ctx.db, (store) => writeReport(store, out, { screenshotDirs: [ctx.wrappersDir] }));
+    // The store is named where it will be once the demo is swapped in, not in the staging folder it is built in.
+    const storeLabel = join(ctx.finalDir, "bitext.db");
+    const r = await withStore(ctx.db, (store) => writeReport(store, out, { screenshotDirs: [ctx.wrappersDir], storeLabel }));
     ctx.results[this.id] = { file: r.out, charts: r.charts, drifts: r.data.drifts.length };
     ctx.say(`  ${r.charts.length} charts, ${r.data.screenshots.length} screenshots, ${r.data.drifts.length} drift event(s) → ${r.out}`);
   },
@@ -296,6 +300,7 @@ export async function runDemo(
     driver = await SerpDriver.start({ ...(options.chromium ? { executablePath: options.chromium } : {}), timeoutMs: 10_000 });
     const ctx: DemoContext = {
       options: { ...options, dir: folder.staging },
+      finalDir: folder.dir,
       sim,
       driver,
       db,

@@ -82,5 +82,9 @@ describe("bitext demo", () => {
     expect(rejected).toHaveLength(scored.rejected);
     for (const r of rejected) expect((JSON.parse(r) as { reasons: string[] }).reasons.length).toBeGreaterThan(0);
     expect(lines.some((l) => /rejected by the pair scorer/.test(l))).toBe(true);
+    // The run report is written last and names the store where the demo left it, not the folder it was built in.
+    const html = readFileSync(join(dir, "demo", "report.html"), "utf8");
+    expect(html).toContain(join(dir, "demo", "bitext.db"));
+    expect(html).not.toMatch(/\.demo\.new-/);
   });
 });
