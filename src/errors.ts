@@ -40,6 +40,8 @@ export type UserErrorKind =
   | "no-display"
   /** The home chosen for the user's files is the (read-only) installation itself. */
   | "home-is-installation"
+  /** A sample page holds no list of records to learn a wrapper from. */
+  | "no-record-structure"
   | NetworkErrorKind;
 
 /** Why a fetch failed (`FetchError` in src/net). */

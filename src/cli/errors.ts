@@ -75,6 +75,7 @@ const ADVICE: { [K in UserErrorKind]?: (err: UserError) => string } = {
   "wrapper-file-missing": (e) => `${e.message} (or learn from a saved page with --sample)`,
   "browser-missing": (e) => `${e.message} (or pass --chromium PATH).`,
   "no-display": (e) => `--headed: ${e.message}: run it under xvfb-run, or drop --headed`,
+  "no-record-structure": (e) => `${e.message}; wrapper learn --explain lists the candidate lists and why each was rejected`,
   "home-is-installation": (e) => e.message.replace("with BITEXT_HOME", "with --home DIR or BITEXT_HOME"),
   "bad-setting": (e) => (e instanceof SettingError ? `${SETTING_FLAG[e.setting]}: ${e.problem}` : e.message),
   "queue-packages": (e) => (e instanceof SettingError ? `${SETTING_FLAG[e.setting]} ${e.problem}` : e.message),

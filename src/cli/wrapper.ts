@@ -130,36 +130,7 @@ export function registerWrapperCommands(program: Command): void {
     )
     .action(async (flags: LearnFlags & LiveFlags) => {
       if (flags.explain && !flags.sample) throw new UserError("wrapper learn: --explain works with --sample PAGE.html");
-      if (!flags.sample) {
-        const file = flags.out ?? defaultWrapperPath(flags.engine);
-        const from = startingWrapperFile(flags.engine, flags.out);
-        // Live learning reads the engine's definition from the file it writes: start the user's copy from the shipped one.
-        if (from && from !== file) writeFileAtomic(file, readFileSync(from));
-        const live = await learnEngineLive({
-          engine: flags.engine,
-          file,
-          ...(flags.query ? { query: flags.query } : {}),
-          ...(flags.preview ? { preview: flags.preview } : {}),
-          ...(flags.chromium ? { chromium: flags.chromium } : {}),
-        });
-        if (flags.json) {
-          printJson({
-            file: live.file,
-            sample: live.sampleFile,
-            url: live.url,
-            records: live.records.length,
-            preview: live.preview,
-            wrapper: live.wrapper,
-          });
-        } else {
-          printLine(describeWrapper(live.wrapper));
-          printLine(
-            `${live.records.length} records on ${live.url} · sample saved to ${live.sampleFile} · wrote ${live.file}` +
-              (live.preview ? ` · preview ${live.preview}` : ""),
-          );
-        }
-        return;
-      }
+      if (!flags.sample) return learnLiveAndPrint(flags);
       if (flags.preview) throw new UserError("wrapper learn: --preview works with live learning (without --sample)");
       if (flags.explain) {
         const explanation = explainSample({ ...flags, sample: flags.sample });
@@ -185,4 +156,35 @@ export function registerWrapperCommands(program: Command): void {
       printLine(wf.wrapper ? describeWrapper(wf.wrapper) : `engine ${wf.engine}: no wrapper learned yet`);
       if (wf.previous.length) printLine(`${wf.previous.length} previous wrapper(s), newest learned ${wf.previous[0]!.learnedAt}`);
     });
+}
+
+/** `wrapper learn` without --sample: Chromium loads the engine's result page, a wrapper is learned from it and written. */
+async function learnLiveAndPrint(flags: LearnFlags & LiveFlags): Promise<void> {
+  const file = flags.out ?? defaultWrapperPath(flags.engine);
+  const from = startingWrapperFile(flags.engine, flags.out);
+  // Live learning reads the engine's definition from the file it writes: start the user's copy from the shipped one.
+  if (from && from !== file) writeFileAtomic(file, readFileSync(from));
+  const live = await learnEngineLive({
+    engine: flags.engine,
+    file,
+    ...(flags.query ? { query: flags.query } : {}),
+    ...(flags.preview ? { preview: flags.preview } : {}),
+    ...(flags.chromium ? { chromium: flags.chromium } : {}),
+  });
+  if (flags.json) {
+    printJson({
+      file: live.file,
+      sample: live.sampleFile,
+      url: live.url,
+      records: live.records.length,
+      preview: live.preview,
+      wrapper: live.wrapper,
+    });
+  } else {
+    printLine(describeWrapper(live.wrapper));
+    printLine(
+      `${live.records.length} records on ${live.url} · sample saved to ${live.sampleFile} · wrote ${live.file}` +
+        (live.preview ? ` · preview ${live.preview}` : ""),
+    );
+  }
 }

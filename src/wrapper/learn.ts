@@ -46,7 +46,10 @@ export function learnWrapper(seq: TagPathSequence, options: LearnOptions): Wrapp
   // The seed's T: a list of results has more than T records (here: that look like results).
   if (!analysis || analysis.recordClusters.length === 0 || bestRecords(analysis) <= params.minRecords) {
     throw new UserError(
-      `${options.file ?? options.pageUrl ?? "page"}: no repeated record structure found (is this a result page with results? \`bitext wrapper learn --explain\` lists the candidate lists and why each was rejected)`,
+      `${options.file ?? options.pageUrl ?? "page"}: no repeated record structure found (is this a result page with results?)`,
+      {
+        kind: "no-record-structure",
+      },
     );
   }
   return {
