@@ -92,13 +92,23 @@ describe.skipIf(!hasXvfb)("compared with a person's Chromium (headed, under Xvfb
   let person: ChildProcess | null = null;
   const profile = mkdtempSync(join(tmpdir(), "bitext-person-"));
   afterAll(async () => {
-    if (person?.pid && person.exitCode === null) {
-      // Chromium writes its profile until it has exited: wait for that (a few seconds at most) before removing it.
-      const gone = new Promise((resolve) => person!.once("exit", resolve));
-      process.kill(-person.pid, "SIGTERM");
-      await Promise.race([gone, new Promise((resolve) => setTimeout(resolve, 5000))]);
+    const group = person?.pid;
+    if (group) {
+      // xvfb-run and every Chromium process under it write into the profile until they are gone: end the whole
+      // process group, and wait (at most 10 s) until none of it is left before removing the profile.
+      const alive = () => {
+        try {
+          process.kill(-group, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      if (alive()) process.kill(-group, "SIGTERM");
+      for (let waited = 0; alive() && waited < 10_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+      if (alive()) process.kill(-group, "SIGKILL");
     }
-    rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+    rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   });
 
   it("sees the same webdriver, languages, user agent, client hints and time zone, and gets the same headers", async () => {
