@@ -42,6 +42,10 @@ export type UserErrorKind =
   | "home-is-installation"
   /** A sample page holds no list of records to learn a wrapper from. */
   | "no-record-structure"
+  /** A page past the work caps (size, elements, binary): input that cannot be used (`PageSkipped`). */
+  | "page-skipped"
+  /** A crawl's start page could not be fetched at all. */
+  | "start-unreachable"
   | NetworkErrorKind;
 
 /** Why a fetch failed (`FetchError` in src/net). */

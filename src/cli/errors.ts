@@ -9,7 +9,6 @@ import {
   UserError,
   type UserErrorKind,
 } from "../errors.js";
-import { PageSkipped } from "../html/index.js";
 
 /**
  * The one place a failure becomes what the user sees: a line on stderr and an exit status. The library
@@ -33,7 +32,23 @@ export const EXIT = {
   unavailable: 69,
   /** A bug (EX_SOFTWARE). */
   internal: 70,
+  /** The disk or file system failed, is full or read-only (EX_IOERR). */
+  io: 74,
+  /** Try again later: locked, busy, a lost connection (EX_TEMPFAIL). */
+  tempfail: 75,
+  /** No permission (EX_NOPERM). */
+  noperm: 77,
 } as const;
+
+/** The exit status of each kind of failure that has one of its own; every other `UserError` exits with 1. */
+const EXIT_BY_KIND: { [K in UserErrorKind]?: number } = {
+  "page-skipped": EXIT.data,
+  "start-unreachable": EXIT.unavailable,
+  "store-unreadable": EXIT.data,
+  "store-disk-full": EXIT.io,
+  "store-read-only": EXIT.io,
+  "run-in-progress": EXIT.tempfail,
+};
 
 export async function describeFailure(caught: unknown): Promise<Failure> {
   // Disk full, read-only, locked, no permission: the environment, not bugs. (The store's module, and SQLite
@@ -48,9 +63,8 @@ export async function describeFailure(caught: unknown): Promise<Failure> {
     };
   }
   if (err instanceof LayoutMismatch) return { message: err.message, exitCode: EXIT.mismatch, internal: false };
-  if (err instanceof PageSkipped) return { message: err.message, exitCode: EXIT.data, internal: false };
   if (err instanceof NetworkError) return { message: err.message, exitCode: EXIT.unavailable, internal: false };
-  if (err instanceof UserError) return { message: withAdvice(err), exitCode: err.exitCode, internal: false };
+  if (err instanceof UserError) return { message: withAdvice(err), exitCode: exitStatus(err), internal: false };
   const message = err instanceof Error ? err.message : String(err);
   return { message: `internal error: ${message.split("\n")[0]}`, exitCode: EXIT.internal, internal: true };
 }
@@ -80,6 +94,10 @@ const ADVICE: { [K in UserErrorKind]?: (err: UserError) => string } = {
   "bad-setting": (e) => (e instanceof SettingError ? `${SETTING_FLAG[e.setting]}: ${e.problem}` : e.message),
   "queue-packages": (e) => (e instanceof SettingError ? `${SETTING_FLAG[e.setting]} ${e.problem}` : e.message),
 };
+
+function exitStatus(err: UserError): number {
+  return (err.kind === undefined ? undefined : EXIT_BY_KIND[err.kind]) ?? err.exitCode;
+}
 
 function withAdvice(err: UserError): string {
   const advice = err.kind === undefined ? undefined : ADVICE[err.kind];

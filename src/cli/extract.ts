@@ -16,6 +16,7 @@ import {
 import { toJsonRecord } from "../extract/index.js";
 import { writeFileAtomic } from "../io/index.js";
 import { createFetcher, FetchError, type Fetcher } from "../net/index.js";
+import { EXIT } from "./errors.js";
 import { createProgress } from "./progress.js";
 import { writeLinesTo } from "./stream.js";
 import type { LanguagePair } from "../text/index.js";
@@ -105,13 +106,10 @@ export function registerExtractCommand(program: Command): void {
           await writeLinesTo(undefined, [files.map((f) => f.content).join("")]);
         }
       }
-      if (skipped > 0) process.exitCode = EXIT_SKIPPED;
+      if (skipped > 0) process.exitCode = EXIT.data; // some pages unreadable; the others' pairs were written
       else if (failures > 0) process.exitCode = 2;
     });
 }
-
-/** Exit status when some of several pages could not be read (sysexits EX_DATAERR): the others' pairs were written. */
-const EXIT_SKIPPED = 65;
 
 /** An error's message with the page it is about in front (when it does not already start with it). */
 function namedAfter(input: string, message: string): string {

@@ -30,7 +30,7 @@ export class PageSkipped extends UserError {
   readonly detail: string;
 
   constructor(reason: PageSkipReason, detail: string, where?: string) {
-    super(`${where ? `${where}: ` : ""}page skipped (${reason}): ${detail}`, { exitCode: PAGE_SKIPPED_EXIT });
+    super(`${where ? `${where}: ` : ""}page skipped (${reason}): ${detail}`, { kind: "page-skipped" });
     this.name = "PageSkipped";
     this.reason = reason;
     this.detail = detail;
@@ -41,9 +41,6 @@ export class PageSkipped extends UserError {
     return new PageSkipped(this.reason, this.detail, where);
   }
 }
-
-/** Exit status of a command whose only page was skipped: input it cannot use (sysexits' EX_DATAERR). */
-export const PAGE_SKIPPED_EXIT = 65;
 
 export function isPageSkipped(err: unknown): err is PageSkipped {
   return err instanceof PageSkipped;

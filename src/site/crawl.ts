@@ -75,8 +75,6 @@ export interface CrawlSummary {
   ms: number;
 }
 
-/** Exit status when the start page cannot be fetched at all (sysexits' EX_UNAVAILABLE). */
-export const UNREACHABLE_EXIT = 69;
 
 /** After this many barren pages in a row along a chain of links, their links are no longer followed. */
 const MAX_BARREN_CHAIN = 3;
@@ -387,13 +385,13 @@ class Crawl {
     writeJsonAtomic(join(opts.out, CRAWL_MANIFEST), manifest);
   }
 
-  /** A crawl that kept nothing because its start page could not be fetched at all fails (exit 69), naming why. */
+  /** A crawl that kept nothing because its start page could not be fetched at all fails (kind `start-unreachable`), naming why. */
   assertStartReached(): void {
     if (this.pages.length > 0) return;
     const start = this.startUrls[0]!.href;
     const why = this.skipped.find((s) => s.url === start)?.reason;
     if (why && this.fetched <= this.startUrls.length + 1) {
-      throw new UserError(`${start}: cannot crawl: the start page is unreachable (${why})`, { exitCode: UNREACHABLE_EXIT });
+      throw new UserError(`${start}: cannot crawl: the start page is unreachable (${why})`, { kind: "start-unreachable" });
     }
   }
 
