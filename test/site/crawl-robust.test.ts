@@ -4,6 +4,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describeFailure } from "../../src/cli/errors.js";
 import { UserError } from "../../src/errors.js";
 import { MAX_ELEMENTS } from "../../src/html/limits.js";
 import { crawlSite, loadSite, readCrawlManifest } from "../../src/site/index.js";
@@ -147,7 +148,8 @@ describe("a crawl bounds its work", () => {
     const start = `http://127.0.0.1:${port}/`;
     const err = await crawlSite([start], { out: outDir(), fetch: { delayMs: 0, robots: false }, sitemaps: false }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UserError);
-    expect((err as UserError).exitCode).toBe(69);
+    expect((err as UserError).kind).toBe("start-unreachable");
+    expect((await describeFailure(err)).exitCode).toBe(69); // the CLI's table: EX_UNAVAILABLE
     expect((err as UserError).message).toMatch(
       new RegExp(`^${start}: cannot crawl: the start page is unreachable \\(network: network error`),
     );
