@@ -8,6 +8,7 @@
 /** Lowest first. `core` is the files directly in src/ (errors, paths, duration, …), each its own entry. */
 const LAYERS = [
   "core",
+  "eval", // the shared metrics (each stage's evaluation lives beside it)
   "io",
   "store",
   "config",
@@ -17,11 +18,11 @@ const LAYERS = [
   "browser",
   "wrapper",
   "health",
-  "eval",
   "quality",
   "classify",
   "extract",
   "site",
+  "export",
   "serp",
   "queue",
   "report",

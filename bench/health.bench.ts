@@ -12,7 +12,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { formatTable } from "../src/cli/output.js";
-import { type GoldPage, loadGoldPages, matchTitles, normaliseTitle, scores } from "../src/eval/index.js";
+import { scores } from "../src/eval/index.js";
+import { type GoldPage, loadGoldPages, matchTitles, normaliseTitle } from "../src/wrapper/index.js";
 import { DEFAULT_HEALTH, HealthMonitor } from "../src/health/index.js";
 import { extractRecords, learnOnPage, learnWrapper, pageQuery, readsWell, type Wrapper } from "../src/wrapper/index.js";
 

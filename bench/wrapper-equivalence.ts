@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { matchMultiset } from "../src/eval/metrics.js";
-import { normaliseTitle } from "../src/eval/records.js";
+import { normaliseTitle } from "../src/wrapper/evaluate.js";
 import { readSavedPage } from "../src/html/load.js";
 import { tagPathsFromHtml } from "../src/html/parse.js";
 import { extractRecords } from "../src/wrapper/apply.js";

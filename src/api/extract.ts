@@ -2,9 +2,8 @@
 export {
   type ExtractOptions,
   extractFromHtml,
-  formatPairs,
-  OUTPUT_FORMATS,
   type PageExtraction,
   type SentencePair,
   splitSentences,
 } from "../extract/index.js";
+export { formatPairs, OUTPUT_FORMATS } from "../export/index.js";

@@ -1,18 +1,17 @@
 import { basename } from "node:path";
 import type { Command } from "commander";
 import { UserError } from "../errors.js";
+import { fmt, type Scores } from "../eval/index.js";
 import {
   type CrossFigures,
   DEFAULT_PERIOD_DAYS,
   evaluateRecords,
   type Figures,
-  fmt,
   findGoldFiles,
   isExcluded,
   loadGoldPages,
   type RecordsReport,
-  type Scores,
-} from "../eval/index.js";
+} from "../wrapper/index.js";
 import { readExcludeList } from "../extract/index.js";
 import { formatTable, printJson, printLine } from "./output.js";
 import { createProgress } from "./progress.js";

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { UserError } from "../errors.js";
-import { iterateRecords, openStore, type RecordFilter, type StoredRecord } from "../store/index.js";
+import { CSV_COLUMNS, csvRow, jsonRecord } from "../export/index.js";
+import { iterateRecords, openStore, type RecordFilter } from "../store/index.js";
 import { demoOption, existingStore, splitList, storeOption } from "./shared-options.js";
 import { writeLinesTo } from "./stream.js";
 import { wholeNumber } from "./flags.js";
@@ -18,25 +19,6 @@ interface ExportRecordsFlags {
   urlContains?: string;
   limit?: string;
 }
-
-const CSV_COLUMNS = [
-  "id",
-  "engine",
-  "query_en",
-  "query_zh",
-  "rank",
-  "page",
-  "url",
-  "title",
-  "snippet",
-  "first_seen",
-  "last_seen",
-  "seen_count",
-  "label",
-  "probability",
-  "model",
-  "annotation",
-] as const;
 
 /** `bitext export records`: harvested result records as JSON lines or CSV, filtered. */
 export function registerExportRecords(exportCommand: Command): void {
@@ -102,53 +84,4 @@ export function recordFilter(flags: Omit<ExportRecordsFlags, "format" | "db" | "
     filter.limit = wholeNumber("--limit", flags.limit, 0);
   }
   return filter;
-}
-
-function jsonRecord(r: StoredRecord): Record<string, unknown> {
-  return {
-    id: r.id,
-    engine: r.engine,
-    query: { en: r.query.source.text, zh: r.query.target.text }, // the export format predates other pairs
-    rank: r.rank,
-    page: r.page,
-    url: r.url,
-    title: r.title,
-    snippet: r.snippet,
-    firstSeen: r.firstSeen,
-    lastSeen: r.lastSeen,
-    seenCount: r.seenCount,
-    label: r.label,
-    probability: r.probability,
-    model: r.model,
-    annotation: r.annotation,
-  };
-}
-
-function csvRow(r: StoredRecord): string {
-  const values = [
-    r.id,
-    r.engine,
-    r.query.source.text,
-    r.query.target.text,
-    r.rank,
-    r.page,
-    r.url,
-    r.title,
-    r.snippet,
-    r.firstSeen,
-    r.lastSeen,
-    r.seenCount,
-    r.label,
-    r.probability,
-    r.model,
-    r.annotation,
-  ];
-  return values.map(csvField).join(",");
-}
-
-/** RFC 4180: quote fields holding a comma, quote or line break; double the quotes. */
-export function csvField(v: unknown): string {
-  if (v === null || v === undefined) return "";
-  const s = String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }

@@ -5,15 +5,12 @@ import {
   EXTRACT_SYSTEMS,
   type ExtractSystem,
   extractFromHtml,
-  formatPairs,
   isUrl,
   loadPageInput,
-  OUTPUT_FORMATS,
-  type OutputFormat,
   type SentencePair,
   splitIntoSentencePairs,
 } from "../extract/index.js";
-import { toJsonRecord } from "../extract/index.js";
+import { formatPairs, OUTPUT_FORMATS, type OutputFormat, toJsonRecord } from "../export/index.js";
 import { writeFileAtomic } from "../io/index.js";
 import { createFetcher, FetchError, type Fetcher } from "../net/index.js";
 import { EXIT } from "./errors.js";
@@ -106,7 +103,8 @@ export function registerExtractCommand(program: Command): void {
           await writeLinesTo(undefined, [files.map((f) => f.content).join("")]);
         }
       }
-      if (skipped > 0) process.exitCode = EXIT.data; // some pages unreadable; the others' pairs were written
+      if (skipped > 0)
+        process.exitCode = EXIT.data; // some pages unreadable; the others' pairs were written
       else if (failures > 0) process.exitCode = 2;
     });
 }

@@ -1,3 +1,2 @@
+/** The metrics every stage's evaluation shares (precision, recall, F, confusion, multiset matching); each stage's evaluation lives beside it. */
 export * from "./metrics.js";
-export * from "./records.js";
-export * from "./serp-gold.js";

@@ -29,7 +29,7 @@ import {
   upsertPage,
 } from "../store/index.js";
 import { EN_ZH } from "../text/index.js";
-import { defaultScorer, toStoredPair } from "./corpus.js";
+import { defaultScorer, toStoredPair } from "./stored-pair.js";
 import { type ExtractOptions, extractFromHtml } from "./extract.js";
 import { storedPageText } from "./pages.js";
 

@@ -5,19 +5,13 @@
  * const { pairs } = extractFromHtml(html, "https://example.org/page.html");          // en–zh, full system
  * const ja = extractFromHtml(html, url, { pair: EN_JA });                             // any script pair
  * await fetchBilingualPages(store);                  // records classified bilingual → pages → pairs (store)
- * exportCorpus(store, { format: "tmx", out: "corpus" });   // deduplicated corpus with every source URL
+ * ```
+ * The corpus they make is written by the next stage, `src/export`.
+ * ```
  * ```
  */
 export { pageSnippets, languageRuns, type PageSnippets } from "./analyse.js";
-export {
-  type CorpusExport,
-  corpusKey,
-  defaultScorer,
-  type ExportCorpusOptions,
-  exportCorpus,
-  splitByQuality,
-  toStoredPair,
-} from "./corpus.js";
+export { corpusKey, defaultScorer, toStoredPair } from "./stored-pair.js";
 export {
   devKey,
   evaluateExtraction,
@@ -46,10 +40,8 @@ export {
   type PageStats,
 } from "./extract.js";
 export { type FetchPagesOptions, type FetchPagesSummary, fetchBilingualPages, type PageOutcome } from "./fetch.js";
-export { formatPairs, OUTPUT_FORMATS, type OutputFile, type OutputFormat, type OutputPair } from "./formats.js";
 export { type GoldPage, parseGoldPairs, readGoldPairs } from "./gold.js";
 export { alignSentences, splitIntoSentencePairs, splitSentences } from "./sentences.js";
 export { EN_JA_LENGTH, EN_ZH_LENGTH, estimateLengthModel, type LengthModel } from "./length-model.js";
 export { isUrl, loadPageInput, type PageText } from "./pages.js";
 export type { SentencePair, Snippet } from "./types.js";
-export { toJsonRecord, tsvColumns } from "./formats.js";

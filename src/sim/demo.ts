@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { defaultScorer, exportCorpus, fetchBilingualPages } from "../extract/index.js";
+import { exportCorpus } from "../export/index.js";
+import { defaultScorer, fetchBilingualPages } from "../extract/index.js";
 import { EN_ZH } from "../language-pair.js";
 import { resourcePath } from "../paths.js";
 import { SerpDriver } from "../serp/index.js";

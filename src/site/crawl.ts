@@ -75,7 +75,6 @@ export interface CrawlSummary {
   ms: number;
 }
 
-
 /** After this many barren pages in a row along a chain of links, their links are no longer followed. */
 const MAX_BARREN_CHAIN = 3;
 

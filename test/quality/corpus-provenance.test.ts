@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exportCorpus } from "../../src/extract/corpus.js";
+import { exportCorpus } from "../../src/export/index.js";
 import { fetchBilingualPages } from "../../src/extract/fetch.js";
 import { createFetcher } from "../../src/net/index.js";
 import { listRecords, openStore, type Store, setClassification } from "../../src/store/index.js";

@@ -2,7 +2,7 @@ import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { exportCorpus } from "../../src/extract/corpus.js";
+import { exportCorpus } from "../../src/export/index.js";
 import { loadScorer } from "../../src/quality/index.js";
 import { listCorpusPairs, openStore, pageSources, schemaVersion, type Store } from "../../src/store/index.js";
 import { MIGRATIONS, migrationSql } from "../../src/store/migrations.js";

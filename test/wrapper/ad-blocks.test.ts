@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { normaliseTitle } from "../../src/eval/records.js";
+import { normaliseTitle } from "../../src/wrapper/evaluate.js";
 import { readPageTagPaths } from "../../src/html/load.js";
 import { tagPathsFromHtml } from "../../src/html/parse.js";
 import { extractRecords } from "../../src/wrapper/apply.js";

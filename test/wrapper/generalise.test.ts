@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { evaluateRecords, matchTitles, normaliseTitle, similarTitles } from "../../src/eval/records.js";
-import { loadGoldPages } from "../../src/eval/serp-gold.js";
+import { evaluateRecords, matchTitles, normaliseTitle, similarTitles } from "../../src/wrapper/evaluate.js";
+import { loadGoldPages } from "../../src/wrapper/gold.js";
 import { readPageTagPaths } from "../../src/html/load.js";
 import { tagPathsFromHtml } from "../../src/html/parse.js";
 import { extractRecords } from "../../src/wrapper/apply.js";

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { UserError } from "../../src/errors.js";
 import { matchMultiset, scores } from "../../src/eval/metrics.js";
-import { normaliseTitle } from "../../src/eval/records.js";
+import { normaliseTitle } from "../../src/wrapper/evaluate.js";
 import { readPageTagPaths } from "../../src/html/load.js";
 import { tagPathsFromHtml } from "../../src/html/parse.js";
 import { extractRecords } from "../../src/wrapper/apply.js";

@@ -1,9 +1,9 @@
 import { decodeHTML } from "entities";
 import type { TagPathSequence } from "../html/index.js";
-import { extractRecords } from "../wrapper/index.js";
-import { learnWrapper } from "../wrapper/index.js";
-import type { Wrapper, WrapperParams } from "../wrapper/index.js";
-import { addCounts, type Counts, emptyCounts, type Scores, scores } from "./metrics.js";
+import { addCounts, type Counts, emptyCounts, type Scores, scores } from "../eval/index.js";
+import { extractRecords } from "./apply.js";
+import { learnWrapper } from "./learn.js";
+import type { Wrapper, WrapperParams } from "./types.js";
 
 /**
  * `bitext eval records`: precision and recall of extracted record titles against expected records,

@@ -1,50 +1,14 @@
 /**
- * From stored extractions to a corpus file: `exportCorpus` (the `bitext export corpus` step and the end of
+ * From stored extractions to a corpus file: `exportCorpus` (the export step of the pipeline, and the end of
  * the demo). Pairs are deduplicated by the store on their normalised texts (`corpusKey`), keeping every
  * source URL.
  */
-import { existsSync } from "node:fs";
+import { corpusKey, splitIntoSentencePairs } from "../extract/index.js";
 import { writeFileAtomic } from "../io/index.js";
-import { LOW_SCORE, loadScorer, type PairScorer, qualityModelPath } from "../quality/index.js";
-import { type CorpusPair, listCorpusPairs, type PageSource, pageSources, type SentencePairInput, type Store } from "../store/index.js";
-import { comparableText, EN_ZH, type LanguagePair } from "../text/index.js";
+import { LOW_SCORE, type PairScorer } from "../quality/index.js";
+import { type CorpusPair, listCorpusPairs, type PageSource, pageSources, type Store } from "../store/index.js";
+import { EN_ZH, type LanguagePair } from "../text/index.js";
 import { formatPairs, type OutputFile, type OutputFormat, type OutputPair, type PairSource } from "./formats.js";
-import { splitIntoSentencePairs } from "./sentences.js";
-import type { SentencePair } from "./types.js";
-
-/**
- * The key two pairs are duplicates on: width-folded, lower-cased, without spaces and punctuation
- * (`Good morning!` = `good morning`), the same normalisation as the lenient match of `eval extract`.
- */
-export function corpusKey(text: string): string {
-  return comparableText(text);
-}
-
-/**
- * An extracted pair as the store keeps it, with the scorer's verdict when a scorer is given. `en`/`zh` are the
- * store's legacy names of the source and target sides (LEGACY_COLUMNS); the languages are stored beside them.
- */
-export function toStoredPair(p: SentencePair, scorer: PairScorer | null = null): SentencePairInput {
-  const verdict = scorer?.score(p.a, p.b);
-  return {
-    en: p.a,
-    zh: p.b,
-    score: p.score,
-    method: p.method,
-    enNorm: corpusKey(p.a),
-    zhNorm: corpusKey(p.b),
-    srcLang: p.langs.a,
-    tgtLang: p.langs.b,
-    quality: verdict ? verdict.score : null,
-    reasons: verdict ? verdict.reasons : null,
-  };
-}
-
-/** The scorer of a pair's model, or null when no model for the pair is installed (pairs are then stored unscored). */
-export function defaultScorer(pair: LanguagePair): PairScorer | null {
-  if (!existsSync(qualityModelPath(pair))) return null;
-  return loadScorer(pair);
-}
 
 export interface ExportCorpusOptions {
   format: OutputFormat;
@@ -139,10 +103,10 @@ export function splitByQuality(
 }
 
 /** Corpus pairs split into sentence pairs, duplicates (on `corpusKey`) merged: best score, every URL and method. */
-export function splitCorpusIntoSentences(pairs: readonly OutputPair[]): OutputPair[] {
+export function splitCorpusIntoSentences(pairs: readonly OutputPair[], langs: LanguagePair = EN_ZH): OutputPair[] {
   const merged = new Map<string, { pair: OutputPair; urls: Set<string>; methods: Set<string> }>();
   for (const p of pairs) {
-    const parts = splitIntoSentencePairs({ langs: EN_ZH, a: p.a, b: p.b, score: p.score ?? 0, method: "seed", sourceUrl: "" });
+    const parts = splitIntoSentencePairs({ langs, a: p.a, b: p.b, score: p.score ?? 0, method: "seed", sourceUrl: "" });
     for (const part of parts) {
       const key = `${corpusKey(part.a)}\u0000${corpusKey(part.b)}`;
       const hit = merged.get(key);
@@ -172,7 +136,7 @@ export function exportCorpus(store: Store, options: ExportCorpusOptions): Corpus
     kept.flatMap((p) => p.pageIds),
   );
   const outPairs = corpusOutputPairs(kept, sources);
-  const out = options.sentences ? splitCorpusIntoSentences(outPairs) : outPairs;
+  const out = options.sentences ? splitCorpusIntoSentences(outPairs, pair) : outPairs;
   const files: OutputFile[] = formatPairs(out, pair, options.format, options.columns);
   const rejectedByReason: Record<string, number> = {};
   for (const r of rejected) for (const reason of r.reasons) rejectedByReason[reason] = (rejectedByReason[reason] ?? 0) + 1;

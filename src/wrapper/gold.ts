@@ -4,7 +4,7 @@ import { z } from "zod";
 import { UserError } from "../errors.js";
 import { readJsonFile, validated } from "../io/index.js";
 import { readPageTagPaths } from "../html/index.js";
-import type { GoldPage } from "./records.js";
+import type { GoldPage } from "./evaluate.js";
 
 /**
  * Loading result pages with expected records from a data-set folder, in any of its three layouts:
