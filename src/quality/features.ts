@@ -46,6 +46,7 @@ export const FEATURE_NAMES = [
   "cov_b_chars",
   "tail_min",
   "whole_b",
+  "cut_end",
 ] as const;
 export const FEATURES_VERSION = "quality-features-7";
 
@@ -84,7 +85,19 @@ export function pairFeatures(a: Side, b: Side, pair: LanguagePair, lex: Lexicon,
     weightedCoverage(bContent, bestB),
     Math.min(tailCoverage(aContent, bestA), tailCoverage(bContent, bestB)),
     wholeSide(aTokens, bTokens, b.text, pair, lex),
+    cutEnd(a, b) || cutEnd(b, a) ? 1 : 0,
   ];
+}
+
+const ENDS_IN_WORD = /[\p{L}\p{N}]\s*$/u;
+
+/**
+ * One side ends a sentence (. ? !) and the other stops on a letter or a digit, without any mark: the other
+ * was cut short ("I need help." / 我需要帮). A heading without a mark on both sides, or a colon against a
+ * full stop, is not a cut.
+ */
+function cutEnd(x: Side, y: Side): boolean {
+  return endsSentence(x) && ENDS_IN_WORD.test(y.text);
 }
 
 /**
