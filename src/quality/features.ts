@@ -152,13 +152,7 @@ function tailCoverage(content: readonly string[], best: ReadonlyMap<string, numb
  * matched against side a's words, crediting the b word and the a words it translates. Identical words (names,
  * Latin words inside Chinese text) match with weight 1; stems differing in their ending match by prefix.
  */
-function coverage(
-  aTokens: readonly string[],
-  bTokens: readonly string[],
-  bText: string,
-  pair: LanguagePair,
-  lex: Lexicon,
-): Coverage {
+function coverage(aTokens: readonly string[], bTokens: readonly string[], bText: string, pair: LanguagePair, lex: Lexicon): Coverage {
   const aContent = contentOf(aTokens, pair.a);
   const bContent = contentOf(bTokens, pair.b);
   const bestA = new Map<string, number>();

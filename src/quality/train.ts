@@ -87,7 +87,7 @@ function buildExamples(sources: readonly TrainingSource[], pair: LanguagePair, l
 }
 
 export function trainQualityModel(sources: readonly TrainingSource[], options: QualityTrainOptions): QualityModelFile {
-  const { pair, seed, lex, trainEx, len, oof, threshold, final, rows } = crossValidate(sources, options);
+  const { pair, seed, lex, trainEx, len, threshold, final, rows } = crossValidate(sources, options);
   return {
     format: QUALITY_FORMAT,
     formatVersion: QUALITY_FORMAT_VERSION,
