@@ -25,7 +25,11 @@ import { logLengthRatio, type Side } from "./sides.js";
  * - stop_b: share of function words among side b's words (a word-by-word gloss has almost none);
  * - log_len: log of the shorter side's length (short pairs carry less evidence);
  * - cov_x_stop, cov_x_other: cov_min times stop_b and other_b (high coverage without function words, or with
- *   words left untranslated, is what a word-by-word gloss looks like: the linear model needs the product).
+ *   words left untranslated, is what a word-by-word gloss looks like: the linear model needs the product);
+ * - cov_b_chars: side b's coverage with each word weighing its length (a bound suffix weighs less);
+ * - tail_min: the smaller coverage of the two sides' last thirds (a side cut short);
+ * - whole_b: side b looked up whole when the segmenter split it (a term the dictionary lists);
+ * - cut_end: one side ends a sentence, the other stops on a letter (a side cut short).
  */
 export const FEATURE_NAMES = [
   "cov_a",
