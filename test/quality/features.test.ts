@@ -55,6 +55,20 @@ describe("the pair features that carry evidence for terms and cut sentences", ()
     expect(lower / pairs.length).toBeGreaterThan(0.6);
   });
 
+  it("cut_end: one side ends a sentence and the other stops on a letter (a side cut short)", () => {
+    const pairs = real("parallel/tatoeba-cmn-eng.dev.tsv").slice(0, 500);
+    const whole = pairs.filter((p) => features(p.a, p.b).cut_end === 1).length;
+    const cut = pairs.filter((p) => features(p.a, Array.from(p.b).slice(0, -2).join("")).cut_end === 1).length;
+    expect(whole / pairs.length).toBeLessThan(0.05);
+    expect(cut / pairs.length).toBeGreaterThan(0.9);
+    // Headings bare on both sides are not cut.
+    const headings = real("bilingual-pages/real/w3c_clreq/clreq_index.pairs.tsv").filter(
+      (p) => !/\p{P}$/u.test(p.a) && !/\p{P}$/u.test(p.b),
+    );
+    expect(headings.length).toBeGreaterThan(20);
+    for (const p of headings) expect(features(p.a, p.b).cut_end).toBe(0);
+  });
+
   it("whole_b: a Chinese term the segmenter splits is looked up whole (不客气 = you're welcome)", () => {
     const dialogue = real("bilingual-pages/real/aszswaz_dialogue/dialogue.pairs.tsv");
     const p = dialogue.find((d) => d.a === "You are welcome.")!;
