@@ -25,7 +25,11 @@ import { logLengthRatio, type Side } from "./sides.js";
  * - stop_b: share of function words among side b's words (a word-by-word gloss has almost none);
  * - log_len: log of the shorter side's length (short pairs carry less evidence);
  * - cov_x_stop, cov_x_other: cov_min times stop_b and other_b (high coverage without function words, or with
- *   words left untranslated, is what a word-by-word gloss looks like: the linear model needs the product).
+ *   words left untranslated, is what a word-by-word gloss looks like: the linear model needs the product);
+ * - cov_b_chars: side b's coverage with each word weighing its length (a bound suffix weighs less);
+ * - tail_min: the smaller coverage of the two sides' last thirds (a side cut short);
+ * - whole_b: side b looked up whole when the segmenter split it (a term the dictionary lists);
+ * - cut_end: one side ends a sentence, the other stops on a letter (a side cut short).
  */
 export const FEATURE_NAMES = [
   "cov_a",
@@ -43,8 +47,12 @@ export const FEATURE_NAMES = [
   "log_len",
   "cov_x_stop",
   "cov_x_other",
+  "cov_b_chars",
+  "tail_min",
+  "whole_b",
+  "cut_end",
 ] as const;
-export const FEATURES_VERSION = "quality-features-6";
+export const FEATURES_VERSION = "quality-features-7";
 
 /** Mean and standard deviation of the log length ratio of real pairs (stored in the model). */
 export interface LengthStats {
@@ -55,7 +63,7 @@ export interface LengthStats {
 export function pairFeatures(a: Side, b: Side, pair: LanguagePair, lex: Lexicon, len: LengthStats): number[] {
   const aTokens = tokenize(a.text, pair.a);
   const bTokens = tokenize(b.text, pair.b);
-  const { covA, covB } = coverage(aTokens, bTokens, b.text, pair, lex);
+  const { covA, covB, bestA, bestB, aContent, bContent } = coverage(aTokens, bTokens, b.text, pair, lex);
   const z = (logLengthRatio(a, b) - len.mean) / len.sd;
   let stops = 0;
   for (const t of bTokens) if (isStopWord(t, pair.b)) stops++;
@@ -78,7 +86,68 @@ export function pairFeatures(a: Side, b: Side, pair: LanguagePair, lex: Lexicon,
     Math.log1p(Math.min(a.length, b.length)),
     covMin * stopB,
     covMin * otherB,
+    weightedCoverage(bContent, bestB),
+    Math.min(tailCoverage(aContent, bestA), tailCoverage(bContent, bestB)),
+    wholeSide(aTokens, bTokens, b.text, pair, lex),
+    cutEnd(a, b) || cutEnd(b, a) ? 1 : 0,
   ];
+}
+
+const ENDS_IN_WORD = /[\p{L}\p{N}]\s*$/u;
+
+/**
+ * One side ends a sentence (. ? !) and the other stops on a letter or a digit, without any mark: the other
+ * was cut short ("I need help." / 我需要帮). A heading without a mark on both sides, or a colon against a
+ * full stop, is not a cut.
+ */
+function cutEnd(x: Side, y: Side): boolean {
+  return endsSentence(x) && ENDS_IN_WORD.test(y.text);
+}
+
+/**
+ * Side b looked up whole, when the segmenter split it into several words: the dictionary's entry for a
+ * term (不客气 "you're welcome", split 不 + 客气) credits side a's words it translates: the share of a's
+ * content words found among its translations (0 when b is one word or not an entry).
+ */
+function wholeSide(aTokens: readonly string[], bTokens: readonly string[], bText: string, pair: LanguagePair, lex: Lexicon): number {
+  if (bTokens.length < 2) return 0;
+  const whole = bText.match(/\p{L}+/gu)?.join("") ?? "";
+  if (whole.length === 0 || whole.length > MAX_WHOLE) return 0;
+  const tr = lex.translations(whole, pair.b);
+  if (!tr) return 0;
+  const content = contentOf(aTokens, pair.a);
+  let found = 0;
+  for (const t of content) if (tr.has(t)) found++;
+  return found / content.length;
+}
+
+/** Longest side b looked up whole, in letters (a dictionary's longest entries are idioms and names). */
+const MAX_WHOLE = 12;
+
+/**
+ * Coverage with each word weighing its length: a bound one-letter suffix the dictionary does not list
+ * (迭代器 = 迭代 + 器, "iterator") weighs less than the stem it modifies.
+ */
+function weightedCoverage(content: readonly string[], best: ReadonlyMap<string, number>): number {
+  let sum = 0;
+  let total = 0;
+  for (const t of content) {
+    sum += t.length * (best.get(t) ?? 0);
+    total += t.length;
+  }
+  return total ? sum / total : 0;
+}
+
+/**
+ * Coverage of a side's last third of content words (in text order): a side cut short leaves the other
+ * side's end without translation (a misalignment splitting a sentence, a pair cut inside a word).
+ */
+function tailCoverage(content: readonly string[], best: ReadonlyMap<string, number>): number {
+  if (content.length === 0) return 0;
+  const from = content.length - Math.ceil(content.length / 3);
+  let sum = 0;
+  for (let i = from; i < content.length; i++) sum += best.get(content[i]!) ?? 0;
+  return sum / (content.length - from);
 }
 
 /**
@@ -87,16 +156,12 @@ export function pairFeatures(a: Side, b: Side, pair: LanguagePair, lex: Lexicon,
  * matched against side a's words, crediting the b word and the a words it translates. Identical words (names,
  * Latin words inside Chinese text) match with weight 1; stems differing in their ending match by prefix.
  */
-function coverage(
-  aTokens: readonly string[],
-  bTokens: readonly string[],
-  bText: string,
-  pair: LanguagePair,
-  lex: Lexicon,
-): { covA: number; covB: number } {
+function coverage(aTokens: readonly string[], bTokens: readonly string[], bText: string, pair: LanguagePair, lex: Lexicon): Coverage {
   const aContent = contentOf(aTokens, pair.a);
   const bContent = contentOf(bTokens, pair.b);
-  if (aContent.length === 0 || bContent.length === 0) return { covA: 0, covB: 0 };
+  const bestA = new Map<string, number>();
+  const bestB = new Map<string, number>();
+  if (aContent.length === 0 || bContent.length === 0) return { covA: 0, covB: 0, bestA, bestB, aContent, bContent };
   const aSet = new Set(aTokens);
   const aPrefix = new Map<string, string[]>();
   for (const t of aSet) {
@@ -106,8 +171,6 @@ function coverage(
     if (list) list.push(t);
     else aPrefix.set(k, [t]);
   }
-  const bestA = new Map<string, number>();
-  const bestB = new Map<string, number>();
   for (const t of new Set(bTokens)) {
     let best = 0;
     const credit = (w: string, x: number) => {
@@ -131,7 +194,18 @@ function coverage(
   for (const t of aContent) sumA += bestA.get(t) ?? 0;
   let sumB = 0;
   for (const t of bContent) sumB += bestB.get(t) ?? 0;
-  return { covA: sumA / aContent.length, covB: sumB / bContent.length };
+  return { covA: sumA / aContent.length, covB: sumB / bContent.length, bestA, bestB, aContent, bContent };
+}
+
+interface Coverage {
+  covA: number;
+  covB: number;
+  /** Each word's best translation weight found on the other side. */
+  bestA: Map<string, number>;
+  bestB: Map<string, number>;
+  /** Each side's content words in text order. */
+  aContent: string[];
+  bContent: string[];
 }
 
 /**

@@ -31,9 +31,13 @@ export function makeNegatives(pairs: readonly TextPair[], pair: LanguagePair, le
   const out: Negative[] = [];
   if (pairs.length < 2) return out;
   const offset = Math.floor(random() * NEGATIVE_KINDS.length);
+  // A "negative" that is one of the source's real pairs is a translation (a corpus pairs a sentence with
+  // several translations, and a translation with several sentences): it would teach the model to reject it.
+  const known = new Set(pairs.map(pairKey));
+  const real = (n: Negative | null) => (n && !known.has(pairKey(n)) ? n : null);
   for (let i = 0; i < pairs.length; i++) {
     const kind = NEGATIVE_KINDS[(i + offset) % NEGATIVE_KINDS.length]!;
-    const neg = makeOne(kind, i, pairs, pair, lex, random) ?? makeOne("shuffled", i, pairs, pair, lex, random);
+    const neg = real(makeOne(kind, i, pairs, pair, lex, random)) ?? real(makeOne("shuffled", i, pairs, pair, lex, random));
     if (neg) out.push(neg);
   }
   return out;
@@ -55,7 +59,8 @@ function makeOne(
     }
     case "neighbour": {
       const q = pairs[i + 1 < pairs.length ? i + 1 : i - 1]!;
-      return differs(p.b, q.b) ? { kind, a: p.a, b: q.b } : null;
+      // A neighbour with the same side a is another translation of it (a corpus lists each translation).
+      return differs(p.b, q.b) && differs(p.a, q.a) ? { kind, a: p.a, b: q.b } : null;
     }
     case "truncated":
       return truncated(p, random);
@@ -69,6 +74,10 @@ function makeOne(
       return b && differs(b, p.b) ? { kind, a: p.a, b } : null;
     }
   }
+}
+
+function pairKey(p: TextPair): string {
+  return `${comparableText(p.a)}\t${comparableText(p.b)}`;
 }
 
 function differs(x: string, y: string): boolean {
@@ -92,6 +101,13 @@ function truncated(p: TextPair, random: () => number): Negative | null {
   if (units.length < 3) return null;
   const keep = Math.max(1, Math.min(units.length - 2, Math.round(units.length * (0.2 + 0.4 * random()))));
   const cut = units.slice(0, keep).join(spaced ? " " : "");
+  // A term's side listing alternatives ("浅拷贝，浅复制", "destructor, dtor") cut at a separator keeps a
+  // whole alternative: a translation, not a negative. (A sentence cut at a comma stays a negative: half of
+  // it aligned to the whole.)
+  const joiner = spaced ? " " : "";
+  const atSeparator = /[\p{P}]$/u.test(cut) || /^\p{P}/u.test(units.slice(keep).join(joiner));
+  const otherIsTerm = (cutA ? p.b : p.a).trim().split(/\s+/u).length < MIN_GLOSS_WORDS;
+  if (atSeparator && otherIsTerm) return null;
   return cutA ? { kind: "truncated", a: cut, b: p.b } : { kind: "truncated", a: p.a, b: cut };
 }
 

@@ -87,33 +87,7 @@ function buildExamples(sources: readonly TrainingSource[], pair: LanguagePair, l
 }
 
 export function trainQualityModel(sources: readonly TrainingSource[], options: QualityTrainOptions): QualityModelFile {
-  const { pair } = options;
-  const seed = options.seed ?? 1;
-  const lex = options.lexicon ?? loadLexicon(pair);
-  options.onProgress?.("examples");
-  const { trainEx, evalEx, len } = buildExamples(sources, pair, lex, options.maxPerSource ?? 4000, seededRandom(seed));
-
-  // Folds by source: each training source is measured by a model trained on the others.
-  options.onProgress?.("folds");
-  const foldNames = sources.filter((s) => !s.heldOut).map((s) => s.name);
-  const oof = new Map<string, Array<{ ex: Example; p: number }>>();
-  for (const name of foldNames) {
-    const model = fitModel(trainEx.filter((e) => e.source !== name));
-    const measured = sources.find((s) => s.name === name)?.evalPairs ? evalEx : trainEx;
-    oof.set(
-      name,
-      measured.filter((e) => e.source === name).map((ex) => ({ ex, p: predict(model, ex.features) })),
-    );
-  }
-  const threshold = chooseThreshold([...oof.values()], options.minPrecision ?? 0.98);
-  options.onProgress?.("final model");
-  const final = fitModel(trainEx);
-  const rows: EvaluationRow[] = [...oof.entries()].map(([name, scored]) => evaluationRow(name, "fold", scored, threshold));
-  rows.push(evaluationRow("all folds", "pooled", [...oof.values()].flat(), threshold));
-  for (const s of sources.filter((x) => x.heldOut)) {
-    const scored = evalEx.filter((e) => e.source === s.name).map((ex) => ({ ex, p: predict(final, ex.features) }));
-    rows.push(evaluationRow(s.name, "held-out", scored, threshold));
-  }
+  const { pair, seed, lex, trainEx, len, threshold, final, rows } = crossValidate(sources, options);
   return {
     format: QUALITY_FORMAT,
     formatVersion: QUALITY_FORMAT_VERSION,
@@ -141,6 +115,43 @@ export function trainQualityModel(sources: readonly TrainingSource[], options: Q
 }
 
 /**
+ * The folds by source, the threshold chosen on their out-of-fold scores, the final model on every training
+ * source, and the evaluation rows (internal: `trainQualityModel` writes them into a model file; diagnostics
+ * read the out-of-fold scores).
+ */
+export function crossValidate(sources: readonly TrainingSource[], options: QualityTrainOptions) {
+  const { pair } = options;
+  const seed = options.seed ?? 1;
+  const lex = options.lexicon ?? loadLexicon(pair);
+  options.onProgress?.("examples");
+  const { trainEx, evalEx, len } = buildExamples(sources, pair, lex, options.maxPerSource ?? 4000, seededRandom(seed));
+
+  // Folds by source: each training source is measured by a model trained on the others.
+  options.onProgress?.("folds");
+  const foldNames = sources.filter((s) => !s.heldOut).map((s) => s.name);
+  const oof = new Map<string, Array<{ ex: Example; p: number }>>();
+  for (const name of foldNames) {
+    const model = fitModel(trainEx.filter((e) => e.source !== name));
+    const measured = sources.find((s) => s.name === name)?.evalPairs ? evalEx : trainEx;
+    oof.set(
+      name,
+      measured.filter((e) => e.source === name).map((ex) => ({ ex, p: predict(model, ex.features) })),
+    );
+  }
+  const threshold = chooseThreshold([...oof.values()], options.minPrecision ?? 0.98);
+  options.onProgress?.("final model");
+  const final = fitModel(trainEx);
+  const rows: EvaluationRow[] = [...oof.entries()].map(([name, scored]) => evaluationRow(name, "fold", scored, threshold));
+  rows.push(evaluationRow("all folds", "pooled", [...oof.values()].flat(), threshold));
+  for (const s of sources.filter((x) => x.heldOut)) {
+    const scored = evalEx.filter((e) => e.source === s.name).map((ex) => ({ ex, p: predict(final, ex.features) }));
+    rows.push(evaluationRow(s.name, "held-out", scored, threshold));
+    oof.set(s.name, scored);
+  }
+  return { pair, seed, lex, trainEx, len, oof, threshold, final, rows };
+}
+
+/**
  * Negative kinds measured (and reported) but neither learned from nor used to choose the threshold: a linear
  * model on these features cannot tell a word-by-word gloss from a translation (it has the words; only fluency
  * differs), and learning them blurs every other decision.
@@ -148,7 +159,7 @@ export function trainQualityModel(sources: readonly TrainingSource[], options: Q
 const MEASURED_ONLY: ReadonlySet<string> = new Set(["gloss"]);
 
 /** The features whose effect depends on the shorter side's length (see `Basis`), by name. */
-const BY_LENGTH = ["cov_min", "punct_agree", "final_same", "len_z2", "num_agree"];
+const BY_LENGTH = ["cov_min", "punct_agree", "final_same", "len_z2", "num_agree", "tail_min", "cov_b_chars"];
 
 interface Fitted {
   basis: Basis;
@@ -166,10 +177,11 @@ function fitModel(all: readonly Example[]): Fitted {
     examples.map((e) => e.features),
     BY_LENGTH.map((n) => [len, names.indexOf(n)] as [number, number]),
   );
+  const weights = examples.map((e) => Math.min(1, SOURCE_WEIGHT_CAP / perSource.get(e.source)!));
   const logistic = trainLogistic(
     examples.map((e) => expand(basis, e.features)),
     examples.map((e) => (e.positive ? 1 : 0)),
-    { l2: 1, sampleWeights: examples.map((e) => Math.min(1, SOURCE_WEIGHT_CAP / perSource.get(e.source)!)) },
+    { l2: 1, sampleWeights: weights },
   );
   return { basis, logistic };
 }

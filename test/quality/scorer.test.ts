@@ -18,6 +18,9 @@ describe("the pair scorer with the shipped model", () => {
   const scorer = loadScorer(EN_ZH);
   const tatoeba = read("tatoeba-heldout.tsv");
   const terms = read("rust-glossary.pairs.tsv");
+  // The dictionary and the segmenter load on first use: here, not inside the first test's time limit (a loaded
+  // machine running several test files took over a minute).
+  scorer.score("Hello.", "你好。");
 
   it("gives every pair a score in [0, 1], keep, and reasons that are empty exactly when kept", () => {
     for (const p of [...tatoeba, ...terms]) {

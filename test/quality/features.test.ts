@@ -1,0 +1,82 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { FEATURE_NAMES, pairFeatures } from "../../src/quality/features.js";
+import { qualityModelPath, readQualityModel } from "../../src/quality/index.js";
+import { readSide } from "../../src/quality/sides.js";
+import { EN_ZH, loadLexicon, parseParallelTsv } from "../../src/text/index.js";
+
+/** Real pairs of a fixture copied from ../shared/data (test/fixtures/README.md). */
+const real = (path: string) => {
+  const url = new URL(`../fixtures/real/${path}`, import.meta.url);
+  return parseParallelTsv(path, readFileSync(url, "utf8")).map(({ a, b }) => ({ a, b }));
+};
+
+const lex = loadLexicon(EN_ZH);
+const len = readQualityModel(qualityModelPath(EN_ZH)).lengthRatio;
+const features = (a: string, b: string) => {
+  const x = pairFeatures(readSide(a, "en", EN_ZH), readSide(b, "zh", EN_ZH), EN_ZH, lex, len);
+  return Object.fromEntries(FEATURE_NAMES.map((n, i) => [n, x[i]!])) as Record<(typeof FEATURE_NAMES)[number], number>;
+};
+
+describe("the pair features that carry evidence for terms and cut sentences", () => {
+  // The dictionary and the segmenter load on first use: here, not inside the first test's time limit.
+  features("Hello.", "你好。");
+
+  it("cov_b_chars: a bound suffix the dictionary lacks weighs less than the stem (迭代器 = 迭代 + 器)", () => {
+    const terms = real("bilingual-pages/real/pep_cn_terms/word-list.pairs.tsv");
+    for (const term of ["Iterator", "Decorator", "Literal"]) {
+      const p = terms.find((t) => t.a === term)!;
+      const f = features(p.a, p.b);
+      expect(f.cov_b).toBe(0.5);
+      expect(f.cov_b_chars).toBeCloseTo(2 / 3, 5);
+    }
+    // A term paired with another term's translation has no stem to weigh.
+    const f = features("Iterator", terms.find((t) => t.a === "Literal")!.b);
+    expect(f.cov_b_chars).toBe(0);
+  });
+
+  it("tail_min: a side cut short leaves the other side's end untranslated", () => {
+    // Tatoeba sentences of 5+ words, side b cut to its first 40 % of characters (what a misaligned split leaves).
+    const pairs = real("parallel/tatoeba-cmn-eng.dev.tsv")
+      .filter((p) => p.a.split(" ").length >= 5)
+      .slice(0, 300);
+    let whole = 0;
+    let cut = 0;
+    let lower = 0;
+    for (const p of pairs) {
+      const chars = Array.from(p.b);
+      const t = features(p.a, p.b).tail_min;
+      const c = features(p.a, chars.slice(0, Math.ceil(chars.length * 0.4)).join("")).tail_min;
+      whole += t / pairs.length;
+      cut += c / pairs.length;
+      if (c < t) lower++;
+    }
+    expect(whole).toBeGreaterThan(cut + 0.2);
+    expect(lower / pairs.length).toBeGreaterThan(0.6);
+  });
+
+  it("cut_end: one side ends a sentence and the other stops on a letter (a side cut short)", () => {
+    const pairs = real("parallel/tatoeba-cmn-eng.dev.tsv").slice(0, 500);
+    const whole = pairs.filter((p) => features(p.a, p.b).cut_end === 1).length;
+    const cut = pairs.filter((p) => features(p.a, Array.from(p.b).slice(0, -2).join("")).cut_end === 1).length;
+    expect(whole / pairs.length).toBeLessThan(0.05);
+    expect(cut / pairs.length).toBeGreaterThan(0.9);
+    // Headings bare on both sides are not cut.
+    const headings = real("bilingual-pages/real/w3c_clreq/clreq_index.pairs.tsv").filter(
+      (p) => !/\p{P}$/u.test(p.a) && !/\p{P}$/u.test(p.b),
+    );
+    expect(headings.length).toBeGreaterThan(20);
+    for (const p of headings) expect(features(p.a, p.b).cut_end).toBe(0);
+  });
+
+  it("whole_b: a Chinese term the segmenter splits is looked up whole (不客气 = you're welcome)", () => {
+    const dialogue = real("bilingual-pages/real/aszswaz_dialogue/dialogue.pairs.tsv");
+    const p = dialogue.find((d) => d.a === "You are welcome.")!;
+    expect(p.b).toBe("不客气。");
+    expect(features(p.a, p.b).whole_b).toBe(1);
+    // The same side b with another line of the dialogue: the entry translates none of its words.
+    expect(features("Not at all.", p.b).whole_b).toBe(0);
+    // One segmenter word: the coverage features already looked it up.
+    expect(features("Goodbye.", "再见。").whole_b).toBe(0);
+  });
+});

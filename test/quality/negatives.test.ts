@@ -1,0 +1,48 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { makeNegatives } from "../../src/quality/index.js";
+import { seededRandom } from "../../src/random.js";
+import { comparableText, EN_ZH, loadLexicon, parseParallelTsv } from "../../src/text/index.js";
+
+/** Real pairs of a fixture copied from ../shared/data (test/fixtures/README.md). */
+const real = (path: string) => {
+  const url = new URL(`../fixtures/real/${path}`, import.meta.url);
+  return parseParallelTsv(path, readFileSync(url, "utf8")).map(({ a, b }) => ({ a, b }));
+};
+const key = (p: { a: string; b: string }) => `${comparableText(p.a)}\t${comparableText(p.b)}`;
+
+describe("the synthetic negatives are not translations", () => {
+  const lex = loadLexicon(EN_ZH);
+
+  it("never pair a sentence with another of its real translations (Tatoeba lists several)", () => {
+    // The first lines pair "Wait!" with 等等！ and with 等一下！: a neighbour or shuffled partner may be the other.
+    const pairs = real("parallel/tatoeba-cmn-eng.dev.tsv").slice(0, 3000);
+    const known = new Set(pairs.map(key));
+    const sameA = new Map<string, number>();
+    for (const p of pairs) sameA.set(comparableText(p.a), (sameA.get(comparableText(p.a)) ?? 0) + 1);
+    expect([...sameA.values()].filter((n) => n > 1).length).toBeGreaterThan(50);
+    for (const seed of [1, 2, 3]) {
+      const negatives = makeNegatives(pairs, EN_ZH, lex, seededRandom(seed));
+      expect(negatives.length).toBeGreaterThan(0.95 * pairs.length);
+      expect(negatives.filter((n) => known.has(key(n)))).toEqual([]);
+    }
+  });
+
+  it("do not cut a term's list of alternatives at a separator (浅拷贝，浅复制 → 浅拷贝 is a translation)", () => {
+    const terms = real("bilingual-pages/real/rust_glossary/rust-glossary.pairs.tsv");
+    const lists = terms.filter((t) => /[，,、]/u.test(t.b));
+    expect(lists.length).toBeGreaterThan(20);
+    let cuts = 0;
+    for (const seed of [1, 2, 3, 4, 5]) {
+      for (const n of makeNegatives(terms, EN_ZH, lex, seededRandom(seed)).filter((x) => x.kind === "truncated")) {
+        const original = terms.find((t) => t.a === n.a && t.b.startsWith(n.b) && t.b !== n.b);
+        if (!original) continue;
+        cuts++;
+        // The cut ends inside an alternative: neither on a separator nor just before one.
+        expect(n.b).not.toMatch(/\p{P}$/u);
+        expect(original.b.slice(n.b.length)).not.toMatch(/^\p{P}/u);
+      }
+    }
+    expect(cuts).toBeGreaterThan(20);
+  });
+});
