@@ -25,6 +25,12 @@ export interface Failure {
 
 /** Exit statuses by kind of failure (the ones a user's script may test for). */
 export const EXIT = {
+  /** The disk failed or filled, or a file cannot be written (EX_IOERR). */
+  io: 74,
+  /** Try again later: locked, busy, unreachable for now (EX_TEMPFAIL). */
+  tempfail: 75,
+  /** No permission (EX_NOPERM). */
+  noperm: 77,
   /** The layout of the page is not the wrapper's. */
   mismatch: 3,
   /** Input it cannot use (EX_DATAERR). */
@@ -50,7 +56,7 @@ export async function describeFailure(caught: unknown): Promise<Failure> {
   if (err instanceof LayoutMismatch) return { message: err.message, exitCode: EXIT.mismatch, internal: false };
   if (err instanceof PageSkipped) return { message: err.message, exitCode: EXIT.data, internal: false };
   if (err instanceof NetworkError) return { message: err.message, exitCode: EXIT.unavailable, internal: false };
-  if (err instanceof UserError) return { message: withAdvice(err), exitCode: err.exitCode, internal: false };
+  if (err instanceof UserError) return { message: withAdvice(err), exitCode: exitStatus(err), internal: false };
   const message = err instanceof Error ? err.message : String(err);
   return { message: `internal error: ${message.split("\n")[0]}`, exitCode: EXIT.internal, internal: true };
 }
@@ -68,6 +74,8 @@ const ADVICE: { [K in UserErrorKind]?: (err: UserError) => string } = {
       : e.message,
   "store-read-only": (e) => `${e.message}, or pass --db FILE with a writable copy`,
   "store-unreadable": (e) => `${e.message} or pass --db FILE`,
+  "store-busy": (e) => `${e.message} (bitext runs lists runs in progress)`,
+  "store-cannot-open": (e) => `${e.message} (on read-only media only export and runs work)`,
   "crawl-folder-foreign": (e) => `${e.message}; choose another --out`,
   "crawl-folder-taken": (e) => `${e.message}; add --force to replace it`,
   "crawl-unfinished": (e) => `${e.message}, or add --force to replace it`,
@@ -80,6 +88,32 @@ const ADVICE: { [K in UserErrorKind]?: (err: UserError) => string } = {
   "bad-setting": (e) => (e instanceof SettingError ? `${SETTING_FLAG[e.setting]}: ${e.problem}` : e.message),
   "queue-packages": (e) => (e instanceof SettingError ? `${SETTING_FLAG[e.setting]} ${e.problem}` : e.message),
 };
+
+/** The exit status of each kind that has one of its own (others: the error's own status, 1 by default). */
+const KIND_EXIT: { [K in UserErrorKind]?: number } = {
+  "store-disk-full": EXIT.io,
+  "store-read-only": EXIT.io,
+  "store-cannot-open": EXIT.io,
+  "store-io": EXIT.io,
+  "store-unreadable": EXIT.data,
+  "store-busy": EXIT.tempfail,
+  "store-no-permission": EXIT.noperm,
+  "store-unreachable": EXIT.tempfail,
+  "store-connection-lost": EXIT.tempfail,
+  "store-too-many-connections": EXIT.tempfail,
+  "store-server-resources": EXIT.io,
+  "run-in-progress": EXIT.tempfail,
+  "disk-full": EXIT.io,
+  "read-only-file-system": EXIT.io,
+  "permission-denied": EXIT.noperm,
+  "too-many-files": EXIT.tempfail,
+  "disk-failed": EXIT.io,
+};
+
+/** The error's exit status: its kind's, else the one it carries. */
+function exitStatus(err: UserError): number {
+  return (err.kind === undefined ? undefined : KIND_EXIT[err.kind]) ?? err.exitCode;
+}
 
 function withAdvice(err: UserError): string {
   const advice = err.kind === undefined ? undefined : ADVICE[err.kind];

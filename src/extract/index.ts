@@ -5,7 +5,7 @@
  * const { pairs } = extractFromHtml(html, "https://example.org/page.html");          // en–zh, full system
  * const ja = extractFromHtml(html, url, { pair: EN_JA });                             // any script pair
  * await fetchBilingualPages(store);                  // records classified bilingual → pages → pairs (store)
- * exportCorpus(store, { format: "tmx", out: "corpus" });   // deduplicated corpus with every source URL
+ * await exportCorpus(store, { format: "tmx", out: "corpus" });   // deduplicated corpus with every source URL
  * ```
  */
 export { pageSnippets, languageRuns, type PageSnippets } from "./analyse.js";
