@@ -183,7 +183,11 @@ async function reextract(files: string[], flags: HarvestFlags): Promise<Reextrac
   const queries = files.length > 0 ? readQueryFiles(files.map(resolveQueryFile)) : undefined;
   const store = await openStore(storePath(flags.db));
   try {
-    return await reextractStoredPages(store, { engines, ...(queries ? { queries } : {}), runOptions: { reextract: true, files, ...flags } });
+    return await reextractStoredPages(store, {
+      engines,
+      ...(queries ? { queries } : {}),
+      runOptions: { reextract: true, files, ...flags },
+    });
   } finally {
     await store.close();
   }

@@ -89,7 +89,10 @@ async function openPostgresStore(url: string, options: { readonly?: boolean }): 
     if (err instanceof UserError) throw err;
     const code = (err as { code?: string }).code ?? "";
     if (code.startsWith("08") || code.startsWith("28") || code === "3D000")
-      throw new StoreError(shown, `cannot connect to the PostgreSQL store (${(err as Error).message})`, { kind: "store-unreachable", code });
+      throw new StoreError(shown, `cannot connect to the PostgreSQL store (${(err as Error).message})`, {
+        kind: "store-unreachable",
+        code,
+      });
     throw environmentError(err, shown) ?? err;
   }
   return { sql, backend: "postgres", path: shown, close: () => sql.close() };

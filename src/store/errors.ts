@@ -95,7 +95,8 @@ function postgresError(code: string, message: string, url: string): UserError | 
 
 /** A file the store or a command writes: the system's error, with the file named. */
 function fileError(code: string, path: string): UserError | null {
-  const fail = (problem: string, advice: string, kind: UserErrorKind) => new UserError(`${path}: ${problem} (${code}): ${advice}`, { kind });
+  const fail = (problem: string, advice: string, kind: UserErrorKind) =>
+    new UserError(`${path}: ${problem} (${code}): ${advice}`, { kind });
   switch (code) {
     case "ENOSPC":
     case "EDQUOT":

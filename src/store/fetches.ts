@@ -159,7 +159,9 @@ export async function recordFetch(store: Store, fetch: NewFetch, records: readon
         );
         seenAgain++;
       }
-      await db.run(sql`INSERT INTO record_fetches (record_id, fetch_id, rank) VALUES (${id}, ${fetchId}, ${r.rank}) ON CONFLICT DO NOTHING`);
+      await db.run(
+        sql`INSERT INTO record_fetches (record_id, fetch_id, rank) VALUES (${id}, ${fetchId}, ${r.rank}) ON CONFLICT DO NOTHING`,
+      );
       const c = r.classification;
       if (c) {
         await db.run(

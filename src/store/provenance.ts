@@ -41,7 +41,9 @@ const Q = LEGACY_COLUMNS.query;
 /** The sources of the given pages, by page id (records by engine, then rank). */
 export async function pageSources(store: Store, pageIds: readonly number[]): Promise<Map<number, PageSource>> {
   const out = new Map<number, PageSource>();
-  const records = (id: number) => sql`SELECT r.id AS record_id, r.engine AS engine, r.rank AS rank, r.url AS url, r.first_fetch_id AS fetch_id, f.started_at AS fetched_at,
+  const records = (
+    id: number,
+  ) => sql`SELECT r.id AS record_id, r.engine AS engine, r.rank AS rank, r.url AS url, r.first_fetch_id AS fetch_id, f.started_at AS fetched_at,
             q.id AS query_id, coalesce(q.src_text, r.${raw(Q.source)}) AS query_source, coalesce(q.tgt_text, r.${raw(Q.target)}) AS query_target,
             q.source_file AS query_file, q.source_line AS query_line, q.note AS query_note
      FROM page_records pr JOIN records r ON r.id = pr.record_id

@@ -139,10 +139,12 @@ export async function setAnnotation(store: Store, id: number, label: RecordLabel
 function selectSql(backend: Backend, select: SqlQuery, f: RecordFilter): SqlQuery {
   const where: SqlQuery[] = [];
   if (f.engines && f.engines.length > 0) {
-    where.push(sql`r.engine IN (${join(
-      f.engines.map((e) => sql`${e}`),
-      ", ",
-    )})`);
+    where.push(
+      sql`r.engine IN (${join(
+        f.engines.map((e) => sql`${e}`),
+        ", ",
+      )})`,
+    );
   }
   if (f.query) where.push(sql`r.query_en = ${f.query.source.text} AND r.query_zh = ${f.query.target.text}`);
   if (f.label === "unclassified") where.push(sql`r.label IS NULL`);

@@ -39,7 +39,9 @@ export async function pairOutcomes(store: Store): Promise<PairOutcomes> {
   const total = Number((await store.sql.get<{ n: number }>(sql`SELECT count(*) AS n FROM sentence_pairs`))!.n);
   let rows: Array<{ reasons: string | null; n: number }>;
   try {
-    rows = await store.sql.all<{ reasons: string | null; n: number }>(sql`SELECT reasons, count(*) AS n FROM sentence_pairs GROUP BY reasons`);
+    rows = await store.sql.all<{ reasons: string | null; n: number }>(
+      sql`SELECT reasons, count(*) AS n FROM sentence_pairs GROUP BY reasons`,
+    );
   } catch {
     return { total, scored: false, kept: total, rejected: [], rejectedPairs: 0 }; // no reasons column in this store
   }

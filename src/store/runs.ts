@@ -141,9 +141,7 @@ export async function staleRuns(store: Store, now: number = Date.now()): Promise
 export async function activeRuns(store: Store): Promise<Run[]> {
   if (!store.sql.readonly) await markCrashedRuns(store);
   const stale = new Set((await staleRuns(store)).map((r) => r.id));
-  return (await runningRows(store))
-    .filter((r) => !stale.has(r.id))
-    .map(toRun);
+  return (await runningRows(store)).filter((r) => !stale.has(r.id)).map(toRun);
 }
 
 export async function getRun(store: Store, id: number): Promise<Run | null> {
