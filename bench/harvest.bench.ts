@@ -61,7 +61,7 @@ export async function run(): Promise<void> {
     for (const concurrency of [1, 4, 8]) {
       const perRun: Array<Record<string, number>> = [];
       for (let r = 0; r < REPEATS; r++) {
-        const store = openStore(join(dir, `c${concurrency}-${r}.db`));
+        const store = await openStore(join(dir, `c${concurrency}-${r}.db`));
         const engines = ENGINES.map((n) => loadEngine(dir, n));
         const cpu0 = process.cpuUsage();
         const tree0 = treeCpuMs(process.pid, sim.pid);
@@ -152,7 +152,7 @@ async function compareFetchPaths(dir: string, driver: SerpDriver, queries: Query
       };
       for (let r = 0; r < REPEATS; r++) {
         for (const mode of ["browser", "http"] as const) {
-          const store = openStore(join(dir, `path-${mode}-${concurrency}-${r}.db`));
+          const store = await openStore(join(dir, `path-${mode}-${concurrency}-${r}.db`));
           const engines = ENGINES.map((n) => loadEngine(dir, n));
           const cpu0 = process.cpuUsage();
           const tree0 = treeCpuMs(process.pid, simPid);
@@ -171,7 +171,7 @@ async function compareFetchPaths(dir: string, driver: SerpDriver, queries: Query
           const cpu = process.cpuUsage(cpu0);
           const browser = treeCpuMs(process.pid, simPid) - tree0;
           if (s.errors + s.blocked > 0) throw new Error(`bench run (${mode}) had ${s.errors} errors, ${s.blocked} blocks`);
-          const records = listRecords(store)
+          const records = (await listRecords(store))
             .map((x) => `${x.engine}|${x.query.source.text}|${x.rank}|${x.url}|${x.title}|${x.snippet}`)
             .sort();
           store.close();

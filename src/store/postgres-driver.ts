@@ -56,6 +56,7 @@ export async function postgresDriver(url: string, options: { readonly?: boolean 
     return tx?.open ? tx : undefined;
   };
   let open = true;
+  const watched = new WeakSet<PoolClient>();
 
   const query = async <T>(q: SqlQuery): Promise<QueryResult<T & Record<string, unknown>>> => {
     if (!open) throw new Error(`${shown}: the store is closed`);
@@ -77,11 +78,19 @@ export async function postgresDriver(url: string, options: { readonly?: boolean 
   };
   const connect = async (): Promise<PoolClient> => {
     if (!open) throw new Error(`${shown}: the store is closed`);
+    let client: PoolClient;
     try {
-      return await pool.connect();
+      client = await pool.connect();
     } catch (err) {
       throw pgError(err);
     }
+    // A connection that breaks while checked out fails the statement under way; its error event must not end
+    // the process.
+    if (!watched.has(client)) {
+      watched.add(client);
+      client.on("error", () => {});
+    }
+    return client;
   };
 
   /** One attempt of an outermost transaction on its own connection. */
