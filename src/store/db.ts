@@ -128,7 +128,8 @@ async function openReadonly(path: string): Promise<{ sql: SqlDriver; cleanup: ()
     return { sql: await openDatabase(path, true), cleanup: () => {} };
   } catch (err) {
     const code = (err as { code?: unknown }).code;
-    if (err instanceof UserError || typeof code !== "string" || !/^SQLITE_(CANTOPEN|READONLY|IOERR)/u.test(code)) throw err;
+    // (SQLite's error, or the store error the driver made of it: both carry SQLite's code.)
+    if (typeof code !== "string" || !/^SQLITE_(CANTOPEN|READONLY|IOERR)/u.test(code)) throw err;
   }
   // Read-only media: read a private copy (with its -wal, which holds the last commits).
   const dir = mkdtempSync(join(tmpdir(), "bitext-readonly-"));

@@ -100,7 +100,7 @@ describe.each(backends)("runs left running by a dead process, on $name", (backen
         caught = err;
       }
       expect(caught).toBeInstanceOf(UserError);
-      expect((caught as UserError).exitCode).toBe(75);
+      expect((await describeFailure(caught)).exitCode).toBe(75);
       expect((caught as UserError).message).toMatch(
         new RegExp(
           `^${escapeRegExp(store.path)}: harvest run ${live} is already running on this store \\(host other-host, pid 4242, started .*, last heartbeat 5 s ago\\)`,
@@ -152,8 +152,9 @@ describe("environment errors", () => {
         caught = err;
       }
       expect((caught as { code?: string }).code).toBe("SQLITE_FULL");
-      const env = environmentError(caught);
-      expect(env?.exitCode).toBe(74);
+      // The store names its file itself (the driver knows it): no module-wide "last store opened".
+      const env = (environmentError(caught) ?? caught) as Error;
+      expect((await describeFailure(env)).exitCode).toBe(74);
       expect(env?.message).toMatch(new RegExp(`^${db}: the disk is full \\(SQLITE_FULL\\): free space`));
     } finally {
       await store.close();
