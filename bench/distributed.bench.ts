@@ -107,7 +107,7 @@ async function learnWrappers(dir: string, wrappers: string, queries: ReturnType<
     const setups = ENGINES.map((n) => loadEngine(wrappers, n));
     await harvest(learning, { queries, engines: setups, driver: browser, http, concurrency: 1 });
   } finally {
-    learning.close();
+    await learning.close();
     await http.close();
     await browser.close();
   }
@@ -128,7 +128,7 @@ async function trials(
     for (const n of WORKERS) {
       trial++;
       const db = join(dir, `trial-${trial}.db`);
-      (await openStore(db)).close();
+      await (await openStore(db)).close();
       const settings = {
         run: `bench-${trial}`,
         pages: 1,

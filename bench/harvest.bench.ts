@@ -79,7 +79,7 @@ export async function run(): Promise<void> {
         const cpu = process.cpuUsage(cpu0);
         const browser = treeCpuMs(process.pid, sim.pid) - tree0;
         const simCpu = treeCpuMs(sim.pid, undefined, true) - simCpu0;
-        store.close();
+        await store.close();
         if (s.errors + s.blocked > 0) throw new Error(`bench run had ${s.errors} errors, ${s.blocked} blocks`);
         const ours = (cpu.user + cpu.system) / 1000;
         perRun.push({
@@ -174,7 +174,7 @@ async function compareFetchPaths(dir: string, driver: SerpDriver, queries: Query
           const records = (await listRecords(store))
             .map((x) => `${x.engine}|${x.query.source.text}|${x.rank}|${x.url}|${x.title}|${x.snippet}`)
             .sort();
-          store.close();
+          await store.close();
           runs[mode].push({
             pps: s.fetched / (wall / 1000),
             ours: (cpu.user + cpu.system) / 1000 / s.fetched,

@@ -92,7 +92,7 @@ describe("bitext classify", () => {
     expect(b!.label).toBe("monolingual");
     expect(a!.model).toBe(classifier.modelId);
     expect(a!.probability).toBeGreaterThan(0.5);
-    store.close();
+    await store.close();
     // The command: the same through --db.
     const r = await runCommand(["classify", "--db", db, "--all", "--json"]);
     expect(r.stderr).toBe("");

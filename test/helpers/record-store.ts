@@ -39,7 +39,7 @@ export async function buildRecordStore(path: string, n: number): Promise<void> {
       }
     });
   } finally {
-    store.close();
+    await store.close();
   }
 }
 

@@ -54,7 +54,7 @@ beforeAll(async () => {
       concurrency: 2,
       ...FAST,
     });
-    store.close();
+    await store.close();
   } finally {
     await driver.close();
   }

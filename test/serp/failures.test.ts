@@ -69,7 +69,7 @@ async function harvestOne(searchUrl: string, queries = 2, extra: { retries?: num
     });
     return { s, events, fetches: await listFetches(store), run: (await getRun(store, s.runId))! };
   } finally {
-    store.close();
+    await store.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -37,7 +37,7 @@ export async function bench(faults: FaultRule[] = [], options: { latencyMs?: num
       return [...seen.values()].reduce((a, b) => a + b, 0);
     },
     async close() {
-      store.close();
+      await store.close();
       await sim.close();
       rmSync(dir, { recursive: true, force: true });
     },

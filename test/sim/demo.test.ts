@@ -48,7 +48,7 @@ describe("bitext demo", () => {
     expect(h.errors).toBe(1); // sim-list's reset
     const store = await openStore(report.db);
     expect(await countRecords(store)).toBe(h.newRecords);
-    store.close();
+    await store.close();
     expect(lines.some((l) => /12 result pages fetched|result pages fetched/.test(l))).toBe(true);
 
     // …and ends with a corpus file of sentence pairs from the linked bilingual pages, cited by their real URLs.

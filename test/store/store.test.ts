@@ -419,6 +419,8 @@ describe("a PostgreSQL store", () => {
   it("says in one line that the server cannot be reached", async () => {
     const url = (await pg.location()).replace(/:\d+\//, ":1/");
     await expect(openStore(url)).rejects.toThrow(UserError);
-    await expect(openStore(url)).rejects.toThrow(/^postgres:\/\/postgres@127\.0\.0\.1:1\/t\d+: cannot connect to the PostgreSQL store \([^\n]+\)$/);
+    await expect(openStore(url)).rejects.toThrow(
+      /^postgres:\/\/postgres@127\.0\.0\.1:1\/t\d+: cannot connect to the PostgreSQL store \([^\n]+\)$/,
+    );
   });
 });
