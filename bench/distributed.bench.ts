@@ -102,12 +102,12 @@ async function runSetting({ path, queries: count, latencyMs, concurrency }: Sett
 async function learnWrappers(dir: string, wrappers: string, queries: ReturnType<typeof readQueryFile>): Promise<void> {
   const browser = new LazyBrowser({ timeoutMs: 30_000 });
   const http = new HttpLoader({ timeoutMs: 30_000, identity: await browser.identity() });
-  const learning = openStore(join(dir, "learning.db"));
+  const learning = await openStore(join(dir, "learning.db"));
   try {
     const setups = ENGINES.map((n) => loadEngine(wrappers, n));
     await harvest(learning, { queries, engines: setups, driver: browser, http, concurrency: 1 });
   } finally {
-    learning.close();
+    await learning.close();
     await http.close();
     await browser.close();
   }
@@ -128,7 +128,7 @@ async function trials(
     for (const n of WORKERS) {
       trial++;
       const db = join(dir, `trial-${trial}.db`);
-      openStore(db).close();
+      await (await openStore(db)).close();
       const settings = {
         run: `bench-${trial}`,
         pages: 1,

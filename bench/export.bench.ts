@@ -30,10 +30,11 @@ export async function run(): Promise<void> {
   writeFileSync(
     materialise,
     `import { iterateRecords, openStore } from ${JSON.stringify(join(ROOT, "src", "store", "index.ts"))};
-const store = openStore(process.argv[2], { readonly: true });
-const lines = [...iterateRecords(store)].map((r) => JSON.stringify(r));
+const store = await openStore(process.argv[2], { readonly: true });
+const lines = [];
+for await (const r of iterateRecords(store)) lines.push(JSON.stringify(r));
 process.stdout.write(lines.join("\\n") + "\\n");
-store.close();\n`,
+await store.close();\n`,
   );
   const rows: string[] = [
     "| records | streamed: peak RSS | streamed: time | materialised: peak RSS | lines out |",
@@ -45,7 +46,7 @@ store.close();\n`,
     for (const n of [10_000, 100_000, 1_000_000]) {
       rmSync(db, { force: true });
       const t = performance.now();
-      buildRecordStore(db, n);
+      await buildRecordStore(db, n);
       built = (performance.now() - t) / 1000;
       const streamed = measure(node(`${JSON.stringify(join(ROOT, "src", "cli", "main.ts"))} export records --db ${db}`), dir);
       const whole = measure(node(`${JSON.stringify(materialise)} ${db}`), dir);

@@ -61,7 +61,7 @@ export async function run(): Promise<void> {
     for (const concurrency of [1, 4, 8]) {
       const perRun: Array<Record<string, number>> = [];
       for (let r = 0; r < REPEATS; r++) {
-        const store = openStore(join(dir, `c${concurrency}-${r}.db`));
+        const store = await openStore(join(dir, `c${concurrency}-${r}.db`));
         const engines = ENGINES.map((n) => loadEngine(dir, n));
         const cpu0 = process.cpuUsage();
         const tree0 = treeCpuMs(process.pid, sim.pid);
@@ -79,7 +79,7 @@ export async function run(): Promise<void> {
         const cpu = process.cpuUsage(cpu0);
         const browser = treeCpuMs(process.pid, sim.pid) - tree0;
         const simCpu = treeCpuMs(sim.pid, undefined, true) - simCpu0;
-        store.close();
+        await store.close();
         if (s.errors + s.blocked > 0) throw new Error(`bench run had ${s.errors} errors, ${s.blocked} blocks`);
         const ours = (cpu.user + cpu.system) / 1000;
         perRun.push({
@@ -152,7 +152,7 @@ async function compareFetchPaths(dir: string, driver: SerpDriver, queries: Query
       };
       for (let r = 0; r < REPEATS; r++) {
         for (const mode of ["browser", "http"] as const) {
-          const store = openStore(join(dir, `path-${mode}-${concurrency}-${r}.db`));
+          const store = await openStore(join(dir, `path-${mode}-${concurrency}-${r}.db`));
           const engines = ENGINES.map((n) => loadEngine(dir, n));
           const cpu0 = process.cpuUsage();
           const tree0 = treeCpuMs(process.pid, simPid);
@@ -171,10 +171,10 @@ async function compareFetchPaths(dir: string, driver: SerpDriver, queries: Query
           const cpu = process.cpuUsage(cpu0);
           const browser = treeCpuMs(process.pid, simPid) - tree0;
           if (s.errors + s.blocked > 0) throw new Error(`bench run (${mode}) had ${s.errors} errors, ${s.blocked} blocks`);
-          const records = listRecords(store)
+          const records = (await listRecords(store))
             .map((x) => `${x.engine}|${x.query.source.text}|${x.rank}|${x.url}|${x.title}|${x.snippet}`)
             .sort();
-          store.close();
+          await store.close();
           runs[mode].push({
             pps: s.fetched / (wall / 1000),
             ours: (cpu.user + cpu.system) / 1000 / s.fetched,

@@ -17,11 +17,11 @@ import { median, ms } from "./stats.js";
 const PAGES = 200;
 const REPEATS = 5;
 
-function storePages(store: Store, round: number, again: boolean): void {
+async function storePages(store: Store, round: number, again: boolean): Promise<void> {
   const startedAt = new Date(Date.now() + round).toISOString();
   for (let p = 0; p < PAGES; p++) {
     const key = again ? p : round * PAGES + p;
-    recordFetch(
+    await recordFetch(
       store,
       {
         runId: null,
@@ -44,36 +44,38 @@ function storePages(store: Store, round: number, again: boolean): void {
 }
 
 /** Median ms per page stored (new records, then the same records again) and per 1,000 records streamed. */
-function measure(location: (name: string) => string): { newPage: number; seenPage: number; stream: number } {
-  const store = openStore(location("pages"));
+async function measure(
+  location: (name: string) => string | Promise<string>,
+): Promise<{ newPage: number; seenPage: number; stream: number }> {
+  const store = await openStore(await location("pages"));
   const fresh: number[] = [];
   const again: number[] = [];
   try {
-    storePages(store, 0, true); // warm-up, and the pages stored again below
+    await storePages(store, 0, true); // warm-up, and the pages stored again below
     for (let r = 1; r <= REPEATS; r++) {
       let t = performance.now();
-      storePages(store, r, false);
+      await storePages(store, r, false);
       fresh.push((performance.now() - t) / PAGES);
       t = performance.now();
-      storePages(store, r, true);
+      await storePages(store, r, true);
       again.push((performance.now() - t) / PAGES);
     }
   } finally {
-    store.close();
+    await store.close();
   }
-  const big = location("records");
-  buildRecordStore(big, 20_000);
-  const reader = openStore(big, { readonly: true });
+  const big = await location("records");
+  await buildRecordStore(big, 20_000);
+  const reader = await openStore(big, { readonly: true });
   const stream: number[] = [];
   try {
     for (let r = 0; r < REPEATS; r++) {
       const t = performance.now();
       let n = 0;
-      for (const _ of iterateRecords(reader)) n++;
+      for await (const _ of iterateRecords(reader)) n++;
       stream.push(((performance.now() - t) / n) * 1000);
     }
   } finally {
-    reader.close();
+    await reader.close();
   }
   return { newPage: median(fresh), seenPage: median(again), stream: median(stream) };
 }
@@ -83,14 +85,14 @@ export async function run(): Promise<void> {
   const why = postgresUnavailable();
   const cluster = why ? null : await startPostgres();
   try {
-    const sqlite = measure((name) => join(dir, `${name}.db`));
+    const sqlite = await measure((name) => join(dir, `${name}.db`));
     const rows = [
       "| backend | page stored (10 new records) | page stored again (10 seen again) | 1,000 records streamed |",
       "|---|---|---|---|",
       `| SQLite (reference) | ${ms(sqlite.newPage)} ms | ${ms(sqlite.seenPage)} ms | ${ms(sqlite.stream)} ms |`,
     ];
     if (cluster) {
-      const pg = measure(() => cluster.createDatabase());
+      const pg = await measure(() => cluster.createDatabase());
       const ratio = (a: number, b: number) => `${(a / b).toFixed(1)}×`;
       rows.push(
         `| PostgreSQL (local, fsync off) | ${ms(pg.newPage)} ms (${ratio(pg.newPage, sqlite.newPage)}) | ${ms(pg.seenPage)} ms (${ratio(pg.seenPage, sqlite.seenPage)}) | ${ms(pg.stream)} ms (${ratio(pg.stream, sqlite.stream)}) |`,

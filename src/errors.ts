@@ -20,6 +20,32 @@ export type UserErrorKind =
   | "store-read-only"
   /** The file is not a store, or a damaged one. */
   | "store-unreadable"
+  /** The store stayed locked by another process. */
+  | "store-busy"
+  /** No permission to use the store (file or database). */
+  | "store-no-permission"
+  /** The store's file cannot be opened. */
+  | "store-cannot-open"
+  /** The disk failed reading or writing the store. */
+  | "store-io"
+  /** The PostgreSQL server cannot be reached (or refuses the connection). */
+  | "store-unreachable"
+  /** The connection to the PostgreSQL server broke. */
+  | "store-connection-lost"
+  /** The PostgreSQL server has no connection to spare. */
+  | "store-too-many-connections"
+  /** The PostgreSQL server is out of disk or memory. */
+  | "store-server-resources"
+  /** A file's disk is full. */
+  | "disk-full"
+  /** A file is on a read-only file system. */
+  | "read-only-file-system"
+  /** No permission to read or write a file. */
+  | "permission-denied"
+  /** The process has too many files open. */
+  | "too-many-files"
+  /** The disk failed reading or writing a file. */
+  | "disk-failed"
   /** A crawl's output folder holds files that are not a crawl. */
   | "crawl-folder-foreign"
   /** A crawl's output folder holds a finished crawl. */

@@ -88,7 +88,7 @@ export async function startAnnotationServer(
         return send(res, 400, { error: 'expected {"key": …, "decision": "bilingual" | "monolingual" | "skip"}' });
       }
       try {
-        session.decide(body.key, decision);
+        await session.decide(body.key, decision);
       } catch (err) {
         if (err instanceof StaleDecisionError) return send(res, 409, { error: err.message, ...session.state() });
         throw err;
@@ -96,7 +96,7 @@ export async function startAnnotationServer(
       return send(res, 200, session.state());
     }
     if (url.pathname === "/api/undo") {
-      session.undo();
+      await session.undo();
       return send(res, 200, session.state());
     }
     return send(res, 404, { error: "not found" });

@@ -43,13 +43,14 @@ export interface SessionState {
 
 /** Where a decision is stored besides the annotations file (the store's annotation column). */
 export interface DecisionSink {
-  label(recordId: number, label: Label | null): void;
+  label(recordId: number, label: Label | null): void | Promise<void>;
 }
 
 export interface AnnotationSession {
   state(): SessionState;
-  decide(key: string, decision: Decision): void;
-  undo(): void;
+  /** Resolves once the decision is in the annotations file and the sink (the store). */
+  decide(key: string, decision: Decision): Promise<void>;
+  undo(): Promise<void>;
 }
 
 /** Cut displayed text into language pieces, keeping every character (spaces between segments too). */
@@ -131,18 +132,18 @@ export function createSession(options: SessionOptions): AnnotationSession {
       const item = queue.current();
       return { record: item ? view(item) : null, remaining: queue.remaining, labelled: queue.labelledCount };
     },
-    decide(key, decision) {
+    async decide(key, decision) {
       const entry = queue.decide(key, decision);
       if (decision === "skip") return;
       appendAnnotationLine(options.out, line(entry.item, { label: decision }));
-      if (entry.item.recordId !== undefined) options.sink?.label(entry.item.recordId, decision);
+      if (entry.item.recordId !== undefined) await options.sink?.label(entry.item.recordId, decision);
     },
-    undo() {
+    async undo() {
       const entry = queue.undo();
       if (!entry || entry.decision === "skip") return;
       // Append-only: an undo is a line of its own that withdraws the record's label.
       appendAnnotationLine(options.out, line(entry.item, { undo: true }));
-      if (entry.item.recordId !== undefined) options.sink?.label(entry.item.recordId, null);
+      if (entry.item.recordId !== undefined) await options.sink?.label(entry.item.recordId, null);
     },
   };
 }

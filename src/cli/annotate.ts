@@ -115,9 +115,9 @@ async function serveAnnotation(flags: AnnotateFlags): Promise<void> {
         `${path}: no harvest store here (run bitext harvest, pass --db FILE, or annotate a JSONL file with --records FILE)`,
       );
     }
-    const opened = openStore(path);
+    const opened = await openStore(path);
     store = opened;
-    records = listRecords(opened, { annotated: false }).map((r) => ({
+    records = (await listRecords(opened, { annotated: false })).map((r) => ({
       query: r.query,
       title: r.title,
       url: r.url,
@@ -145,7 +145,7 @@ async function serveAnnotation(flags: AnnotateFlags): Promise<void> {
   }
   await untilInterrupted();
   await server.close().catch(() => undefined); // closing is best-effort: the decisions are already appended
-  store?.close();
+  await store?.close();
 }
 
 export function registerAnnotateCommand(program: Command): void {

@@ -110,11 +110,11 @@ async function classifyJsonl(file: string | undefined, classifier: Classifier, f
 }
 
 /** Label the records of the harvest store; by default only those this model has not labelled yet. */
-function classifyStore(path: string, classifier: Classifier, flags: ClassifyFlags): void {
-  const store = openStore(path);
+async function classifyStore(path: string, classifier: Classifier, flags: ClassifyFlags): Promise<void> {
+  const store = await openStore(path);
   try {
     const progress = createProgress({ label: "classify", quiet: flags.json });
-    const result = classifyStoredRecords(store, classifier, {
+    const result = await classifyStoredRecords(store, classifier, {
       all: flags.all,
       onTotal: (n) => progress.setTotal(n),
       onBatch: (n) => progress.tick(n),
@@ -127,7 +127,7 @@ function classifyStore(path: string, classifier: Classifier, flags: ClassifyFlag
         `${path}: classified ${result.classified} records with ${classifier.modelId} (P ≥ ${classifier.threshold}): ${result.bilingual} bilingual, ${result.monolingual} monolingual`,
       );
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -150,7 +150,7 @@ export function registerClassifyCommand(program: Command): void {
       const model = modelPath(flags.model);
       if (model === null) throw new UserError("classify: the config file sets model: null; pass --model FILE");
       const classifier = loadClassifier(model, { threshold: flags.threshold });
-      if (dbPath !== undefined) classifyStore(dbPath, classifier, flags);
+      if (dbPath !== undefined) return classifyStore(dbPath, classifier, flags);
       else return classifyJsonl(file, classifier, flags);
     });
 }

@@ -3,7 +3,7 @@ import { type Command, Option } from "commander";
 import { withBrowserOptions } from "./browser-options.js";
 import { type ScheduledRun, Scheduler, type SchedulerEvent, readScheduleConfig, scheduleFromValue } from "../serp/index.js";
 import { runHarvest } from "../serp/index.js";
-import { activeRuns, openStore } from "../store/index.js";
+import { activeRuns, withStore } from "../store/index.js";
 import { displayPath, loadSettings, storePath } from "../config/index.js";
 import { type BrowserFlags, browserFlags, EXIT_INCOMPLETE, logEvent } from "./harvest.js";
 import { printJsonLine, printLine } from "./output.js";
@@ -115,15 +115,11 @@ async function runLocally(
 ): Promise<void> {
   const scheduler = new Scheduler(config.runs, {
     execute: (run, signal) => harvestScheduledRun(run, signal, { flags, config, browser, db, outcome }),
-    busyElsewhere: () => {
-      const store = openStore(db);
-      try {
-        const other = activeRuns(store).find((r) => r.pid !== process.pid);
+    busyElsewhere: () =>
+      withStore(db, async (store) => {
+        const other = (await activeRuns(store)).find((r) => r.pid !== process.pid);
         return other ? `harvest run ${other.id} (pid ${other.pid}) is in progress on ${db}` : null;
-      } finally {
-        store.close();
-      }
-    },
+      }),
     onEvent: outcome.log,
   });
   let interrupt: Interrupt | undefined;

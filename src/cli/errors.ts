@@ -24,6 +24,12 @@ export interface Failure {
 
 /** Exit statuses by kind of failure (the ones a user's script may test for). */
 export const EXIT = {
+  /** The disk failed or filled, or a file cannot be written (EX_IOERR). */
+  io: 74,
+  /** Try again later: locked, busy, unreachable for now (EX_TEMPFAIL). */
+  tempfail: 75,
+  /** No permission (EX_NOPERM). */
+  noperm: 77,
   /** The layout of the page is not the wrapper's. */
   mismatch: 3,
   /** Input it cannot use (EX_DATAERR). */
@@ -32,23 +38,7 @@ export const EXIT = {
   unavailable: 69,
   /** A bug (EX_SOFTWARE). */
   internal: 70,
-  /** The disk or file system failed, is full or read-only (EX_IOERR). */
-  io: 74,
-  /** Try again later: locked, busy, a lost connection (EX_TEMPFAIL). */
-  tempfail: 75,
-  /** No permission (EX_NOPERM). */
-  noperm: 77,
 } as const;
-
-/** The exit status of each kind of failure that has one of its own; every other `UserError` exits with 1. */
-const EXIT_BY_KIND: { [K in UserErrorKind]?: number } = {
-  "page-skipped": EXIT.data,
-  "start-unreachable": EXIT.unavailable,
-  "store-unreadable": EXIT.data,
-  "store-disk-full": EXIT.io,
-  "store-read-only": EXIT.io,
-  "run-in-progress": EXIT.tempfail,
-};
 
 export async function describeFailure(caught: unknown): Promise<Failure> {
   // Disk full, read-only, locked, no permission: the environment, not bugs. (The store's module, and SQLite
@@ -82,6 +72,8 @@ const ADVICE: { [K in UserErrorKind]?: (err: UserError) => string } = {
       : e.message,
   "store-read-only": (e) => `${e.message}, or pass --db FILE with a writable copy`,
   "store-unreadable": (e) => `${e.message} or pass --db FILE`,
+  "store-busy": (e) => `${e.message} (bitext runs lists runs in progress)`,
+  "store-cannot-open": (e) => `${e.message} (on read-only media only export and runs work)`,
   "crawl-folder-foreign": (e) => `${e.message}; choose another --out`,
   "crawl-folder-taken": (e) => `${e.message}; add --force to replace it`,
   "crawl-unfinished": (e) => `${e.message}, or add --force to replace it`,
@@ -95,8 +87,32 @@ const ADVICE: { [K in UserErrorKind]?: (err: UserError) => string } = {
   "queue-packages": (e) => (e instanceof SettingError ? `${SETTING_FLAG[e.setting]} ${e.problem}` : e.message),
 };
 
+/** The exit status of each kind that has one of its own (others: the error's own status, 1 by default). */
+const KIND_EXIT: { [K in UserErrorKind]?: number } = {
+  "page-skipped": EXIT.data,
+  "start-unreachable": EXIT.unavailable,
+  "store-disk-full": EXIT.io,
+  "store-read-only": EXIT.io,
+  "store-cannot-open": EXIT.io,
+  "store-io": EXIT.io,
+  "store-unreadable": EXIT.data,
+  "store-busy": EXIT.tempfail,
+  "store-no-permission": EXIT.noperm,
+  "store-unreachable": EXIT.tempfail,
+  "store-connection-lost": EXIT.tempfail,
+  "store-too-many-connections": EXIT.tempfail,
+  "store-server-resources": EXIT.io,
+  "run-in-progress": EXIT.tempfail,
+  "disk-full": EXIT.io,
+  "read-only-file-system": EXIT.io,
+  "permission-denied": EXIT.noperm,
+  "too-many-files": EXIT.tempfail,
+  "disk-failed": EXIT.io,
+};
+
+/** The error's exit status: its kind's, else the one it carries. */
 function exitStatus(err: UserError): number {
-  return (err.kind === undefined ? undefined : EXIT_BY_KIND[err.kind]) ?? err.exitCode;
+  return (err.kind === undefined ? undefined : KIND_EXIT[err.kind]) ?? err.exitCode;
 }
 
 function withAdvice(err: UserError): string {

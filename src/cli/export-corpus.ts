@@ -66,9 +66,9 @@ export function registerExportCorpus(exportCommand: Command): void {
         if (unknown !== undefined) throw new UserError(`--columns: no column "${unknown}" (columns: ${known.join(", ")})`);
       }
       const scorer = defaultScorer(pair);
-      const store = openStore(existingStore(flags, { demoFallback: true }), { readonly: true });
+      const store = await openStore(existingStore(flags, { demoFallback: true }), { readonly: true });
       try {
-        const result = exportCorpus(store, {
+        const result = await exportCorpus(store, {
           format,
           out: flags.out ?? null,
           sentences: flags.sentences === true,
@@ -95,7 +95,7 @@ export function registerExportCorpus(exportCommand: Command): void {
           );
         }
       } finally {
-        store.close();
+        await store.close();
       }
     });
 }

@@ -41,17 +41,17 @@ export function registerExportRecords(exportCommand: Command): void {
       if (format !== "jsonl" && format !== "csv") throw new UserError(`--format: expected jsonl or csv, got "${flags.format}"`);
       const filter = recordFilter(flags);
       const db = existingStore(flags, { demoFallback: true });
-      const store = openStore(db, { readonly: true });
+      const store = await openStore(db, { readonly: true });
       try {
-        // Rows come from the store one at a time (an SQLite iterator) and go out as the reader takes them.
-        function* lines(): Generator<string> {
+        // Rows come from the store a batch at a time (a cursor) and go out as the reader takes them.
+        async function* lines(): AsyncGenerator<string> {
           if (format === "csv") yield `${CSV_COLUMNS.join(",")}\n`;
-          for (const r of iterateRecords(store, filter)) yield `${format === "csv" ? csvRow(r) : JSON.stringify(jsonRecord(r))}\n`;
+          for await (const r of iterateRecords(store, filter)) yield `${format === "csv" ? csvRow(r) : JSON.stringify(jsonRecord(r))}\n`;
         }
         const n = await writeLinesTo(flags.out, lines());
         if (flags.out) process.stderr.write(`bitext: wrote ${format === "csv" ? n - 1 : n} records to ${flags.out}\n`);
       } finally {
-        store.close();
+        await store.close();
       }
     });
 }

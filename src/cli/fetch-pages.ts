@@ -44,7 +44,7 @@ export function registerFetchPagesCommand(program: Command): void {
         maxBytes: wholeNumber("--max-bytes", flags.maxBytes, 1),
         robots: flags.robots,
       };
-      const store = openStore(existingStore(flags.db));
+      const store = await openStore(existingStore(flags.db));
       const progress = createProgress({ label: "fetch-pages", quiet: flags.json === true });
       let pairs = 0;
       let failed = 0;
@@ -86,7 +86,7 @@ export function registerFetchPagesCommand(program: Command): void {
         }
       } finally {
         progress.done();
-        store.close();
+        await store.close();
       }
     });
 }

@@ -59,7 +59,7 @@ left for the next run (some failed after their retries, or an engine was given u
     )
     .action(async (files: string[], flags: HarvestFlags) => {
       if (flags.queue && !flags.reextract) await enqueue(files, { ...flags, queue: flags.queue });
-      else if (flags.reextract) printReextract(files, flags);
+      else if (flags.reextract) await printReextract(files, flags);
       else await harvestHere(files, flags, settings);
     });
 }
@@ -119,8 +119,8 @@ async function enqueue(files: string[], flags: HarvestFlags & { queue: string })
 }
 
 /** `harvest --reextract`: the kept pages read again with the current wrappers, and the counts printed. */
-function printReextract(files: string[], flags: HarvestFlags): void {
-  const r = reextract(files, flags);
+async function printReextract(files: string[], flags: HarvestFlags): Promise<void> {
+  const r = await reextract(files, flags);
   if (flags.json) printJson(r);
   else {
     printLine(
@@ -177,15 +177,19 @@ export function harvestModel(flags: { classify: boolean; model?: string }, setti
   return flags.model ?? settings.config.model;
 }
 
-function reextract(files: string[], flags: HarvestFlags): ReextractSummary {
+async function reextract(files: string[], flags: HarvestFlags): Promise<ReextractSummary> {
   const dir = flags.wrappers ?? defaultWrappersDir();
   const engines = splitList(flags.engines).map((name) => loadEngine(dir, name));
   const queries = files.length > 0 ? readQueryFiles(files.map(resolveQueryFile)) : undefined;
-  const store = openStore(storePath(flags.db));
+  const store = await openStore(storePath(flags.db));
   try {
-    return reextractStoredPages(store, { engines, ...(queries ? { queries } : {}), runOptions: { reextract: true, files, ...flags } });
+    return await reextractStoredPages(store, {
+      engines,
+      ...(queries ? { queries } : {}),
+      runOptions: { reextract: true, files, ...flags },
+    });
   } finally {
-    store.close();
+    await store.close();
   }
 }
 

@@ -21,7 +21,7 @@ export function registerReportCommand(program: Command): void {
     .addHelpText("after", "\nExample:\n  bitext report --db data/bitext.db --out report.html")
     .action(async (flags: ReportFlags) => {
       // Reading only: a report can be written beside a running harvest.
-      const store = openStore(existingStore(flags.db), { readonly: true });
+      const store = await openStore(existingStore(flags.db), { readonly: true });
       try {
         const r = await writeReport(store, flags.out, { screenshotDirs: flags.screenshots ?? [] });
         const pages = r.data.engines.reduce((s, e) => s + e.pages, 0);
@@ -32,7 +32,7 @@ export function registerReportCommand(program: Command): void {
             `wrote ${r.out}: ${r.data.engines.length} engine(s), ${pages} result pages, ${r.data.drifts.length} drift event(s), ${r.charts.length} charts`,
           );
       } finally {
-        store.close();
+        await store.close();
       }
     });
 }

@@ -38,9 +38,9 @@ export function registerRunsCommand(program: Command): void {
       const limit = wholeNumber("--limit", flags.limit, 1);
       const db = existingStore(flags, { demoFallback: !flags.clearStale });
       if (flags.clearStale) {
-        const cleared = await withStore(db, (store) => {
-          const stale = staleRuns(store);
-          markCrashedRuns(store);
+        const cleared = await withStore(db, async (store) => {
+          const stale = await staleRuns(store);
+          await markCrashedRuns(store);
           return stale;
         });
         if (flags.json) printJson({ cleared: cleared.map(toJson) });
@@ -53,11 +53,12 @@ export function registerRunsCommand(program: Command): void {
         return;
       }
       // Listing only reads: it works beside a harvest and on a store on read-only media.
-      const store = openStore(db, { readonly: true });
+      const store = await openStore(db, { readonly: true });
       try {
-        const stale = new Set(staleRuns(store).map((r) => r.id));
-        const runs = flags.stale ? staleRuns(store).slice(-limit).reverse() : listRuns(store, limit);
-        const drifts = countDriftEventsByRun(store);
+        const staleRows = await staleRuns(store);
+        const stale = new Set(staleRows.map((r) => r.id));
+        const runs = flags.stale ? staleRows.slice(-limit).reverse() : await listRuns(store, limit);
+        const drifts = await countDriftEventsByRun(store);
         if (flags.json) {
           printJson(runs.map((r) => ({ ...toJson(r), stale: stale.has(r.id), drifts: drifts.get(r.id) ?? 0 })));
           return;
@@ -82,7 +83,7 @@ export function registerRunsCommand(program: Command): void {
         );
         if (stale.size > 0 && !flags.stale) printLine(`\n${stale.size} stale run(s): clear them with bitext runs --clear-stale --db ${db}`);
       } finally {
-        store.close();
+        await store.close();
       }
     });
 }

@@ -94,7 +94,7 @@ async function runWorker(flags: WorkerFlags, settings: Settings): Promise<void> 
   const classifier = await loadRecordClassifier(harvestModel(flags, settings));
   const { loader, http } = await pageLoaders(flags, browser, engines, fetchMode, timeoutMs);
   const db = storePath(flags.db, settings);
-  const store = openStore(db);
+  const store = await openStore(db);
   const interrupt = stopOnInterrupt(() =>
     process.stderr.write("\nbitext worker: stopping: letting the pages in flight finish (again to quit now)\n"),
   );
@@ -136,7 +136,7 @@ async function runWorker(flags: WorkerFlags, settings: Settings): Promise<void> 
     interrupt.dispose();
     await http?.close();
     await loader.close();
-    store.close();
+    await store.close();
   }
 }
 

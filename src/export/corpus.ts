@@ -127,11 +127,11 @@ export function splitCorpusIntoSentences(pairs: readonly OutputPair[], langs: La
 }
 
 /** Write the deduplicated corpus of the store (atomically, each file complete or absent). */
-export function exportCorpus(store: Store, options: ExportCorpusOptions): CorpusExport {
+export async function exportCorpus(store: Store, options: ExportCorpusOptions): Promise<CorpusExport> {
   const pair = options.pair ?? EN_ZH;
-  const all = listCorpusPairs(store, options.minScore === undefined ? {} : { minScore: options.minScore });
+  const all = await listCorpusPairs(store, options.minScore === undefined ? {} : { minScore: options.minScore });
   const { kept, rejected } = splitByQuality(all, options.scorer ?? null, options.minQuality);
-  const sources = pageSources(
+  const sources = await pageSources(
     store,
     kept.flatMap((p) => p.pageIds),
   );

@@ -78,7 +78,7 @@ export interface FetchPagesSummary {
 }
 
 export async function fetchBilingualPages(store: Store, options: FetchPagesOptions = {}): Promise<FetchPagesSummary> {
-  const records = listRecords(store, {
+  const records = await listRecords(store, {
     label: "bilingual",
     ...(options.minProbability === undefined ? {} : { minProbability: options.minProbability }),
   });
@@ -152,7 +152,7 @@ interface PageJob {
 /** One page: downloaded unless stored (or `refetch`), linked to its records, then its pairs extracted, scored and stored. */
 async function onePage(job: PageJob): Promise<PageOutcome> {
   const { store, fetcher, url, refetch, extractOptions } = job;
-  const stored = pageReachedAt(store, url);
+  const stored = await pageReachedAt(store, url);
   let pageId: number;
   let status: PageOutcome["status"];
   if (stored?.unprocessable && !refetch) return { url, status: "skipped", error: stored.unprocessable, pairs: 0 };
@@ -162,7 +162,7 @@ async function onePage(job: PageJob): Promise<PageOutcome> {
   } else {
     try {
       const page = await fetcher.fetch(url, { accept: isHtmlContentType });
-      pageId = upsertPage(store, {
+      pageId = await upsertPage(store, {
         url,
         finalUrl: page.finalUrl === url ? null : page.finalUrl,
         httpStatus: page.status,
@@ -173,12 +173,12 @@ async function onePage(job: PageJob): Promise<PageOutcome> {
       status = "fetched";
     } catch (err) {
       if (!(err instanceof FetchError)) throw err;
-      upsertPage(store, { url, httpStatus: err.status ?? null, html: null, error: `${err.kind}: ${err.message}` });
+      await upsertPage(store, { url, httpStatus: err.status ?? null, html: null, error: `${err.kind}: ${err.message}` });
       return { url, status: "failed", error: err.message, pairs: 0 };
     }
   }
-  linkPageRecords(store, pageId, job.recordIds);
-  const page = getPage(store, pageId);
+  await linkPageRecords(store, pageId, job.recordIds);
+  const page = await getPage(store, pageId);
   const text = page ? storedPageText(page) : null;
   let pairs: ReturnType<typeof extractFromHtml>["pairs"];
   try {
@@ -186,10 +186,10 @@ async function onePage(job: PageJob): Promise<PageOutcome> {
   } catch (err) {
     // One page that cannot be processed must not stop the run, nor every later run: mark it with its reason.
     const reason = unprocessableReason(err);
-    markPageUnprocessable(store, pageId, reason);
+    await markPageUnprocessable(store, pageId, reason);
     return { url, status: "skipped", error: reason, pairs: 0 };
   }
-  replacePairs(
+  await replacePairs(
     store,
     pageId,
     pairs.map((p) => toStoredPair(p, job.scorer)),

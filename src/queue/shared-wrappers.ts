@@ -17,26 +17,26 @@ export class SharedWrapper {
   ) {}
 
   /** Before a page: take a newer stored wrapper; store ours when the store has none yet. */
-  refresh(): void {
-    const latest = latestWrapper(this.store, this.w.setup.name);
+  async refresh(): Promise<void> {
+    const latest = await latestWrapper(this.store, this.w.setup.name);
     if (latest === null) {
-      if (this.w.wrapper) this.publish();
+      if (this.w.wrapper) await this.publish();
     } else if (latest.version > this.version) {
       this.adopt(latest);
     }
   }
 
   /** After a page that taught the worker a wrapper: store it as the next version (or take the one stored first). */
-  learned(): void {
-    if (this.w.wrapper) this.publish();
+  async learned(): Promise<void> {
+    if (this.w.wrapper) await this.publish();
   }
 
   get storedVersion(): number {
     return this.version;
   }
 
-  private publish(): void {
-    const r = saveWrapper(this.store, this.w.setup.name, JSON.stringify(this.w.wrapper), this.version);
+  private async publish(): Promise<void> {
+    const r = await saveWrapper(this.store, this.w.setup.name, JSON.stringify(this.w.wrapper), this.version);
     if (r.won) this.version = r.version;
     else this.adopt(r.latest);
   }

@@ -72,6 +72,8 @@ export interface QueueWorkerSummary {
 
 interface RunState {
   runId: number;
+  /** Resolves once the run's row is in the store (`runId` set). */
+  stored: Promise<void>;
   counters: RunCounters;
   policy: PagePolicy;
   engines: Map<string, EngineState>;
@@ -166,8 +168,11 @@ function runState(cx: WorkerContext, d: PageJob): RunState {
       },
       (e) => events.push(e),
     );
-    const runId = startRun(cx.o.store, { queue: describeRedis(cx.o.redis), run: d.run, worker: cx.name });
-    rs = { runId, counters, policy, engines: new Map(), events };
+    const created: RunState = { runId: 0, stored: Promise.resolve(), counters, policy, engines: new Map(), events };
+    created.stored = startRun(cx.o.store, { queue: describeRedis(cx.o.redis), run: d.run, worker: cx.name }).then((id) => {
+      created.runId = id;
+    });
+    rs = created;
     cx.runs.set(d.run, rs);
   }
   return rs;
@@ -225,12 +230,13 @@ async function processPageJob(cx: WorkerContext, job: Job<PageJob>): Promise<unk
   const w = cx.wrappers.get(d.engine);
   if (!queue || !w) throw new cx.bull.UnrecoverableError(`engine ${d.engine} is not served by worker ${cx.name}`);
   const rs = runState(cx, d);
+  await rs.stored;
   const task: PageTask = { query: d.query, page: d.page, errors: d.errors, blocks: d.blocks, notBefore: 0 };
   if (d.page === 1 && job.attemptsMade === 0) rs.counters.stats.jobs++;
   await checkEngineOpen(cx, rs, d, queue);
 
   const since = new Date(Date.now() - d.maxAgeMs).toISOString();
-  const fresh = d.maxAgeMs > 0 ? lastCompletedFetch(cx.o.store, { engine: d.engine, query: d.query, page: d.page }, since) : null;
+  const fresh = d.maxAgeMs > 0 ? await lastCompletedFetch(cx.o.store, { engine: d.engine, query: d.query, page: d.page }, since) : null;
   let r: PageResult | null = null;
   let verdict: Verdict;
   if (fresh) {
@@ -268,10 +274,10 @@ async function checkEngineOpen(cx: WorkerContext, rs: RunState, d: PageJob, queu
 /** Runs the page with the engine's wrapper (refreshed from the store first) and counts its outcome. */
 async function fetchPage(cx: WorkerContext, rs: RunState, d: PageJob, w: EngineWrappers, task: PageTask): Promise<PageResult> {
   const sw = cx.sharedWrappers.get(d.engine)!;
-  sw.refresh();
+  await sw.refresh();
   const r = await runPage(pageContext(cx.o, rs.runId, d.run, d.keepHtml), w, task);
   if (r === null) throw new Error("page interrupted");
-  if (r.learned) sw.learned();
+  if (r.learned) await sw.learned();
   const v = r.verdict;
   const c = rs.counters;
   c.fetched(d.engine, v.status, v.cause);
@@ -348,7 +354,7 @@ function startEngineWorker(cx: WorkerContext, s: EngineSetup): Worker<PageJob> {
 }
 
 /** Closes the worker's runs in the store and sums them up. */
-function finishRuns(cx: WorkerContext, started: number): QueueWorkerSummary {
+async function finishRuns(cx: WorkerContext, started: number): Promise<QueueWorkerSummary> {
   const summary: QueueWorkerSummary = {
     worker: cx.name,
     durationMs: Date.now() - started,
@@ -357,7 +363,8 @@ function finishRuns(cx: WorkerContext, started: number): QueueWorkerSummary {
   };
   for (const [run, rs] of cx.runs) {
     const status = rs.counters.outcome(false);
-    finishRun(cx.o.store, rs.runId, status, rs.counters.stats);
+    await rs.stored;
+    await finishRun(cx.o.store, rs.runId, status, rs.counters.stats);
     summary.runs[run] = { runId: rs.runId, status, stats: rs.counters.stats };
   }
   return summary;

@@ -111,16 +111,20 @@ export interface GatherOptions {
 const MAX_SCREENSHOTS = 6;
 const MAX_SCREENSHOT_BYTES = 3 * 1024 * 1024;
 
-export function gatherReport(store: Store, options: GatherOptions = {}): ReportData {
+export async function gatherReport(store: Store, options: GatherOptions = {}): Promise<ReportData> {
   const top = options.top ?? 10;
-  const fetches = listFetches(store);
-  const drifts = listDriftEvents(store);
-  const driftsByRun = countDriftEventsByRun(store);
+  const fetches = await listFetches(store);
+  const drifts = await listDriftEvents(store);
+  const driftsByRun = await countDriftEventsByRun(store);
+  const runs = await listRuns(store, 1000);
+  const wrapperVersions = await listWrapperVersions(store);
+  const labels = await recordLabelCounts(store);
+  const pairs = await pairOutcomes(store);
   const { bucketMs, words } = bucketFor(fetches.map((f) => Date.parse(f.startedAt)));
   return {
     store: options.storeLabel ?? store.path,
     generatedAt: new Date().toISOString(),
-    runs: listRuns(store, 1000).map((r) => ({ ...r, drifts: driftsByRun.get(r.id) ?? 0 })),
+    runs: runs.map((r) => ({ ...r, drifts: driftsByRun.get(r.id) ?? 0 })),
     engines: engineSummaries(fetches, drifts),
     bucket: words,
     timeline: timeline(fetches, bucketMs),
@@ -131,9 +135,9 @@ export function gatherReport(store: Store, options: GatherOptions = {}): ReportD
       ...drifts.map((d) => ({ engine: d.engine, at: d.detectedAt, kind: d.action, detail: reasonOf(d) })),
     ].sort((a, b) => a.at.localeCompare(b.at)),
     drifts,
-    wrapperVersions: listWrapperVersions(store),
-    labels: recordLabelCounts(store),
-    pairs: pairOutcomes(store),
+    wrapperVersions,
+    labels,
+    pairs,
     slowest: [...fetches]
       .sort((a, b) => b.durationMs - a.durationMs)
       .slice(0, top)

@@ -17,7 +17,7 @@ export interface WrittenReport {
 
 /** Read the store, render the charts and write the report (atomically) to `out`. */
 export async function writeReport(store: Store, out: string, options: GatherOptions = {}): Promise<WrittenReport> {
-  const data = gatherReport(store, options);
+  const data = await gatherReport(store, options);
   const charts = [];
   for (const c of reportCharts(data)) charts.push({ ...c, svg: await renderSvg(c.spec) });
   const html = reportHtml(data, charts);

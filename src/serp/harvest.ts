@@ -1,6 +1,6 @@
 import { HARVEST_DEFAULTS } from "../config/index.js";
 import { median } from "../stats.js";
-import { finishRun, lastCompletedFetch, type QueryPair, type Store, startExclusiveRun } from "../store/index.js";
+import { completedSince, finishRun, type QueryPair, type Store, startExclusiveRun, taskKeyOf } from "../store/index.js";
 import { type EngineStats, type HarvestStats, type PageCounts, RunCounters, type RunOutcome } from "./counters.js";
 import type { EngineSetup } from "./engine-files.js";
 import type { FetchMode } from "./engines.js";
@@ -86,7 +86,9 @@ export async function harvest(store: Store, o: HarvestOptions): Promise<HarvestS
   const started = Date.now();
   const since = new Date(Date.now() - (o.maxAgeMs ?? HARVEST_DEFAULTS.maxAgeMs)).toISOString();
 
-  const runId = o.runId ?? startExclusiveRun(store, o.runOptions ?? {}); // refuses while another harvest runs on this store
+  const runId = o.runId ?? (await startExclusiveRun(store, o.runOptions ?? {})); // refuses while another harvest runs on this store
+  // What earlier runs completed (read once: the scheduler starts pages synchronously).
+  const completed = await completedSince(store, since);
   const run = new HarvestRun(o);
   const ctx = pageContext(store, runId, o);
   run.progress();
@@ -100,9 +102,9 @@ export async function harvest(store: Store, o: HarvestOptions): Promise<HarvestS
       onAbort: () => o.driver.close(),
       start: (li, task, now) => {
         const e = run.engines[li]!;
-        const fresh = lastCompletedFetch(store, { engine: e.setup.name, query: task.query, page: task.page }, since);
-        if (fresh) {
-          run.skipped(e, task, fresh.recordCount);
+        const fresh = completed.get(taskKeyOf({ engine: e.setup.name, query: task.query, page: task.page }));
+        if (fresh !== undefined) {
+          run.skipped(e, task, fresh);
           return null;
         }
         e.gate.start(now);
@@ -116,11 +118,11 @@ export async function harvest(store: Store, o: HarvestOptions): Promise<HarvestS
       },
     });
   } catch (err) {
-    finishRun(store, runId, "failed", { ...run.counters.stats, error: String(err) });
+    await finishRun(store, runId, "failed", { ...run.counters.stats, error: String(err) });
     throw err;
   }
   const summary = run.summary(runId, o.signal?.aborted ?? false, Date.now() - started);
-  finishRun(store, runId, summary.status, summary);
+  await finishRun(store, runId, summary.status, summary);
   return summary;
 }
 

@@ -38,10 +38,13 @@ export class HealthWatch {
     private readonly options: HealthOptions = DEFAULT_HEALTH,
   ) {}
 
-  private monitor(engine: string): HealthMonitor {
+  private async monitor(engine: string): Promise<HealthMonitor> {
     let m = this.monitors.get(engine);
     if (!m) {
-      const stored = loadEngineHealth(this.store, engine);
+      const stored = await loadEngineHealth(this.store, engine);
+      // Another page of the engine may have loaded it meanwhile: keep the first.
+      m = this.monitors.get(engine);
+      if (m) return m;
       m = new HealthMonitor(stored ? (stored.profile as HealthProfile) : undefined, this.options);
       this.monitors.set(engine, m);
     }
@@ -52,21 +55,21 @@ export class HealthWatch {
    * Judge a page's verdict (interpretation done, nothing stored yet). Returns the verdict to store — the given
    * one, or the re-learned wrapper's reading when it fixed a drift — and the drift to report, if any.
    */
-  check(
+  async check(
     engine: string,
     page: LoadedResultPage,
     v: Verdict,
     query: string,
     wrapper: Wrapper | null,
-  ): { verdict: Verdict; drift: DriftReport | null } {
+  ): Promise<{ verdict: Verdict; drift: DriftReport | null }> {
     const seq = page.seq;
     if (v.status !== "ok" || !seq) return { verdict: v, drift: null };
-    const monitor = this.monitor(engine);
+    const monitor = await this.monitor(engine);
     const reading: PageReading = { records: v.records, template: v.match?.template ?? null, query };
     if (v.learned || v.reused || !wrapper) {
       // A new (or earlier) wrapper for a page the old one refused: its layout's figures start the profile again.
       monitor.restart(monitor.judge(reading).metrics);
-      this.save(engine, monitor);
+      await this.save(engine, monitor);
       return { verdict: v, drift: null };
     }
     let learned: Wrapper | null = null;
@@ -78,7 +81,7 @@ export class HealthWatch {
     };
     const suspect = !readsWell(wrapper, { status: "ok", records: v.records, detail: v.detail });
     const h = monitor.observe(reading, relearn, suspect);
-    this.save(engine, monitor);
+    await this.save(engine, monitor);
     if (h.action === "ok" || h.action === "confirmed") return { verdict: v, drift: null };
     const reason = driftReason(h.assessment, suspect);
     const report = { engine, reason, streak: h.streak, assessment: h.assessment };
@@ -90,8 +93,8 @@ export class HealthWatch {
   }
 
   /** Store the drift, linked to its run and to the page's fetch. */
-  record(runId: number, fetchId: number | null, d: DriftReport): void {
-    recordDriftEvent(this.store, {
+  async record(runId: number, fetchId: number | null, d: DriftReport): Promise<void> {
+    await recordDriftEvent(this.store, {
       runId,
       fetchId,
       engine: d.engine,
@@ -100,8 +103,8 @@ export class HealthWatch {
     });
   }
 
-  private save(engine: string, m: HealthMonitor): void {
-    saveEngineHealth(this.store, engine, m.profile, m.profile.pages);
+  private async save(engine: string, m: HealthMonitor): Promise<void> {
+    await saveEngineHealth(this.store, engine, m.profile, m.profile.pages);
   }
 }
 

@@ -103,13 +103,13 @@ export async function runPage(
   const fetched = await fetchAndInterpret(ctx, w, url, started, signal);
   if (fetched === null) return null;
   const { loaded, interpretStart } = fetched;
-  const health = ctx.health?.check(def.engine, loaded, fetched.verdict, queryText(task.query), w.wrapper) ?? null;
+  const health = (await ctx.health?.check(def.engine, loaded, fetched.verdict, queryText(task.query), w.wrapper)) ?? null;
   const v = health?.verdict ?? fetched.verdict;
   if (v.cause === "blocked" && loaded.proxy) (loaded.fetchedWith === "http" ? ctx.http : ctx.loader)?.proxyBlocked?.(def);
   const trace = (await loaded.finishTrace?.(v.status !== "ok" && v.status !== "empty")) ?? null;
   const learnedAt = adoptWrapper(w, v);
   const records = classified(ctx.classifier, task.query, resultRecords(v, task.page, def.resultsPerPage));
-  const outcome = storePage(
+  const outcome = await storePage(
     ctx,
     {
       runId: ctx.runId,
@@ -131,7 +131,7 @@ export async function runPage(
     records,
     loaded,
   );
-  if (health?.drift) ctx.health!.record(ctx.runId, outcome.fetchId, health.drift);
+  if (health?.drift) await ctx.health!.record(ctx.runId, outcome.fetchId, health.drift);
   return {
     url,
     finalUrl: loaded.observation.finalUrl,
@@ -171,7 +171,7 @@ export async function fetchAndInterpret(
   });
   let mode = ctx.http ? (ctx.fetchMode ?? def.fetch) : "browser";
   // An engine whose pages came only through the browser before: straight to it, one download a page.
-  if (mode === "auto" && engineNeedsBrowser(ctx.store, def.engine, NEEDS_BROWSER_MEMORY_MS) !== null) mode = "browser";
+  if (mode === "auto" && (await engineNeedsBrowser(ctx.store, def.engine, NEEDS_BROWSER_MEMORY_MS)) !== null) mode = "browser";
   const first = mode === "browser" ? ctx.loader : ctx.http!;
   let loaded = await first.load(def, url, { keepBody: ctx.keepHtml });
   if (signal?.aborted) return abandon(loaded);
@@ -194,7 +194,7 @@ export async function fetchAndInterpret(
     v = interpretPage(loaded, def, w.wrapper, ctx.interpret, w.earlier, deadlineOf(ctx.loader, again));
     v = { ...v, detail: `by browser, as HTTP gave no records (${why}): ${v.detail}` };
     // The same wrapper read records in the browser and none in the HTML: the engine needs the browser.
-    if (wrapperRead && v.status === "ok" && v.learned === null) noteEngineNeedsBrowser(ctx.store, def.engine, why);
+    if (wrapperRead && v.status === "ok" && v.learned === null) await noteEngineNeedsBrowser(ctx.store, def.engine, why);
   }
   if (loaded.consentAccepted) v = { ...v, detail: `consent accepted ("${loaded.consentAccepted}"); ${v.detail}` };
   return { loaded, verdict: v, interpretStart };
@@ -241,9 +241,9 @@ function classified(classifier: RecordClassifier | null, query: QueryPair, recor
 
 /** The fetch, its records and how it was fetched: one transaction. */
 function storePage(ctx: PageRunContext, fetch: Parameters<typeof recordFetch>[1], records: NewRecord[], loaded: LoadedPage) {
-  return inTransaction(ctx.store, () => {
-    const stored = recordFetch(ctx.store, fetch, records);
-    setFetchTransport(ctx.store, stored.fetchId, { proxy: loaded.proxy ?? null, fetchedWith: loaded.fetchedWith ?? "browser" });
+  return inTransaction(ctx.store, async () => {
+    const stored = await recordFetch(ctx.store, fetch, records);
+    await setFetchTransport(ctx.store, stored.fetchId, { proxy: loaded.proxy ?? null, fetchedWith: loaded.fetchedWith ?? "browser" });
     return stored;
   });
 }

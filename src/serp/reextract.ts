@@ -42,23 +42,23 @@ export interface ReextractSummary {
   seenAgain: number;
 }
 
-export function reextractStoredPages(store: Store, o: ReextractOptions): ReextractSummary {
+export async function reextractStoredPages(store: Store, o: ReextractOptions): Promise<ReextractSummary> {
   // A re-extraction writes fetches and records as a harvest does: not beside a harvest on the same store.
-  const runId = startExclusiveRun(store, o.runOptions ?? { reextract: true });
+  const runId = await startExclusiveRun(store, o.runOptions ?? { reextract: true });
   const out: ReextractSummary = { runId, pages: 0, ok: 0, empty: 0, blocked: 0, errors: 0, newRecords: 0, seenAgain: 0 };
   const wanted = o.queries ? new Set(o.queries.map(parallelTextKey)) : null;
   try {
     for (const engine of o.engines) {
       // The latest kept page of each (query, page).
-      const rows = keptResultPages(store, engine.name);
+      const rows = await keptResultPages(store, engine.name);
       for (const row of rows) {
         if (wanted && !wanted.has(parallelTextKey(row.query))) continue;
-        const html = getFetchHtml(store, row.fetchId)!;
+        const html = (await getFetchHtml(store, row.fetchId))!;
         let seq: ReturnType<typeof tagPathsFromHtml>;
         try {
           seq = tagPathsFromHtml(decodeHtml(html).text);
         } catch (err) {
-          markFetchUnprocessable(store, row.fetchId, unprocessableReason(err)); // skipped from now on, never retried into the same failure
+          await markFetchUnprocessable(store, row.fetchId, unprocessableReason(err)); // skipped from now on, never retried into the same failure
           out.errors++;
           continue;
         }
@@ -85,7 +85,7 @@ export function reextractStoredPages(store: Store, o: ReextractOptions): Reextra
         const offset = (row.page - 1) * engine.definition.resultsPerPage;
         const records: NewRecord[] = v.records.map((r) => ({ url: r.url, title: r.title, snippet: r.snippet, rank: offset + r.rank }));
         const query = row.query;
-        const stored = recordFetch(
+        const stored = await recordFetch(
           store,
           {
             runId,
@@ -110,9 +110,9 @@ export function reextractStoredPages(store: Store, o: ReextractOptions): Reextra
       }
     }
   } catch (err) {
-    finishRun(store, runId, "failed", { ...out, error: String(err) });
+    await finishRun(store, runId, "failed", { ...out, error: String(err) });
     throw err;
   }
-  finishRun(store, runId, "completed", out);
+  await finishRun(store, runId, "completed", out);
   return out;
 }

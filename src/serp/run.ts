@@ -83,13 +83,13 @@ export async function runHarvest(o: HarvestRunOptions): Promise<HarvestRunResult
   checkQueryLengths(queries, engines);
   const classifier = await loadRecordClassifier(o.model);
   if (o.headed && !o.driver) checkDisplay();
-  const store = openStore(o.db);
+  const store = await openStore(o.db);
   let runId: number;
   try {
     // The store's lock before anything starts: a second harvest is refused at once, not after a browser came up.
-    runId = startExclusiveRun(store, o.runOptions ?? {});
+    runId = await startExclusiveRun(store, o.runOptions ?? {});
   } catch (err) {
-    store.close();
+    await store.close();
     throw err;
   }
   const profileDir = o.profileDir === undefined ? defaultProfileDir() : o.profileDir;
@@ -146,12 +146,12 @@ export async function runHarvest(o: HarvestRunOptions): Promise<HarvestRunResult
     return { ...summary, db: o.db, queries: queries.length, engineNames: engines.map((e) => e.name), model: classifier?.modelId ?? null };
   } catch (err) {
     // Failed before the harvest could end its run (the HTTP client, the browser's identity): the run says so.
-    if (getRun(store, runId)?.status === "running") finishRun(store, runId, "failed", { error: String(err) });
+    if ((await getRun(store, runId))?.status === "running") await finishRun(store, runId, "failed", { error: String(err) });
     throw err;
   } finally {
     await http?.close();
     if (!o.driver) await driver.close();
-    store.close();
+    await store.close();
   }
 }
 

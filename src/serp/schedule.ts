@@ -104,7 +104,7 @@ export interface SchedulerOptions {
   /** Runs one harvest; resolves when it is over. */
   execute: (run: ScheduledRun, signal: AbortSignal) => Promise<unknown>;
   /** Is a run going on elsewhere (another process on the same store)? Returns a reason to wait, or null. */
-  busyElsewhere?: () => string | null;
+  busyElsewhere?: () => string | null | Promise<string | null>;
   /** How often to look again when busy elsewhere. */
   pollMs?: number;
   onEvent?: (e: SchedulerEvent) => void;
@@ -118,6 +118,8 @@ export class Scheduler {
   private readonly controller = new AbortController();
   private pollTimer: NodeJS.Timeout | null = null;
   private stopped = false;
+  /** Asking `busyElsewhere` (asynchronously). */
+  private checking = false;
 
   constructor(
     private readonly runs: readonly ScheduledRun[],
@@ -166,8 +168,24 @@ export class Scheduler {
   }
 
   private next(): void {
-    if (this.stopped || this.current || this.queue.length === 0) return;
+    if (this.stopped || this.current || this.checking || this.queue.length === 0) return;
     const busy = this.o.busyElsewhere?.() ?? null;
+    if (typeof busy === "string" || busy === null) {
+      this.startNext(busy);
+      return;
+    }
+    // Asked of the store: nothing starts until the answer is in (a failure to ask is a reason to wait).
+    this.checking = true;
+    void busy
+      .catch((err: unknown) => `cannot tell whether a run is in progress elsewhere (${err instanceof Error ? err.message : String(err)})`)
+      .then((reason) => {
+        this.checking = false;
+        if (!this.stopped && !this.current && this.queue.length > 0) this.startNext(reason);
+      });
+  }
+
+  /** Start the next queued run, or wait `pollMs` and ask again while `busy` gives a reason. */
+  private startNext(busy: string | null): void {
     if (busy) {
       this.o.onEvent?.({ kind: "waiting", run: this.queue[0]!.name, reason: busy });
       this.pollTimer = setTimeout(() => {

@@ -139,12 +139,12 @@ const showCandidates: DemoStep = {
   id: "candidates",
   title: "Bilingual candidates (records the classifier thinks link to bilingual pages)",
   async run(ctx) {
-    const { bilingual, counts } = await withStore(ctx.db, (store) => {
-      const bilingual = listRecords(store, { label: "bilingual" });
+    const { bilingual, counts } = await withStore(ctx.db, async (store) => {
+      const bilingual = await listRecords(store, { label: "bilingual" });
       const counts = {
         bilingual: bilingual.length,
-        monolingual: countRecords(store, { label: "monolingual" }),
-        unclassified: countRecords(store, { label: "unclassified" }),
+        monolingual: await countRecords(store, { label: "monolingual" }),
+        unclassified: await countRecords(store, { label: "unclassified" }),
       };
       return { bilingual, counts };
     });

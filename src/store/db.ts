@@ -4,7 +4,7 @@ import { basename, dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { StoreError, UserError } from "../errors.js";
 import { assertWritable } from "../paths.js";
-import { environmentError, noteStoreOpened } from "./errors.js";
+import { environmentError } from "./errors.js";
 import { MIGRATIONS, migrationSql } from "./migrations.js";
 import { isPostgresUrl, shownUrl } from "./location.js";
 import { postgresDriver } from "./postgres-driver.js";
@@ -19,14 +19,9 @@ export interface Store {
   /** The connection the accessors use, whichever the backend. */
   readonly sql: SqlDriver;
   readonly backend: "sqlite" | "postgres";
-  /**
-   * The SQLite connection itself, for tests and diagnostics; throws on a PostgreSQL store. Code outside
-   * src/store uses the accessors instead.
-   */
-  readonly db: Database.Database;
   /** The SQLite file, or the PostgreSQL URL (without its password). */
   readonly path: string;
-  close(): void;
+  close(): Promise<void>;
 }
 
 /**
@@ -43,7 +38,7 @@ export interface Store {
  * `readonly` opens for reading only. A WAL store on read-only media cannot be read in place (SQLite needs
  * to create its `-shm` file beside it): it is then read from a private temporary copy, removed on close.
  */
-export function openStore(path: string = DEFAULT_STORE_PATH, options: { readonly?: boolean } = {}): Store {
+export async function openStore(path: string = DEFAULT_STORE_PATH, options: { readonly?: boolean } = {}): Promise<Store> {
   if (isPostgresUrl(path)) return openPostgresStore(path, options);
   const readonly = options.readonly ?? false;
   if (path !== ":memory:" && !readonly) {
@@ -60,23 +55,21 @@ export function openStore(path: string = DEFAULT_STORE_PATH, options: { readonly
   if (readonly && path !== ":memory:" && !existsSync(path)) {
     throw new StoreError(path, "no store here yet", { kind: "store-missing" });
   }
-  let opened: { db: Database.Database; cleanup: () => void };
+  let opened: { sql: SqlDriver; cleanup: () => void };
   try {
-    opened = readonly ? openReadonly(path) : { db: openDatabase(path, false), cleanup: () => {} };
+    opened = readonly ? await openReadonly(path) : { sql: await openDatabase(path, false), cleanup: () => {} };
   } catch (err) {
     if (err instanceof UserError) throw err;
     throw environmentError(err, path) ?? new UserError(`${path}: cannot open the store (${(err as Error).message})`);
   }
-  const { db, cleanup } = opened;
-  noteStoreOpened(path);
+  const { sql, cleanup } = opened;
   return {
-    sql: sqliteDriver(db),
+    sql,
     backend: "sqlite",
-    db,
     path,
-    close() {
-      if (!db.open) return;
-      db.close();
+    async close() {
+      if (!sql.open) return;
+      await sql.close();
       cleanup();
     },
   };
@@ -84,31 +77,29 @@ export function openStore(path: string = DEFAULT_STORE_PATH, options: { readonly
 
 /**
  * A PostgreSQL store: the same schema and migrations (applied by whichever process opens it first),
- * for many workers on many machines. Needs the optional package pg-native; the server must be reachable.
+ * for many workers on many machines, over a pool of connections (node-postgres); the server must be reachable.
  */
-function openPostgresStore(url: string, options: { readonly?: boolean }): Store {
+async function openPostgresStore(url: string, options: { readonly?: boolean }): Promise<Store> {
   const shown = shownUrl(url);
-  const sql = postgresDriver(url, options);
+  const sql = await postgresDriver(url, options);
   try {
-    migrate(sql, shown, options.readonly ?? false);
+    await migrate(sql, shown, options.readonly ?? false);
   } catch (err) {
-    sql.close();
+    await sql.close();
+    if (err instanceof UserError) throw err;
+    const code = (err as { code?: string }).code ?? "";
+    if (code.startsWith("08") || code.startsWith("28") || code === "3D000")
+      throw new StoreError(shown, `cannot connect to the PostgreSQL store (${(err as Error).message})`, {
+        kind: "store-unreachable",
+        code,
+      });
     throw environmentError(err, shown) ?? err;
   }
-  noteStoreOpened(shown);
-  return {
-    sql,
-    backend: "postgres",
-    get db(): Database.Database {
-      throw new Error(`${shown}: a PostgreSQL store has no SQLite connection (use the store's accessors)`);
-    },
-    path: shown,
-    close: () => sql.close(),
-  };
+  return { sql, backend: "postgres", path: shown, close: () => sql.close() };
 }
 
 /** Open `file` (the store at `path`, or a private copy of it) with the store's settings. */
-function openDatabase(file: string, readonly: boolean, path: string = file): Database.Database {
+async function openDatabase(file: string, readonly: boolean, path: string = file): Promise<SqlDriver> {
   const db = new Database(file, { readonly, fileMustExist: readonly });
   try {
     // SQLite quietly opens a file it cannot write read-only: say so now, not at the first write.
@@ -120,8 +111,9 @@ function openDatabase(file: string, readonly: boolean, path: string = file): Dat
       db.pragma("synchronous = NORMAL");
     }
     db.pragma("foreign_keys = ON");
-    migrate(sqliteDriver(db), path, readonly);
-    return db;
+    const sql = sqliteDriver(db, path);
+    await migrate(sql, path, readonly);
+    return sql;
   } catch (err) {
     db.close();
     throw err;
@@ -131,12 +123,13 @@ function openDatabase(file: string, readonly: boolean, path: string = file): Dat
 /** How long a statement waits for another process's lock before giving up (SQLITE_BUSY). */
 const BUSY_TIMEOUT_MS = 30_000;
 
-function openReadonly(path: string): { db: Database.Database; cleanup: () => void } {
+async function openReadonly(path: string): Promise<{ sql: SqlDriver; cleanup: () => void }> {
   try {
-    return { db: openDatabase(path, true), cleanup: () => {} };
+    return { sql: await openDatabase(path, true), cleanup: () => {} };
   } catch (err) {
     const code = (err as { code?: unknown }).code;
-    if (err instanceof UserError || typeof code !== "string" || !/^SQLITE_(CANTOPEN|READONLY|IOERR)/u.test(code)) throw err;
+    // (SQLite's error, or the store error the driver made of it: both carry SQLite's code.)
+    if (typeof code !== "string" || !/^SQLITE_(CANTOPEN|READONLY|IOERR)/u.test(code)) throw err;
   }
   // Read-only media: read a private copy (with its -wal, which holds the last commits).
   const dir = mkdtempSync(join(tmpdir(), "bitext-readonly-"));
@@ -144,7 +137,7 @@ function openReadonly(path: string): { db: Database.Database; cleanup: () => voi
   try {
     copyFileSync(path, copy);
     if (existsSync(`${path}-wal`)) copyFileSync(`${path}-wal`, `${copy}-wal`);
-    return { db: openDatabase(copy, true, path), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+    return { sql: await openDatabase(copy, true, path), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
     throw err;
@@ -152,12 +145,12 @@ function openReadonly(path: string): { db: Database.Database; cleanup: () => voi
 }
 
 /** The schema version of an open store (the number of migrations applied). */
-export function schemaVersion(store: Store): number {
+export function schemaVersion(store: Store): Promise<number> {
   return store.sql.schemaVersion();
 }
 
-function migrate(db: SqlDriver, path: string, readonly: boolean): void {
-  const current = db.schemaVersion();
+async function migrate(db: SqlDriver, path: string, readonly: boolean): Promise<void> {
+  const current = await db.schemaVersion();
   if (current > MIGRATIONS.length) {
     throw new UserError(
       `${path}: the store has schema version ${current}, newer than this bitext understands (${MIGRATIONS.length}); upgrade bitext`,
@@ -166,22 +159,23 @@ function migrate(db: SqlDriver, path: string, readonly: boolean): void {
   if (current === MIGRATIONS.length) return;
   if (readonly) throw new StoreError(path, "the store needs migrating", { kind: "store-needs-migration" });
   // Exclusive: two processes opening a new store at once must not both migrate it.
-  db.transaction(
-    () => {
-      const again = db.schemaVersion();
-      for (let v = again; v < MIGRATIONS.length; v++) db.exec(migrationSql(MIGRATIONS[v]!, db.backend));
-      db.setSchemaVersion(MIGRATIONS.length);
+  await db.transaction(
+    async () => {
+      const again = await db.schemaVersion();
+      for (let v = again; v < MIGRATIONS.length; v++) await db.exec(migrationSql(MIGRATIONS[v]!, db.backend));
+      await db.setSchemaVersion(MIGRATIONS.length);
     },
     { exclusiveKey: "bitext migrate" },
   );
 }
 
 /**
- * Run `fn` in one transaction on the store (committed when it returns, rolled back when it throws;
- * nested calls are savepoints): what belongs together — a fetch, its records and how it was fetched — is
- * stored together or not at all.
+ * Run `fn` in one transaction on the store (committed when its promise resolves, rolled back when it
+ * rejects; nested calls are savepoints): what belongs together — a fetch, its records and how it was
+ * fetched — is stored together or not at all. The accessors `fn` calls (awaited, in its async context) use
+ * the transaction without being told; other contexts' statements never interleave with it.
  */
-export function inTransaction<T>(store: Store, fn: () => T, options?: TransactionOptions): T {
+export function inTransaction<T>(store: Store, fn: () => Promise<T>, options?: TransactionOptions): Promise<T> {
   return store.sql.transaction(fn, options);
 }
 
@@ -200,12 +194,12 @@ export function storeExists(location: string): boolean {
 
 /** Run `fn` with the store at `path` open, and close it afterwards whatever happens. */
 export async function withStore<T>(path: string, fn: (store: Store) => T | Promise<T>, options: { readonly?: boolean } = {}): Promise<T> {
-  const store = openStore(path, options);
+  const store = await openStore(path, options);
   try {
     return await fn(store);
   } catch (err) {
     throw environmentError(err, store.path) ?? err; // named while the path is known
   } finally {
-    store.close();
+    await store.close();
   }
 }

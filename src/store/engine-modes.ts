@@ -1,4 +1,5 @@
 import { nowIso, type Store } from "./db.js";
+import { sql } from "./sql.js";
 
 /**
  * What `auto` fetching learned of an engine: its result pages come only through the browser (the HTML it
@@ -7,18 +8,16 @@ import { nowIso, type Store } from "./db.js";
  */
 
 /** Why the engine needs the browser, if that was noted within `maxAgeMs`; null otherwise. */
-export function engineNeedsBrowser(store: Store, engine: string, maxAgeMs: number, now: number = Date.now()): string | null {
-  const row = store.sql.prepare("SELECT reason, noted_at FROM engine_needs_browser WHERE engine = ?").get(engine) as
-    | { reason: string; noted_at: string }
-    | undefined;
+export async function engineNeedsBrowser(store: Store, engine: string, maxAgeMs: number, now: number = Date.now()): Promise<string | null> {
+  const row = await store.sql.get<{ reason: string; noted_at: string }>(
+    sql`SELECT reason, noted_at FROM engine_needs_browser WHERE engine = ${engine}`,
+  );
   return row && now - Date.parse(row.noted_at) <= maxAgeMs ? row.reason : null;
 }
 
-export function noteEngineNeedsBrowser(store: Store, engine: string, reason: string): void {
-  store.sql
-    .prepare(
-      `INSERT INTO engine_needs_browser (engine, reason, noted_at) VALUES (?, ?, ?)
+export async function noteEngineNeedsBrowser(store: Store, engine: string, reason: string): Promise<void> {
+  await store.sql.run(
+    sql`INSERT INTO engine_needs_browser (engine, reason, noted_at) VALUES (${engine}, ${reason}, ${nowIso()})
        ON CONFLICT (engine) DO UPDATE SET reason = excluded.reason, noted_at = excluded.noted_at`,
-    )
-    .run(engine, reason, nowIso());
+  );
 }

@@ -3,6 +3,7 @@ import { parallelText, parallelTextKey } from "../language-pair.js";
 import { linkFetchQuery } from "./provenance.js";
 import { compressHtml, decompressHtml } from "./blob.js";
 import { nowIso, type Store } from "./db.js";
+import { join, raw, type SqlQuery, sql } from "./sql.js";
 import type { Classification, QueryPair } from "./records.js";
 
 export type FetchStatus = "ok" | "empty" | "blocked" | "error";
@@ -98,34 +99,27 @@ interface SeenRecord {
   last_fetch_id: number;
 }
 
-export function recordFetch(store: Store, fetch: NewFetch, records: readonly NewRecord[] = []): FetchOutcome {
-  const s = statements(store);
+export async function recordFetch(store: Store, fetch: NewFetch, records: readonly NewRecord[] = []): Promise<FetchOutcome> {
   if (fetch.status !== "ok" && records.length > 0) {
     throw new Error(`recordFetch: a ${fetch.status} fetch carries no records`);
   }
-  return store.sql.transaction((): FetchOutcome => {
-    const inserted = s.insertFetch.get({
-      run_id: fetch.runId,
-      engine: fetch.engine,
-      query_en: fetch.query.source.text,
-      query_zh: fetch.query.target.text,
-      page: fetch.page,
-      url: fetch.url,
-      final_url: fetch.finalUrl ?? null,
-      status: fetch.status,
-      http_status: fetch.httpStatus ?? null,
-      detail: fetch.detail ?? null,
-      started_at: fetch.startedAt,
-      duration_ms: Math.round(fetch.durationMs),
-      content_sha256: fetch.contentSha256 ?? null,
-      html: fetch.html == null ? null : compressHtml(fetch.html),
-      record_count: records.length,
-      wrapper_learned_at: fetch.wrapperLearnedAt ?? null,
-      task_key: fetch.taskKey ?? null,
-    }) as { id: number } | undefined;
+  const db = store.sql;
+  return db.transaction(async (): Promise<FetchOutcome> => {
+    const inserted = await db.get<{ id: number }>(
+      sql`INSERT INTO fetches (run_id, engine, query_en, query_zh, page, url, final_url, status, http_status, detail,
+         started_at, duration_ms, content_sha256, html, record_count, wrapper_learned_at, task_key)
+       VALUES (${fetch.runId}, ${fetch.engine}, ${fetch.query.source.text}, ${fetch.query.target.text}, ${fetch.page}, ${fetch.url},
+         ${fetch.finalUrl ?? null}, ${fetch.status}, ${fetch.httpStatus ?? null}, ${fetch.detail ?? null}, ${fetch.startedAt},
+         ${Math.round(fetch.durationMs)}, ${fetch.contentSha256 ?? null}, ${fetch.html == null ? null : compressHtml(fetch.html)},
+         ${records.length}, ${fetch.wrapperLearnedAt ?? null}, ${fetch.taskKey ?? null})
+       ON CONFLICT DO NOTHING
+       RETURNING id`,
+    );
     if (inserted === undefined) {
       // The unique key of completed tasks refused a second completion: someone else stored this page.
-      const first = s.completedTask.get(fetch.taskKey) as { id: number } | undefined;
+      const first = await db.get<{ id: number }>(
+        sql`SELECT id FROM fetches WHERE task_key = ${fetch.taskKey ?? null} AND status IN ('ok', 'empty') ORDER BY id LIMIT 1`,
+      );
       if (first === undefined) throw new Error(`recordFetch: fetch of task ${fetch.taskKey} was neither inserted nor found`);
       return { fetchId: first.id, duplicate: true, newRecords: 0, seenAgain: 0 };
     }
@@ -133,23 +127,23 @@ export function recordFetch(store: Store, fetch: NewFetch, records: readonly New
     let newRecords = 0;
     let seenAgain = 0;
     for (const r of records) {
-      const key = [fetch.engine, fetch.query.source.text, fetch.query.target.text, r.url] as const;
-      // What this sighting says of the record, for its first insert or its update.
-      const seen = { title: r.title, snippet: r.snippet, rank: r.rank, page: fetch.page, seen: fetch.startedAt, fetch_id: fetchId };
-      const found = s.findRecord.get(...key) as SeenRecord | undefined;
+      const find = sql`SELECT id, last_fetch_id FROM records
+        WHERE engine = ${fetch.engine} AND query_en = ${fetch.query.source.text} AND query_zh = ${fetch.query.target.text} AND url = ${r.url}`;
+      const found = await db.get<SeenRecord>(find);
       const inserted =
         found !== undefined
           ? undefined
-          : (s.insertRecord.get({
-              engine: fetch.engine,
-              query_en: fetch.query.source.text,
-              query_zh: fetch.query.target.text,
-              url: r.url,
-              ...seen,
-            }) as { id: number } | undefined);
+          : await db.get<{ id: number }>(
+              sql`INSERT INTO records (engine, query_en, query_zh, url, title, snippet, rank, page, first_seen, last_seen,
+                   first_fetch_id, last_fetch_id, seen_count)
+                 VALUES (${fetch.engine}, ${fetch.query.source.text}, ${fetch.query.target.text}, ${r.url}, ${r.title}, ${r.snippet},
+                   ${r.rank}, ${fetch.page}, ${fetch.startedAt}, ${fetch.startedAt}, ${fetchId}, ${fetchId}, 1)
+                 ON CONFLICT (engine, query_en, query_zh, url) DO NOTHING
+                 RETURNING id`,
+            );
       // Another worker stored the record after our look-up (PostgreSQL, many writers): the uniqueness
       // constraint made our insert do nothing, and the record is one seen again.
-      const existing = found ?? (inserted === undefined ? (s.findRecord.get(...key) as SeenRecord | undefined) : undefined);
+      const existing = found ?? (inserted === undefined ? await db.get<SeenRecord>(find) : undefined);
       let id: number;
       if (inserted !== undefined) {
         id = inserted.id;
@@ -159,15 +153,24 @@ export function recordFetch(store: Store, fetch: NewFetch, records: readonly New
         id = existing.id;
         // The same URL twice on one page (sitelinks, duplicates): keep the first, best-ranked sighting.
         if (existing.last_fetch_id === fetchId) continue;
-        s.updateRecord.run({ id, ...seen });
+        await db.run(
+          sql`UPDATE records SET title = ${r.title}, snippet = ${r.snippet}, rank = ${r.rank}, page = ${fetch.page},
+             last_seen = ${fetch.startedAt}, last_fetch_id = ${fetchId}, seen_count = seen_count + 1 WHERE id = ${id}`,
+        );
         seenAgain++;
       }
-      s.insertSighting.run(id, fetchId, r.rank);
-      if (r.classification) {
-        s.classify.run(r.classification.label, r.classification.probability, r.classification.model, nowIso(), id, r.classification.model);
+      await db.run(
+        sql`INSERT INTO record_fetches (record_id, fetch_id, rank) VALUES (${id}, ${fetchId}, ${r.rank}) ON CONFLICT DO NOTHING`,
+      );
+      const c = r.classification;
+      if (c) {
+        await db.run(
+          sql`UPDATE records SET label = ${c.label}, probability = ${c.probability}, model = ${c.model}, classified_at = ${nowIso()}
+             WHERE id = ${id} AND (model IS NULL OR model <> ${c.model})`,
+        );
       }
     }
-    linkFetchQuery(store, fetchId, fetch.query);
+    await linkFetchQuery(store, fetchId, fetch.query);
     return { fetchId, duplicate: false, newRecords, seenAgain };
   });
 }
@@ -176,25 +179,47 @@ export function recordFetch(store: Store, fetch: NewFetch, records: readonly New
  * The latest successful (ok or genuinely empty) fetch of one engine/query/page started at or after
  * `since`, if any: what a resumed or repeated run skips. Blocked and failed fetches never count.
  */
-export function lastCompletedFetch(
+export async function lastCompletedFetch(
   store: Store,
   task: { engine: string; query: QueryPair; page: number },
   since: string,
-): StoredFetch | null {
-  const row = statements(store).lastCompleted.get(task.engine, task.query.source.text, task.query.target.text, task.page, since) as
-    | FetchRow
-    | undefined;
+): Promise<StoredFetch | null> {
+  const row = await store.sql.get<FetchRow>(
+    sql`SELECT ${FETCH_COLUMNS} FROM fetches
+       WHERE engine = ${task.engine} AND query_en = ${task.query.source.text} AND query_zh = ${task.query.target.text}
+         AND page = ${task.page} AND status IN ('ok', 'empty') AND started_at >= ${since}
+       ORDER BY started_at DESC LIMIT 1`,
+  );
   return row ? toFetch(row) : null;
 }
 
-export function getFetch(store: Store, id: number): StoredFetch | null {
-  const row = store.sql.prepare(`SELECT ${FETCH_COLUMNS} FROM fetches WHERE id = ?`).get(id) as FetchRow | undefined;
+/**
+ * Every (engine, query, page) completed (ok or empty) by a fetch started at or after `since`, with the record count
+ * of its latest such fetch, keyed by `taskKeyOf`: `lastCompletedFetch` for a whole run at once, read before it starts.
+ */
+export async function completedSince(store: Store, since: string): Promise<Map<string, number>> {
+  const rows = await store.sql.all<{ engine: string; query_en: string; query_zh: string; page: number; record_count: number }>(
+    sql`SELECT engine, query_en, query_zh, page, record_count FROM fetches
+       WHERE status IN ('ok', 'empty') AND started_at >= ${since} ORDER BY started_at`,
+  );
+  const out = new Map<string, number>();
+  for (const r of rows) out.set(taskKeyOf({ engine: r.engine, query: parallelText(r.query_en, r.query_zh), page: r.page }), r.record_count);
+  return out;
+}
+
+/** The key of a page task in `completedSince`'s map. */
+export function taskKeyOf(task: { engine: string; query: QueryPair; page: number }): string {
+  return JSON.stringify([task.engine, task.query.source.text, task.query.target.text, task.page]);
+}
+
+export async function getFetch(store: Store, id: number): Promise<StoredFetch | null> {
+  const row = await store.sql.get<FetchRow>(sql`SELECT ${FETCH_COLUMNS} FROM fetches WHERE id = ${id}`);
   return row ? toFetch(row) : null;
 }
 
 /** The stored HTML of a fetch (decompressed), or null when it was not kept. */
-export function getFetchHtml(store: Store, id: number): Buffer | null {
-  const row = store.sql.prepare("SELECT html FROM fetches WHERE id = ?").get(id) as { html: Buffer | null } | undefined;
+export async function getFetchHtml(store: Store, id: number): Promise<Buffer | null> {
+  const row = await store.sql.get<{ html: Buffer | null }>(sql`SELECT html FROM fetches WHERE id = ${id}`);
   return row?.html ? decompressHtml(row.html) : null;
 }
 
@@ -202,8 +227,8 @@ export function getFetchHtml(store: Store, id: number): Buffer | null {
  * Mark a kept result page as one that cannot be processed, with the reason: `harvest --reextract`
  * skips it from then on instead of failing on it again.
  */
-export function markFetchUnprocessable(store: Store, id: number, reason: string): void {
-  store.sql.prepare("UPDATE fetches SET unprocessable = ? WHERE id = ?").run(reason, id);
+export async function markFetchUnprocessable(store: Store, id: number, reason: string): Promise<void> {
+  await store.sql.run(sql`UPDATE fetches SET unprocessable = ${reason} WHERE id = ${id}`);
 }
 
 /** A result page kept in the store (`harvest --keep-html`), as `harvest --reextract` reads it again. */
@@ -219,17 +244,8 @@ export interface KeptResultPage {
 }
 
 /** The latest kept page of each (query, page) of an engine, skipping pages marked unprocessable, in fetch order. */
-export function keptResultPages(store: Store, engine: string): KeptResultPage[] {
-  const rows = store.sql
-    .prepare(
-      `SELECT f.id, f.query_en, f.query_zh, f.page, f.url, f.final_url, f.http_status, f.started_at, f.content_sha256
-       FROM fetches f
-       WHERE f.engine = ? AND f.html IS NOT NULL AND f.unprocessable IS NULL AND f.id = (
-         SELECT max(g.id) FROM fetches g WHERE g.engine = f.engine AND g.query_en = f.query_en
-           AND g.query_zh = f.query_zh AND g.page = f.page AND g.html IS NOT NULL)
-       ORDER BY f.id`,
-    )
-    .all(engine) as Array<{
+export async function keptResultPages(store: Store, engine: string): Promise<KeptResultPage[]> {
+  const rows = await store.sql.all<{
     id: number;
     query_en: string;
     query_zh: string;
@@ -239,7 +255,14 @@ export function keptResultPages(store: Store, engine: string): KeptResultPage[] 
     http_status: number | null;
     started_at: string;
     content_sha256: string | null;
-  }>;
+  }>(
+    sql`SELECT f.id, f.query_en, f.query_zh, f.page, f.url, f.final_url, f.http_status, f.started_at, f.content_sha256
+       FROM fetches f
+       WHERE f.engine = ${engine} AND f.html IS NOT NULL AND f.unprocessable IS NULL AND f.id = (
+         SELECT max(g.id) FROM fetches g WHERE g.engine = f.engine AND g.query_en = f.query_en
+           AND g.query_zh = f.query_zh AND g.page = f.page AND g.html IS NOT NULL)
+       ORDER BY f.id`,
+  );
   return rows.map((r) => ({
     fetchId: r.id,
     query: parallelText(r.query_en, r.query_zh),
@@ -259,41 +282,33 @@ export interface FetchFilter {
   limit?: number;
 }
 
-export function listFetches(store: Store, filter: FetchFilter = {}): StoredFetch[] {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  if (filter.runId !== undefined) {
-    where.push("run_id = ?");
-    params.push(filter.runId);
-  }
-  if (filter.engine !== undefined) {
-    where.push("engine = ?");
-    params.push(filter.engine);
-  }
-  if (filter.status !== undefined) {
-    where.push("status = ?");
-    params.push(filter.status);
-  }
-  const sql =
-    `SELECT ${FETCH_COLUMNS} FROM fetches${where.length ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY id` +
-    (filter.limit !== undefined ? ` LIMIT ${Math.floor(filter.limit)}` : "");
-  return (store.sql.prepare(sql).all(...params) as FetchRow[]).map(toFetch);
+export async function listFetches(store: Store, filter: FetchFilter = {}): Promise<StoredFetch[]> {
+  const where: SqlQuery[] = [];
+  if (filter.runId !== undefined) where.push(sql`run_id = ${filter.runId}`);
+  if (filter.engine !== undefined) where.push(sql`engine = ${filter.engine}`);
+  if (filter.status !== undefined) where.push(sql`status = ${filter.status}`);
+  const limit = filter.limit !== undefined ? raw(` LIMIT ${Math.floor(filter.limit)}`) : raw("");
+  const rows = await store.sql.all<FetchRow>(
+    sql`SELECT ${FETCH_COLUMNS} FROM fetches${where.length ? sql` WHERE ${join(where, " AND ")}` : raw("")} ORDER BY id${limit}`,
+  );
+  return rows.map(toFetch);
 }
 
 /** Fetch counts by status (optionally for one run): the numbers a run summary reports. */
-export function countFetchesByStatus(store: Store, runId?: number): Record<FetchStatus, number> {
-  const rows = (
+export async function countFetchesByStatus(store: Store, runId?: number): Promise<Record<FetchStatus, number>> {
+  const rows = await store.sql.all<{ status: FetchStatus; n: number }>(
     runId === undefined
-      ? store.sql.prepare("SELECT status, count(*) AS n FROM fetches GROUP BY status").all()
-      : store.sql.prepare("SELECT status, count(*) AS n FROM fetches WHERE run_id = ? GROUP BY status").all(runId)
-  ) as Array<{ status: FetchStatus; n: number }>;
+      ? sql`SELECT status, count(*) AS n FROM fetches GROUP BY status`
+      : sql`SELECT status, count(*) AS n FROM fetches WHERE run_id = ${runId} GROUP BY status`,
+  );
   const out: Record<FetchStatus, number> = { ok: 0, empty: 0, blocked: 0, error: 0 };
   for (const r of rows) out[r.status] = r.n;
   return out;
 }
 
-const FETCH_COLUMNS =
-  "id, run_id, engine, query_en, query_zh, page, url, final_url, status, http_status, detail, started_at, duration_ms, content_sha256, record_count, wrapper_learned_at, html IS NOT NULL AS has_html";
+const FETCH_COLUMNS = raw(
+  "id, run_id, engine, query_en, query_zh, page, url, final_url, status, http_status, detail, started_at, duration_ms, content_sha256, record_count, wrapper_learned_at, html IS NOT NULL AS has_html",
+);
 
 interface FetchRow {
   id: number;
@@ -334,54 +349,5 @@ function toFetch(row: FetchRow): StoredFetch {
     recordCount: row.record_count,
     wrapperLearnedAt: row.wrapper_learned_at,
     hasHtml: Boolean(row.has_html),
-  };
-}
-
-type Statements = ReturnType<typeof prepare>;
-const cache = new WeakMap<object, Statements>();
-
-function statements(store: Store): Statements {
-  let s = cache.get(store.sql);
-  if (!s) {
-    s = prepare(store);
-    cache.set(store.sql, s);
-  }
-  return s;
-}
-
-function prepare(store: Store) {
-  const db = store.sql;
-  return {
-    insertFetch: db.prepare(
-      `INSERT INTO fetches (run_id, engine, query_en, query_zh, page, url, final_url, status, http_status, detail,
-         started_at, duration_ms, content_sha256, html, record_count, wrapper_learned_at, task_key)
-       VALUES (@run_id, @engine, @query_en, @query_zh, @page, @url, @final_url, @status, @http_status, @detail,
-         @started_at, @duration_ms, @content_sha256, @html, @record_count, @wrapper_learned_at, @task_key)
-       ON CONFLICT DO NOTHING
-       RETURNING id`,
-    ),
-    completedTask: db.prepare("SELECT id FROM fetches WHERE task_key = ? AND status IN ('ok', 'empty') ORDER BY id LIMIT 1"),
-    findRecord: db.prepare("SELECT id, last_fetch_id FROM records WHERE engine = ? AND query_en = ? AND query_zh = ? AND url = ?"),
-    insertRecord: db.prepare(
-      `INSERT INTO records (engine, query_en, query_zh, url, title, snippet, rank, page, first_seen, last_seen,
-         first_fetch_id, last_fetch_id, seen_count)
-       VALUES (@engine, @query_en, @query_zh, @url, @title, @snippet, @rank, @page, @seen, @seen, @fetch_id, @fetch_id, 1)
-       ON CONFLICT (engine, query_en, query_zh, url) DO NOTHING
-       RETURNING id`,
-    ),
-    updateRecord: db.prepare(
-      `UPDATE records SET title = @title, snippet = @snippet, rank = @rank, page = @page, last_seen = @seen,
-         last_fetch_id = @fetch_id, seen_count = seen_count + 1 WHERE id = @id`,
-    ),
-    insertSighting: db.prepare("INSERT OR IGNORE INTO record_fetches (record_id, fetch_id, rank) VALUES (?, ?, ?)"),
-    classify: db.prepare(
-      `UPDATE records SET label = ?, probability = ?, model = ?, classified_at = ?
-       WHERE id = ? AND (model IS NULL OR model <> ?)`,
-    ),
-    lastCompleted: db.prepare(
-      `SELECT ${FETCH_COLUMNS} FROM fetches
-       WHERE engine = ? AND query_en = ? AND query_zh = ? AND page = ? AND status IN ('ok', 'empty') AND started_at >= ?
-       ORDER BY started_at DESC LIMIT 1`,
-    ),
   };
 }

@@ -1,4 +1,5 @@
 import { nowIso, type Store } from "./db.js";
+import { sql } from "./sql.js";
 
 /**
  * Wrapper health in the store: each engine's health profile (kept as the health module's JSON, updated as pages
@@ -30,27 +31,26 @@ export interface DriftEvent extends DriftEventInput {
   detectedAt: string;
 }
 
-export function loadEngineHealth(store: Store, engine: string): StoredHealth | null {
-  const row = store.sql.prepare("SELECT engine, profile, pages, updated_at FROM engine_health WHERE engine = ?").get(engine) as
-    | { engine: string; profile: string; pages: number; updated_at: string }
-    | undefined;
+export async function loadEngineHealth(store: Store, engine: string): Promise<StoredHealth | null> {
+  const row = await store.sql.get<{ engine: string; profile: string; pages: number; updated_at: string }>(
+    sql`SELECT engine, profile, pages, updated_at FROM engine_health WHERE engine = ${engine}`,
+  );
   return row ? { engine: row.engine, profile: JSON.parse(row.profile), pages: Number(row.pages), updatedAt: row.updated_at } : null;
 }
 
-export function saveEngineHealth(store: Store, engine: string, profile: unknown, pages: number): void {
-  store.sql
-    .prepare(
-      `INSERT INTO engine_health (engine, profile, pages, updated_at) VALUES (?, ?, ?, ?)
+export async function saveEngineHealth(store: Store, engine: string, profile: unknown, pages: number): Promise<void> {
+  await store.sql.run(
+    sql`INSERT INTO engine_health (engine, profile, pages, updated_at) VALUES (${engine}, ${JSON.stringify(profile)}, ${pages}, ${nowIso()})
        ON CONFLICT (engine) DO UPDATE SET profile = excluded.profile, pages = excluded.pages, updated_at = excluded.updated_at`,
-    )
-    .run(engine, JSON.stringify(profile), pages, nowIso());
+  );
 }
 
-export function recordDriftEvent(store: Store, e: DriftEventInput): number {
-  const row = store.sql
-    .prepare("INSERT INTO drift_events (run_id, fetch_id, engine, detected_at, metrics, action) VALUES (?, ?, ?, ?, ?, ?) RETURNING id")
-    .get(e.runId, e.fetchId, e.engine, nowIso(), JSON.stringify(e.metrics), e.action) as { id: number };
-  return Number(row.id);
+export async function recordDriftEvent(store: Store, e: DriftEventInput): Promise<number> {
+  const row = await store.sql.get<{ id: number }>(
+    sql`INSERT INTO drift_events (run_id, fetch_id, engine, detected_at, metrics, action)
+        VALUES (${e.runId}, ${e.fetchId}, ${e.engine}, ${nowIso()}, ${JSON.stringify(e.metrics)}, ${e.action}) RETURNING id`,
+  );
+  return Number(row!.id);
 }
 
 interface DriftRow {
@@ -64,12 +64,12 @@ interface DriftRow {
 }
 
 /** Drift events, oldest first (of one run, when given). */
-export function listDriftEvents(store: Store, filter: { runId?: number } = {}): DriftEvent[] {
-  const rows = (
+export async function listDriftEvents(store: Store, filter: { runId?: number } = {}): Promise<DriftEvent[]> {
+  const rows = await store.sql.all<DriftRow>(
     filter.runId === undefined
-      ? store.sql.prepare("SELECT * FROM drift_events ORDER BY id").all()
-      : store.sql.prepare("SELECT * FROM drift_events WHERE run_id = ? ORDER BY id").all(filter.runId)
-  ) as DriftRow[];
+      ? sql`SELECT * FROM drift_events ORDER BY id`
+      : sql`SELECT * FROM drift_events WHERE run_id = ${filter.runId} ORDER BY id`,
+  );
   return rows.map((r) => ({
     id: Number(r.id),
     runId: r.run_id === null ? null : Number(r.run_id),
@@ -82,10 +82,9 @@ export function listDriftEvents(store: Store, filter: { runId?: number } = {}): 
 }
 
 /** Drift events per run id (runs without any are absent). */
-export function countDriftEventsByRun(store: Store): Map<number, number> {
-  const rows = store.sql.prepare("SELECT run_id, count(*) AS n FROM drift_events WHERE run_id IS NOT NULL GROUP BY run_id").all() as Array<{
-    run_id: number;
-    n: number;
-  }>;
+export async function countDriftEventsByRun(store: Store): Promise<Map<number, number>> {
+  const rows = await store.sql.all<{ run_id: number; n: number }>(
+    sql`SELECT run_id, count(*) AS n FROM drift_events WHERE run_id IS NOT NULL GROUP BY run_id`,
+  );
   return new Map(rows.map((r) => [Number(r.run_id), Number(r.n)]));
 }

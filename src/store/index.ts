@@ -6,7 +6,7 @@
 export { compressHtml, decompressHtml } from "./blob.js";
 export { DEFAULT_STORE_PATH, inTransaction, nowIso, openStore, type Store, schemaVersion, storeExists, withStore } from "./db.js";
 export { isPostgresUrl } from "./location.js";
-export type { SqlDriver, SqlStatement, TransactionOptions } from "./sql.js";
+export { type Backend, join, raw, type SqlDriver, SqlQuery, sql, type TransactionOptions } from "./sql.js";
 export {
   countDriftEventsByRun,
   type DriftAction,
@@ -28,6 +28,7 @@ export {
 } from "./report.js";
 export { latestWrapper, type SaveWrapperOutcome, type StoredWrapper, saveWrapper } from "./wrappers.js";
 export {
+  completedSince,
   countFetchesByStatus,
   type FetchFilter,
   type FetchOutcome,
@@ -42,6 +43,7 @@ export {
   type NewFetch,
   type NewRecord,
   pageTaskKey,
+  taskKeyOf,
   recordFetch,
   type StoredFetch,
 } from "./fetches.js";
@@ -97,5 +99,5 @@ export {
   startRun,
   staleRuns,
 } from "./runs.js";
-export { EXIT_IO, EXIT_NOPERM, EXIT_TEMPFAIL, environmentError } from "./errors.js";
+export { environmentError } from "./errors.js";
 export { linkPageRecords, type PageSource, pageSources, type RecordSource } from "./provenance.js";

@@ -1,5 +1,6 @@
 import { compressHtml, decompressHtml } from "./blob.js";
 import { nowIso, type Store } from "./db.js";
+import { join, raw, type SqlQuery, sql } from "./sql.js";
 
 /** A linked page as downloaded by `bitext fetch-pages` (one row per URL; a new download replaces the old). */
 export interface PageInput {
@@ -46,44 +47,35 @@ export interface PageFilter {
 }
 
 /** Insert or replace the page stored for `page.url`; returns its id (stable across replacements). */
-export function upsertPage(store: Store, page: PageInput): number {
-  const row = store.sql
-    .prepare(
-      `INSERT INTO pages (url, final_url, fetched_at, http_status, content_type, charset, html, error)
-       VALUES (@url, @final_url, @fetched_at, @http_status, @content_type, @charset, @html, @error)
+export async function upsertPage(store: Store, page: PageInput): Promise<number> {
+  const html = page.html == null ? null : compressHtml(page.html);
+  const row = await store.sql.get<{ id: number }>(
+    sql`INSERT INTO pages (url, final_url, fetched_at, http_status, content_type, charset, html, error)
+       VALUES (${page.url}, ${page.finalUrl ?? null}, ${page.fetchedAt ?? nowIso()}, ${page.httpStatus ?? null},
+         ${page.contentType ?? null}, ${page.charset ?? null}, ${html}, ${page.error ?? null})
        ON CONFLICT (url) DO UPDATE SET final_url = excluded.final_url, fetched_at = excluded.fetched_at,
          http_status = excluded.http_status, content_type = excluded.content_type, charset = excluded.charset,
          html = excluded.html, error = excluded.error, unprocessable = NULL
        RETURNING id`,
-    )
-    .get({
-      url: page.url,
-      final_url: page.finalUrl ?? null,
-      fetched_at: page.fetchedAt ?? nowIso(),
-      http_status: page.httpStatus ?? null,
-      content_type: page.contentType ?? null,
-      charset: page.charset ?? null,
-      html: page.html == null ? null : compressHtml(page.html),
-      error: page.error ?? null,
-    }) as { id: number };
-  return row.id;
+  );
+  return row!.id;
 }
 
 /**
  * Mark a stored page as one that cannot be processed (past the page caps, or its processing failed),
  * with the reason: later runs skip it instead of failing on it again. Downloading it anew clears the mark.
  */
-export function markPageUnprocessable(store: Store, pageId: number, reason: string): void {
-  store.sql.prepare("UPDATE pages SET unprocessable = ? WHERE id = ?").run(reason, pageId);
+export async function markPageUnprocessable(store: Store, pageId: number, reason: string): Promise<void> {
+  await store.sql.run(sql`UPDATE pages SET unprocessable = ${reason} WHERE id = ${pageId}`);
 }
 
 /** The stored page with this id or URL, with its HTML; null if there is none. */
-export function getPage(store: Store, idOrUrl: number | string): StoredPage | null {
-  const row = (
+export async function getPage(store: Store, idOrUrl: number | string): Promise<StoredPage | null> {
+  const row = await store.sql.get<PageRow & { html: Buffer | null }>(
     typeof idOrUrl === "number"
-      ? store.sql.prepare(`SELECT ${PAGE_COLUMNS}, html FROM pages WHERE id = ?`).get(idOrUrl)
-      : store.sql.prepare(`SELECT ${PAGE_COLUMNS}, html FROM pages WHERE url = ?`).get(idOrUrl)
-  ) as (PageRow & { html: Buffer | null }) | undefined;
+      ? sql`SELECT ${PAGE_COLUMNS}, html FROM pages WHERE id = ${idOrUrl}`
+      : sql`SELECT ${PAGE_COLUMNS}, html FROM pages WHERE url = ${idOrUrl}`,
+  );
   if (!row) return null;
   return { ...toSummary(row), html: row.html ? decompressHtml(row.html) : null };
 }
@@ -92,32 +84,30 @@ export function getPage(store: Store, idOrUrl: number | string): StoredPage | nu
  * The stored page for a URL: the page stored under it, else a page whose download a redirect led to it (so a
  * record linking straight to where another record's link redirected reuses that download). Null if none.
  */
-export function pageReachedAt(store: Store, url: string): StoredPage | null {
-  const direct = getPage(store, url);
+export async function pageReachedAt(store: Store, url: string): Promise<StoredPage | null> {
+  const direct = await getPage(store, url);
   if (direct) return direct;
-  const row = store.sql.prepare("SELECT id FROM pages WHERE final_url = ? AND html IS NOT NULL ORDER BY id LIMIT 1").get(url) as
-    | { id: number }
-    | undefined;
+  const row = await store.sql.get<{ id: number }>(
+    sql`SELECT id FROM pages WHERE final_url = ${url} AND html IS NOT NULL ORDER BY id LIMIT 1`,
+  );
   return row ? getPage(store, row.id) : null;
 }
 
 /** Stored pages without their HTML (load one with `getPage`), in id order. */
-export function listPages(store: Store, filter: PageFilter = {}): PageSummary[] {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  if (filter.withHtml !== undefined) where.push(filter.withHtml ? "html IS NOT NULL" : "html IS NULL");
-  if (filter.fetchedSince !== undefined) {
-    where.push("fetched_at >= ?");
-    params.push(filter.fetchedSince);
-  }
-  const sql =
-    `SELECT ${PAGE_COLUMNS} FROM pages${where.length ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY id` +
-    (filter.limit !== undefined ? ` LIMIT ${Math.floor(filter.limit)}` : "");
-  return (store.sql.prepare(sql).all(...params) as PageRow[]).map(toSummary);
+export async function listPages(store: Store, filter: PageFilter = {}): Promise<PageSummary[]> {
+  const where: SqlQuery[] = [];
+  if (filter.withHtml !== undefined) where.push(filter.withHtml ? sql`html IS NOT NULL` : sql`html IS NULL`);
+  if (filter.fetchedSince !== undefined) where.push(sql`fetched_at >= ${filter.fetchedSince}`);
+  const limit = filter.limit !== undefined ? raw(` LIMIT ${Math.floor(filter.limit)}`) : raw("");
+  const rows = await store.sql.all<PageRow>(
+    sql`SELECT ${PAGE_COLUMNS} FROM pages${where.length ? sql` WHERE ${join(where, " AND ")}` : raw("")} ORDER BY id${limit}`,
+  );
+  return rows.map(toSummary);
 }
 
-const PAGE_COLUMNS =
-  "id, url, final_url, fetched_at, http_status, content_type, charset, error, html IS NOT NULL AS has_html, unprocessable";
+const PAGE_COLUMNS = raw(
+  "id, url, final_url, fetched_at, http_status, content_type, charset, error, html IS NOT NULL AS has_html, unprocessable",
+);
 
 interface PageRow {
   id: number;

@@ -1,5 +1,6 @@
 import { LEGACY_COLUMNS } from "../language-pair.js";
 import type { Store } from "./db.js";
+import { raw, sql } from "./sql.js";
 
 const T = LEGACY_COLUMNS.text;
 const N = LEGACY_COLUMNS.norm;
@@ -49,28 +50,17 @@ export interface CorpusPair {
 }
 
 /** Replace the pairs extracted from a page (re-extraction never duplicates). */
-export function replacePairs(store: Store, pageId: number, pairs: readonly SentencePairInput[]): void {
-  const del = store.sql.prepare("DELETE FROM sentence_pairs WHERE page_id = ?");
-  const ins = store.sql.prepare(
-    `INSERT INTO sentence_pairs (page_id, ${T.source}, ${T.target}, score, method, ${N.source}, ${N.target}, src_lang, tgt_lang, quality, reasons)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  store.sql.transaction(() => {
-    del.run(pageId);
+export async function replacePairs(store: Store, pageId: number, pairs: readonly SentencePairInput[]): Promise<void> {
+  const db = store.sql;
+  const columns = raw(`${T.source}, ${T.target}, score, method, ${N.source}, ${N.target}`);
+  await db.transaction(async () => {
+    await db.run(sql`DELETE FROM sentence_pairs WHERE page_id = ${pageId}`);
     for (const p of pairs) {
       const reasons = p.reasons ? JSON.stringify(p.reasons) : null;
-      ins.run(
-        pageId,
-        p.en,
-        p.zh,
-        p.score ?? null,
-        p.method ?? null,
-        p.enNorm,
-        p.zhNorm,
-        p.srcLang ?? null,
-        p.tgtLang ?? null,
-        p.quality ?? null,
-        reasons,
+      await db.run(
+        sql`INSERT INTO sentence_pairs (page_id, ${columns}, src_lang, tgt_lang, quality, reasons)
+           VALUES (${pageId}, ${p.en}, ${p.zh}, ${p.score ?? null}, ${p.method ?? null}, ${p.enNorm}, ${p.zhNorm},
+             ${p.srcLang ?? null}, ${p.tgtLang ?? null}, ${p.quality ?? null}, ${reasons})`,
       );
     }
   });
@@ -84,24 +74,26 @@ export interface UnscoredPair {
 }
 
 /** Stored pairs without a quality score (extracted before the scorer, or by a store before migration 6). */
-export function listUnscoredPairs(store: Store): UnscoredPair[] {
-  return store.sql
-    .prepare(`SELECT id, ${T.source} AS en, ${T.target} AS zh FROM sentence_pairs WHERE quality IS NULL ORDER BY id`)
-    .all() as UnscoredPair[];
+export function listUnscoredPairs(store: Store): Promise<UnscoredPair[]> {
+  return store.sql.all<UnscoredPair>(
+    sql`SELECT id, ${raw(T.source)} AS en, ${raw(T.target)} AS zh FROM sentence_pairs WHERE quality IS NULL ORDER BY id`,
+  );
 }
 
 /** Record the scorer's verdicts on stored pairs, in one transaction. */
-export function setPairQualities(store: Store, verdicts: ReadonlyArray<{ id: number; quality: number; reasons: readonly string[] }>): void {
-  const upd = store.sql.prepare("UPDATE sentence_pairs SET quality = ?, reasons = ? WHERE id = ?");
-  store.sql.transaction(() => {
-    for (const v of verdicts) upd.run(v.quality, JSON.stringify(v.reasons), v.id);
+export async function setPairQualities(
+  store: Store,
+  verdicts: ReadonlyArray<{ id: number; quality: number; reasons: readonly string[] }>,
+): Promise<void> {
+  await store.sql.transaction(async () => {
+    for (const v of verdicts) {
+      await store.sql.run(sql`UPDATE sentence_pairs SET quality = ${v.quality}, reasons = ${JSON.stringify(v.reasons)} WHERE id = ${v.id}`);
+    }
   });
 }
 
-export function listPagePairs(store: Store, pageId: number): StoredSentencePair[] {
-  const rows = store.sql
-    .prepare("SELECT id, page_id, en, zh, score, method, en_norm, zh_norm FROM sentence_pairs WHERE page_id = ? ORDER BY id")
-    .all(pageId) as Array<{
+export async function listPagePairs(store: Store, pageId: number): Promise<StoredSentencePair[]> {
+  const rows = await store.sql.all<{
     id: number;
     page_id: number;
     en: string;
@@ -110,7 +102,7 @@ export function listPagePairs(store: Store, pageId: number): StoredSentencePair[
     method: string | null;
     en_norm: string;
     zh_norm: string;
-  }>;
+  }>(sql`SELECT id, page_id, en, zh, score, method, en_norm, zh_norm FROM sentence_pairs WHERE page_id = ${pageId} ORDER BY id`);
   return rows.map((r) => ({
     id: r.id,
     pageId: r.page_id,
@@ -127,33 +119,15 @@ export function listPagePairs(store: Store, pageId: number): StoredSentencePair[
  * The corpus: pairs deduplicated on (enNorm, zhNorm), each with the text of its best-scored occurrence
  * and every source URL. Ordered by best score (unscored last), then text.
  */
-export function listCorpusPairs(store: Store, filter: { minScore?: number } = {}): CorpusPair[] {
+export async function listCorpusPairs(store: Store, filter: { minScore?: number } = {}): Promise<CorpusPair[]> {
   // The text is that of the best-scored occurrence (the first stored among equals). A pair's sources are the
   // pages it came from: where a redirect led (an engine's link?url=…), not the redirect link.
   const best = (column: string) =>
-    `(SELECT b.${column} FROM sentence_pairs b WHERE b.en_norm = sp.en_norm AND b.zh_norm = sp.zh_norm
-       ORDER BY b.score IS NULL, b.score DESC, b.id LIMIT 1)`;
-  const rows = store.sql
-    .prepare(
-      `SELECT ${best("en")} AS en, ${best("zh")} AS zh, sp.en_norm AS en_norm, sp.zh_norm AS zh_norm, max(sp.score) AS score,
-              json_group_array(DISTINCT sp.method) AS methods, count(*) AS occurrences,
-              (SELECT json_group_array(u.url ORDER BY u.first_id) FROM (
-                 SELECT coalesce(p2.final_url, p2.url) AS url, min(p2.id) AS first_id FROM sentence_pairs s2
-                 JOIN pages p2 ON p2.id = s2.page_id
-                 WHERE s2.en_norm = sp.en_norm AND s2.zh_norm = sp.zh_norm
-                 GROUP BY coalesce(p2.final_url, p2.url)) u) AS urls,
-              max(sp.quality) AS quality,
-              (SELECT q.reasons FROM sentence_pairs q WHERE q.en_norm = sp.en_norm AND q.zh_norm = sp.zh_norm
-                ORDER BY q.quality IS NULL, q.quality DESC, q.id LIMIT 1) AS reasons,
-              (SELECT json_group_array(pp.page_id) FROM (
-                 SELECT s3.page_id AS page_id FROM sentence_pairs s3 WHERE s3.en_norm = sp.en_norm AND s3.zh_norm = sp.zh_norm
-                 GROUP BY s3.page_id ORDER BY s3.page_id) pp) AS page_ids
-       FROM sentence_pairs sp
-       GROUP BY sp.en_norm, sp.zh_norm
-       ${filter.minScore !== undefined ? "HAVING max(sp.score) >= @minScore" : ""}
-       ORDER BY max(sp.score) IS NULL, max(sp.score) DESC, sp.en_norm, sp.zh_norm`,
-    )
-    .all(...(filter.minScore !== undefined ? [{ minScore: filter.minScore }] : [])) as Array<{
+    raw(`(SELECT b.${column} FROM sentence_pairs b WHERE b.en_norm = sp.en_norm AND b.zh_norm = sp.zh_norm
+       ORDER BY b.score IS NULL, b.score DESC, b.id LIMIT 1)`);
+  // SQLite's json_group_array is PostgreSQL's json_agg.
+  const agg = raw(store.sql.backend === "sqlite" ? "json_group_array" : "json_agg");
+  const rows = await store.sql.all<{
     en: string;
     zh: string;
     en_norm: string;
@@ -165,7 +139,25 @@ export function listCorpusPairs(store: Store, filter: { minScore?: number } = {}
     quality: number | null;
     reasons: string | null;
     page_ids: string;
-  }>;
+  }>(
+    sql`SELECT ${best("en")} AS en, ${best("zh")} AS zh, sp.en_norm AS en_norm, sp.zh_norm AS zh_norm, max(sp.score) AS score,
+              ${agg}(DISTINCT sp.method) AS methods, count(*) AS occurrences,
+              (SELECT ${agg}(u.url ORDER BY u.first_id) FROM (
+                 SELECT coalesce(p2.final_url, p2.url) AS url, min(p2.id) AS first_id FROM sentence_pairs s2
+                 JOIN pages p2 ON p2.id = s2.page_id
+                 WHERE s2.en_norm = sp.en_norm AND s2.zh_norm = sp.zh_norm
+                 GROUP BY coalesce(p2.final_url, p2.url)) u) AS urls,
+              max(sp.quality) AS quality,
+              (SELECT q.reasons FROM sentence_pairs q WHERE q.en_norm = sp.en_norm AND q.zh_norm = sp.zh_norm
+                ORDER BY q.quality IS NULL, q.quality DESC, q.id LIMIT 1) AS reasons,
+              (SELECT ${agg}(pp.page_id) FROM (
+                 SELECT s3.page_id AS page_id FROM sentence_pairs s3 WHERE s3.en_norm = sp.en_norm AND s3.zh_norm = sp.zh_norm
+                 GROUP BY s3.page_id ORDER BY s3.page_id) pp) AS page_ids
+       FROM sentence_pairs sp
+       GROUP BY sp.en_norm, sp.zh_norm
+       ${filter.minScore !== undefined ? sql`HAVING max(sp.score) >= ${filter.minScore}` : raw("")}
+       ORDER BY max(sp.score) IS NULL, max(sp.score) DESC, sp.en_norm, sp.zh_norm`,
+  );
   return rows.map((r) => ({
     en: r.en,
     zh: r.zh,

@@ -1,328 +1,263 @@
-import { createRequire } from "node:module";
-import { UserError } from "../errors.js";
-import { toPostgres } from "./dialect.js";
-import { EXIT_TEMPFAIL } from "./errors.js";
+import { AsyncLocalStorage } from "node:async_hooks";
+import { createHash } from "node:crypto";
+import type { Pool, PoolClient, PoolConfig, QueryResult } from "pg";
+import { StoreError } from "../errors.js";
 import { shownUrl } from "./location.js";
-import type { SqlDriver, SqlParams, SqlStatement, TransactionOptions } from "./sql.js";
+import { render, type SqlDriver, type SqlQuery, type TransactionOptions } from "./sql.js";
 
-/** The parts of pg-native (and its libpq binding) this driver uses. */
-interface PgClient {
-  connectSync(params: string): void;
-  querySync(text: string, values?: unknown[]): Record<string, unknown>[];
-  prepareSync(name: string, text: string, nParams: number): void;
-  executeSync(name: string, values: unknown[]): Record<string, unknown>[];
-  end(): void;
-  pq: {
-    transactionStatus(): number;
-    resultErrorFields(): { sqlState?: string } | undefined | null;
-    cmdTuples(): string;
-  };
-}
-type PgClientClass = new (config: { types: unknown }) => PgClient;
-
-/** libpq's PQTRANS_UNKNOWN: the connection is bad (the server went away or it was dropped). */
-const CONNECTION_BAD = 4;
-/** Prepared statements kept per connection. */
-const MAX_PREPARED = 500;
 /** Rows a cursor fetches per round trip when iterating. */
 const CURSOR_BATCH = 500;
 /** Whole transactions retried on a deadlock or serialisation failure (concurrent workers). */
 const MAX_ATTEMPTS = 5;
 const RETRYABLE = new Set(["40P01", "40001"]);
+/** Connections a process keeps at most (a worker's page, its heartbeat and an export at once fit). */
+const POOL_SIZE = 4;
 
-/**
- * A synchronous SQL driver over one PostgreSQL connection (pg-native, loaded only when a PostgreSQL store
- * is opened, so the SQLite default needs nothing). Statements are prepared once per connection; a dropped
- * connection fails the operation in progress, and the next one reconnects.
- */
-export function postgresDriver(url: string, options: { readonly?: boolean } = {}): SqlDriver {
-  const conn = new PostgresConnection(url, options.readonly ?? false);
-  const driver: SqlDriver = {
-    backend: "postgres",
-    get open() {
-      return conn.open;
-    },
-    readonly: options.readonly ?? false,
-    prepare(sql: string): SqlStatement {
-      return {
-        run: (...params) => {
-          conn.execute(sql, params);
-          return { changes: conn.changes() };
-        },
-        get: (...params) => conn.execute(sql, params)[0],
-        all: (...params) => conn.execute(sql, params),
-        iterate: (...params) => conn.iterate(sql, params),
-      };
-    },
-    transaction<T>(fn: () => T, options: TransactionOptions = {}): T {
-      return conn.depth > 0 ? conn.nestedTransaction(fn) : conn.outerTransaction(fn, options);
-    },
-    exec(sql: string): void {
-      conn.ready();
-      conn.query(sql);
-    },
-    schemaVersion: () => conn.schemaVersion(),
-    setSchemaVersion: (version: number) => conn.setSchemaVersion(version),
-    close(): void {
-      conn.close();
-    },
-  };
-  return driver;
+/** The part of pg-cursor this driver uses (the package has no type declarations). */
+interface Cursor<T> {
+  read(rows: number): Promise<T[]>;
+  close(): Promise<void>;
+}
+type CursorClass = new <T>(text: string, values: unknown[]) => Cursor<T>;
+
+/** The transaction of an async context: its client, depth, and whether it is still open. */
+interface Tx {
+  client: PoolClient;
+  depth: number;
+  open: boolean;
 }
 
-/** One connection to the store, with its prepared statements and transaction depth; reconnects when it went bad. */
-class PostgresConnection {
-  private readonly shown: string;
-  private readonly Client: PgClientClass;
-  private readonly types: unknown;
-  private client: PgClient;
-  private prepared = new Map<string, string>();
-  depth = 0;
-  private cursors = 0;
-  open = true;
+/**
+ * An asynchronous SQL driver over a pool of PostgreSQL connections (node-postgres, loaded only when a
+ * PostgreSQL store is opened, so the SQLite default needs nothing of it). Statements outside a transaction
+ * take any pooled connection; a transaction holds one until it ends, and the statements issued in its async
+ * context (AsyncLocalStorage) go to that connection. Nothing here blocks the event loop. A dropped
+ * connection fails the operation in progress; the pool replaces it for the next one.
+ */
+export async function postgresDriver(url: string, options: { readonly?: boolean } = {}): Promise<SqlDriver> {
+  const shown = shownUrl(url);
+  const { Pool, Cursor } = await loadPg();
+  const readonly = options.readonly ?? false;
+  const config: PoolConfig = {
+    connectionString: url,
+    max: POOL_SIZE,
+    connectionTimeoutMillis: 10_000,
+    types: { getTypeParser: typeParser },
+    // Every connection reads only, for a read-only store.
+    options: `-c client_min_messages=warning${readonly ? " -c default_transaction_read_only=on" : ""}`,
+  };
+  const pool: Pool = new Pool(config);
+  // An idle connection that breaks (server restart) is dropped by the pool; without a listener, its error
+  // would end the process.
+  pool.on("error", () => {});
+  const context = new AsyncLocalStorage<Tx>();
+  const current = () => {
+    const tx = context.getStore();
+    return tx?.open ? tx : undefined;
+  };
+  let open = true;
+  const watched = new WeakSet<PoolClient>();
 
-  constructor(
-    private readonly url: string,
-    private readonly readonly: boolean,
-  ) {
-    this.shown = shownUrl(url);
-    const { Client, types } = loadPgNative(this.shown);
-    this.Client = Client;
-    this.types = types;
-    this.client = this.connect();
-  }
-
-  private connect(): PgClient {
-    const c = new this.Client({ types: this.types });
+  const query = async <T>(q: SqlQuery): Promise<QueryResult<T & Record<string, unknown>>> => {
+    if (!open) throw new Error(`${shown}: the store is closed`);
+    const text = render(q, "postgres");
+    // Named: prepared once per connection (the name stands for the text).
+    const config = { name: statementName(text), text, values: q.values as unknown[] };
     try {
-      c.connectSync(this.url);
-      live.add(c);
-      if (this.readonly) c.querySync("SET default_transaction_read_only = on");
-      c.querySync("SET client_min_messages = warning");
+      return await (current()?.client ?? pool).query<T & Record<string, unknown>>(config);
     } catch (err) {
-      endClient(c);
-      throw new UserError(`${this.shown}: cannot connect to the PostgreSQL store (${firstLine(err)})`, { exitCode: EXIT_TEMPFAIL });
+      throw pgError(err);
     }
-    return c;
-  }
-
-  /** Before an operation outside a transaction: replace a connection that went bad. */
-  ready(): void {
-    if (!this.open) throw new Error(`${this.shown}: the store is closed`);
-    if (this.depth === 0 && this.client.pq.transactionStatus() === CONNECTION_BAD) {
-      endClient(this.client);
-      this.client = this.connect();
-      this.prepared = new Map();
-    }
-  }
-
-  query(text: string, values?: unknown[]): Record<string, unknown>[] {
+  };
+  const plain = async (client: PoolClient | Pool, text: string, values?: unknown[]): Promise<QueryResult> => {
     try {
-      return values ? this.client.querySync(text, values) : this.client.querySync(text);
+      return await client.query(text, values);
     } catch (err) {
-      throw pgError(this.client, err);
+      throw pgError(err);
     }
-  }
-
-  /** Rows changed by the last statement. */
-  changes(): number {
-    return Number.parseInt(this.client.pq.cmdTuples(), 10) || 0;
-  }
-
-  execute(sql: string, params: SqlParams): Record<string, unknown>[] {
-    this.ready();
-    const t = toPostgres(sql);
-    const values = bind(t.names, t.count, params, sql);
+  };
+  const connect = async (): Promise<PoolClient> => {
+    if (!open) throw new Error(`${shown}: the store is closed`);
+    let client: PoolClient;
     try {
-      return this.client.executeSync(this.statement(sql, t.text, t.count), values);
+      client = await pool.connect();
     } catch (err) {
-      throw pgError(this.client, err);
+      throw pgError(err);
     }
-  }
-
-  /** The name of the statement prepared for `sql` on this connection, prepared now if need be. */
-  private statement(sql: string, text: string, count: number): string {
-    let name = this.prepared.get(sql);
-    if (name === undefined) {
-      // Statements with a literal LIMIT vary without end: start afresh rather than grow without bound.
-      if (this.prepared.size >= MAX_PREPARED) {
-        this.client.querySync("DEALLOCATE ALL");
-        this.prepared.clear();
-      }
-      name = `bitext_${this.prepared.size + 1}`;
-      this.client.prepareSync(name, text, count);
-      this.prepared.set(sql, name);
+    // A connection that breaks while checked out fails the statement under way; its error event must not end
+    // the process.
+    if (!watched.has(client)) {
+      watched.add(client);
+      client.on("error", () => {});
     }
-    return name;
-  }
+    return client;
+  };
 
-  *iterate(sql: string, params: SqlParams): Generator<unknown> {
-    this.ready();
-    const t = toPostgres(sql);
-    const values = bind(t.names, t.count, params, sql);
-    const own = this.depth === 0;
-    const cursor = `bitext_cursor_${++this.cursors}`;
-    if (own) this.query("BEGIN");
-    this.depth++;
-    let finished = false;
+  /** One attempt of an outermost transaction on its own connection. */
+  const attempt = async <T>(fn: () => Promise<T>, options: TransactionOptions): Promise<T> => {
+    const client = await connect();
+    let broken = false;
+    const key = options.exclusiveKey ? [options.exclusiveKey] : null;
     try {
-      this.query(`DECLARE ${cursor} NO SCROLL CURSOR FOR ${t.text}`, values);
-      for (;;) {
-        const rows = this.query(`FETCH ${CURSOR_BATCH} FROM ${cursor}`);
-        yield* rows;
-        if (rows.length < CURSOR_BATCH) break;
-      }
-      this.query(`CLOSE ${cursor}`);
-      if (own) this.query("COMMIT");
-      finished = true;
-    } finally {
-      this.depth--;
-      // Stopped early (break, an error): close the cursor, end the read transaction it lived in.
-      if (!finished) quietly(() => (own ? this.query("ROLLBACK") : this.query(`CLOSE ${cursor}`)));
-    }
-  }
-
-  /** A transaction inside another: a savepoint. */
-  nestedTransaction<T>(fn: () => T): T {
-    const savepoint = `bitext_sp_${this.depth}`;
-    this.query(`SAVEPOINT ${savepoint}`);
-    this.depth++;
-    try {
-      const result = fn();
-      this.query(`RELEASE SAVEPOINT ${savepoint}`);
-      return result;
-    } catch (err) {
-      quietly(() => this.query(`ROLLBACK TO SAVEPOINT ${savepoint}`));
-      throw err;
-    } finally {
-      this.depth--;
-    }
-  }
-
-  outerTransaction<T>(fn: () => T, options: TransactionOptions): T {
-    for (let attempt = 1; ; attempt++) {
-      this.ready();
       // The lock is the session's, taken before BEGIN: a transaction begun before another's commit could
       // still see the catalog as it was (a table just created missing), so it begins once the lock is held.
-      const key = options.exclusiveKey ? [options.exclusiveKey] : null;
-      if (key) this.query("SELECT pg_advisory_lock(hashtext($1))", key);
+      if (key) await plain(client, "SELECT pg_advisory_lock(hashtext($1))", key);
+      const tx: Tx = { client, depth: 1, open: true };
       try {
-        this.query("BEGIN");
-        this.depth = 1;
-        const result = fn();
-        this.query("COMMIT");
+        await plain(client, "BEGIN");
+        const result = await context.run(tx, fn);
+        await plain(client, "COMMIT");
         return result;
       } catch (err) {
-        quietly(() => this.query("ROLLBACK"));
-        // Two workers writing the same rows in another order: PostgreSQL aborts one; run it again.
-        if (attempt < MAX_ATTEMPTS && RETRYABLE.has((err as { code?: string }).code ?? "")) continue;
+        await plain(client, "ROLLBACK").catch(() => {});
         throw err;
       } finally {
-        this.depth = 0;
-        if (key) quietly(() => this.query("SELECT pg_advisory_unlock(hashtext($1))", key));
+        tx.open = false;
       }
+    } catch (err) {
+      broken = isConnectionError(err);
+      throw err;
+    } finally {
+      if (key && !broken) await plain(client, "SELECT pg_advisory_unlock(hashtext($1))", key).catch(() => {});
+      client.release(broken);
     }
-  }
+  };
 
-  schemaVersion(): number {
-    this.ready();
-    const exists = this.query("SELECT to_regclass('bitext_schema') IS NOT NULL AS e")[0]!.e === true;
-    if (!exists) return 0;
-    return Number(this.query("SELECT coalesce(max(version), 0) AS v FROM bitext_schema")[0]!.v);
-  }
+  return {
+    backend: "postgres",
+    get open() {
+      return open;
+    },
+    readonly,
+    run: async (q) => ({ changes: (await query(q)).rowCount ?? 0 }),
+    get: async <T>(q: SqlQuery) => (await query<T>(q)).rows[0] as T | undefined,
+    all: async <T>(q: SqlQuery) => (await query<T>(q)).rows as T[],
+    iterate: <T>(q: SqlQuery): AsyncIterable<T> => ({
+      async *[Symbol.asyncIterator]() {
+        // A cursor needs a connection of its own for its lifetime (or the transaction's).
+        const tx = current();
+        const client = tx?.client ?? (await connect());
+        const cursor = client.query(new Cursor<T>(render(q, "postgres"), q.values as unknown[]) as never) as unknown as Cursor<T>;
+        let broken = false;
+        try {
+          for (;;) {
+            const rows = await cursor.read(CURSOR_BATCH).catch((err: unknown) => {
+              throw pgError(err);
+            });
+            yield* rows;
+            if (rows.length < CURSOR_BATCH) break;
+          }
+        } catch (err) {
+          broken = isConnectionError(err);
+          throw err;
+        } finally {
+          if (!broken) await cursor.close().catch(() => {});
+          if (!tx) client.release(broken);
+        }
+      },
+    }),
+    async transaction<T>(fn: () => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+      const outer = current();
+      if (outer) {
+        const name = `bitext_sp_${outer.depth}`;
+        await plain(outer.client, `SAVEPOINT ${name}`);
+        const tx: Tx = { client: outer.client, depth: outer.depth + 1, open: true };
+        try {
+          const result = await context.run(tx, fn);
+          await plain(outer.client, `RELEASE SAVEPOINT ${name}`);
+          return result;
+        } catch (err) {
+          await plain(outer.client, `ROLLBACK TO SAVEPOINT ${name}`).catch(() => {});
+          throw err;
+        } finally {
+          tx.open = false;
+        }
+      }
+      for (let n = 1; ; n++) {
+        try {
+          return await attempt(fn, options);
+        } catch (err) {
+          // Two workers writing the same rows in another order: PostgreSQL aborts one; run it again.
+          if (n < MAX_ATTEMPTS && RETRYABLE.has((err as { code?: string }).code ?? "")) continue;
+          throw err;
+        }
+      }
+    },
+    async exec(text: string): Promise<void> {
+      await plain(current()?.client ?? pool, text);
+    },
+    async schemaVersion(): Promise<number> {
+      const c = current()?.client ?? pool;
+      const exists = (await plain(c, "SELECT to_regclass('bitext_schema') IS NOT NULL AS e")).rows[0].e === true;
+      if (!exists) return 0;
+      return Number((await plain(c, "SELECT coalesce(max(version), 0) AS v FROM bitext_schema")).rows[0].v);
+    },
+    async setSchemaVersion(version: number): Promise<void> {
+      const c = current()?.client ?? pool;
+      // One row per migration applied, with when (the SQLite store keeps the number in PRAGMA user_version).
+      await plain(c, "CREATE TABLE IF NOT EXISTS bitext_schema (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)");
+      await plain(
+        c,
+        "INSERT INTO bitext_schema (version, applied_at) SELECT v, $2 FROM generate_series((SELECT coalesce(max(version), 0) + 1 FROM bitext_schema), $1::int) v",
+        [version, new Date().toISOString()],
+      );
+    },
+    async close(): Promise<void> {
+      if (!open) return;
+      open = false;
+      await pool.end();
+    },
+  };
+}
 
-  setSchemaVersion(version: number): void {
-    // One row per migration applied, with when (the SQLite store keeps the number in PRAGMA user_version).
-    this.query("CREATE TABLE IF NOT EXISTS bitext_schema (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)");
-    this.query(
-      "INSERT INTO bitext_schema (version, applied_at) SELECT v, $2 FROM generate_series((SELECT coalesce(max(version), 0) + 1 FROM bitext_schema), $1::int) v",
-      [String(version), new Date().toISOString()],
-    );
-  }
+/** A prepared statement's name for its text: the same on every connection, unique per text. */
+function statementName(text: string): string {
+  return `bitext_${createHash("sha1").update(text).digest("hex").slice(0, 24)}`;
+}
 
-  close(): void {
-    if (!this.open) return;
-    this.open = false;
-    endClient(this.client);
+/** Rows in the shapes SQLite gives them: numbers for int8 and numeric (ids and counts, well within 2^53), JSON as text. */
+function typeParser(oid: number, format?: string): (text: string) => unknown {
+  switch (oid) {
+    case 20: // int8
+    case 1700: // numeric
+      return Number;
+    case 114: // json, jsonb: kept as text, as SQLite's json functions give it
+    case 3802:
+      return (text: string) => text;
+    default:
+      return baseParser!(oid, format);
   }
+}
+let baseParser: ((oid: number, format?: string) => (text: string) => unknown) | null = null;
+
+/** node-postgres and pg-cursor, loaded on first use. */
+async function loadPg(): Promise<{ Pool: typeof Pool; Cursor: CursorClass }> {
+  const pg = (await import("pg")).default;
+  const Cursor = (await import("pg-cursor")).default as unknown as CursorClass;
+  baseParser = pg.types.getTypeParser as (oid: number, format?: string) => (text: string) => unknown;
+  return { Pool: pg.Pool, Cursor };
+}
+
+/** Errors of the connection itself (the server went away, the network broke), not of a statement. */
+function isConnectionError(err: unknown): boolean {
+  const code = (err as { code?: string }).code ?? "";
+  return code.startsWith("08") || code.startsWith("57P");
 }
 
 /**
- * Connected clients, and ended ones until libuv has closed their socket watcher: libpq's binding embeds
- * the watcher in the client, so a client garbage-collected while connected or before the close completes
- * corrupts the event loop (a crash at exit). A store dropped without close leaks its connection instead.
+ * node-postgres's error as the store's: PostgreSQL's SQLSTATE as `code`, and 08006 for a connection that
+ * could not be made or broke (node-postgres reports those as socket errors or plain messages).
  */
-const live = new Set<PgClient>();
-
-function endClient(c: PgClient): void {
-  quietly(() => c.end());
-  live.add(c);
-  setTimeout(() => live.delete(c), 100).unref();
-}
-
-/** pg-native and the type parsers that give rows the shapes SQLite gives them. */
-function loadPgNative(shown: string): { Client: PgClientClass; types: unknown } {
-  const require = createRequire(import.meta.url);
-  let Client: PgClientClass;
-  let base: { getTypeParser(oid: number, format?: string): (text: string) => unknown };
-  try {
-    Client = require("pg-native") as PgClientClass;
-    base = createRequire(require.resolve("pg-native"))("pg-types");
-  } catch (err) {
-    const missing = (err as NodeJS.ErrnoException).code === "MODULE_NOT_FOUND";
-    throw new UserError(
-      `${shown}: a PostgreSQL store needs the optional package pg-native, which ${missing ? "is not installed" : `does not load (${firstLine(err)})`}: ` +
-        "install it with npm install pg-native (building it needs libpq-dev), or use a SQLite store file",
-    );
-  }
-  const asNumber = (text: string) => Number(text);
-  const asText = (text: string) => text;
-  const types = {
-    getTypeParser(oid: number, format?: string) {
-      switch (oid) {
-        case 20: // int8: ids and counts, well within 2^53
-        case 1700: // numeric: sums
-          return asNumber;
-        case 114: // json, jsonb: kept as text, as SQLite's json functions give it
-        case 3802:
-          return asText;
-        default:
-          return base.getTypeParser(oid, format);
-      }
-    },
-  };
-  return { Client, types };
-}
-
-/** Parameters as libpq takes them: text, or null. Bytes go as bytea's hex form. */
-function bind(names: string[] | null, count: number, params: SqlParams, sql: string): unknown[] {
-  let values: unknown[];
-  if (names) {
-    const named = (params[0] ?? {}) as Record<string, unknown>;
-    values = names.map((n) => {
-      if (!(n in named)) throw new Error(`missing named parameter @${n} for: ${sql}`);
-      return named[n];
-    });
-  } else values = params;
-  if (values.length !== count) throw new RangeError(`expected ${count} parameter(s), got ${values.length}, for: ${sql}`);
-  return values.map(toText);
-}
-
-function toText(v: unknown): string | null {
-  if (v === null || v === undefined) return null;
-  if (v instanceof Uint8Array) return `\\x${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString("hex")}`;
-  if (typeof v === "boolean") return v ? "t" : "f";
-  return String(v);
-}
-
-/** pg-native's error with PostgreSQL's SQLSTATE as `code` (08006 when the connection broke). */
-function pgError(client: PgClient, err: unknown): Error {
-  const fields = client.pq.resultErrorFields();
-  const code = fields?.sqlState ?? (client.pq.transactionStatus() === CONNECTION_BAD ? "08006" : undefined);
-  const e = new Error(firstLine(err));
-  e.name = "PostgresError";
-  if (code) Object.assign(e, { code });
-  return e;
+function pgError(err: unknown): Error {
+  if (err instanceof StoreError) return err;
+  const e = err as { code?: string; message?: string };
+  const message = firstLine(err);
+  let code = typeof e.code === "string" && /^[0-9A-Z]{5}$/.test(e.code) ? e.code : undefined;
+  if (code === undefined && (typeof e.code === "string" || /connection|terminat|timeout|ECONN/i.test(message))) code = "08006";
+  const out = new Error(message);
+  out.name = "PostgresError";
+  if (code) Object.assign(out, { code });
+  return out;
 }
 
 function firstLine(err: unknown): string {
@@ -331,12 +266,4 @@ function firstLine(err: unknown): string {
     .replace(/^(ERROR|FATAL):\s+/, "")
     .split("\n")[0]!
     .trim();
-}
-
-function quietly(fn: () => unknown): void {
-  try {
-    fn();
-  } catch {
-    // cleaning up after an error that is already being reported
-  }
 }

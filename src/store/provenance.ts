@@ -1,5 +1,6 @@
 import { LEGACY_COLUMNS, type ParallelText } from "../language-pair.js";
 import type { Store } from "./db.js";
+import { raw, sql } from "./sql.js";
 
 /**
  * Where a stored page came from: the result records that led fetch-pages to it (page_records, migration 6),
@@ -27,32 +28,34 @@ export interface PageSource {
 }
 
 /** Link a fetched page to the records that led to it (kept when the page is fetched again). */
-export function linkPageRecords(store: Store, pageId: number, recordIds: readonly number[]): void {
-  const ins = store.sql.prepare("INSERT OR IGNORE INTO page_records (page_id, record_id) VALUES (?, ?)");
-  store.sql.transaction(() => {
-    for (const r of recordIds) ins.run(pageId, r);
+export async function linkPageRecords(store: Store, pageId: number, recordIds: readonly number[]): Promise<void> {
+  await store.sql.transaction(async () => {
+    for (const r of recordIds) {
+      await store.sql.run(sql`INSERT INTO page_records (page_id, record_id) VALUES (${pageId}, ${r}) ON CONFLICT DO NOTHING`);
+    }
   });
 }
 
 const Q = LEGACY_COLUMNS.query;
 
 /** The sources of the given pages, by page id (records by engine, then rank). */
-export function pageSources(store: Store, pageIds: readonly number[]): Map<number, PageSource> {
+export async function pageSources(store: Store, pageIds: readonly number[]): Promise<Map<number, PageSource>> {
   const out = new Map<number, PageSource>();
-  const page = store.sql.prepare("SELECT id, url, final_url, fetched_at FROM pages WHERE id = ?");
-  const records = store.sql.prepare(
-    `SELECT r.id AS record_id, r.engine AS engine, r.rank AS rank, r.url AS url, r.first_fetch_id AS fetch_id, f.started_at AS fetched_at,
-            q.id AS query_id, coalesce(q.src_text, r.${Q.source}) AS query_source, coalesce(q.tgt_text, r.${Q.target}) AS query_target,
+  const records = (
+    id: number,
+  ) => sql`SELECT r.id AS record_id, r.engine AS engine, r.rank AS rank, r.url AS url, r.first_fetch_id AS fetch_id, f.started_at AS fetched_at,
+            q.id AS query_id, coalesce(q.src_text, r.${raw(Q.source)}) AS query_source, coalesce(q.tgt_text, r.${raw(Q.target)}) AS query_target,
             q.source_file AS query_file, q.source_line AS query_line, q.note AS query_note
      FROM page_records pr JOIN records r ON r.id = pr.record_id
      JOIN fetches f ON f.id = r.first_fetch_id
      LEFT JOIN queries q ON q.id = r.query_id
-     WHERE pr.page_id = ? ORDER BY r.engine, r.rank, r.id`,
-  );
+     WHERE pr.page_id = ${id} ORDER BY r.engine, r.rank, r.id`;
   for (const id of new Set(pageIds)) {
-    const p = page.get(id) as { id: number; url: string; final_url: string | null; fetched_at: string } | undefined;
+    const p = await store.sql.get<{ id: number; url: string; final_url: string | null; fetched_at: string }>(
+      sql`SELECT id, url, final_url, fetched_at FROM pages WHERE id = ${id}`,
+    );
     if (!p) continue;
-    const rows = records.all(id) as Array<{
+    const rows = await store.sql.all<{
       record_id: number;
       engine: string;
       rank: number;
@@ -65,7 +68,7 @@ export function pageSources(store: Store, pageIds: readonly number[]): Map<numbe
       query_file: string | null;
       query_line: number | null;
       query_note: string | null;
-    }>;
+    }>(records(id));
     out.set(id, {
       pageId: id,
       url: p.url,
@@ -96,14 +99,16 @@ export function pageSources(store: Store, pageIds: readonly number[]): Map<numbe
  * A fetch's query as a `queries` row (made on first use), linked from the fetch and from the records it
  * stored or saw first (`query_id`). Called inside the fetch's transaction.
  */
-export function linkFetchQuery(store: Store, fetchId: number, query: ParallelText): void {
+export async function linkFetchQuery(store: Store, fetchId: number, query: ParallelText): Promise<void> {
   const { source, target } = query;
-  store.sql
-    .prepare("INSERT OR IGNORE INTO queries (src_lang, tgt_lang, src_text, tgt_text) VALUES (?, ?, ?, ?)")
-    .run(source.lang, target.lang, source.text, target.text);
-  const row = store.sql
-    .prepare("SELECT id FROM queries WHERE src_lang = ? AND tgt_lang = ? AND src_text = ? AND tgt_text = ?")
-    .get(source.lang, target.lang, source.text, target.text) as { id: number };
-  store.sql.prepare("UPDATE fetches SET query_id = ? WHERE id = ?").run(row.id, fetchId);
-  store.sql.prepare("UPDATE records SET query_id = ? WHERE last_fetch_id = ? AND query_id IS NULL").run(row.id, fetchId);
+  const db = store.sql;
+  await db.run(
+    sql`INSERT INTO queries (src_lang, tgt_lang, src_text, tgt_text) VALUES (${source.lang}, ${target.lang}, ${source.text}, ${target.text})
+        ON CONFLICT DO NOTHING`,
+  );
+  const row = (await db.get<{ id: number }>(
+    sql`SELECT id FROM queries WHERE src_lang = ${source.lang} AND tgt_lang = ${target.lang} AND src_text = ${source.text} AND tgt_text = ${target.text}`,
+  ))!;
+  await db.run(sql`UPDATE fetches SET query_id = ${row.id} WHERE id = ${fetchId}`);
+  await db.run(sql`UPDATE records SET query_id = ${row.id} WHERE last_fetch_id = ${fetchId} AND query_id IS NULL`);
 }

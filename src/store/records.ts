@@ -1,5 +1,6 @@
 import { type ParallelText, parallelText } from "../language-pair.js";
 import { nowIso, type Store } from "./db.js";
+import { type Backend, join, raw, type SqlQuery, sql } from "./sql.js";
 
 export type RecordLabel = "bilingual" | "monolingual";
 
@@ -85,98 +86,90 @@ interface RecordRow {
 }
 
 /** Records matching `filter`, in a stable order (engine, query, rank). */
-export function listRecords(store: Store, filter: RecordFilter = {}): StoredRecord[] {
-  return [...iterateRecords(store, filter)];
+export async function listRecords(store: Store, filter: RecordFilter = {}): Promise<StoredRecord[]> {
+  return (await store.sql.all<RecordRow>(orderedSql(store, filter))).map(toRecord);
 }
 
 /** Like `listRecords`, one record at a time: for exports of any size. */
-export function* iterateRecords(store: Store, filter: RecordFilter = {}): Generator<StoredRecord> {
-  const { sql, params } = selectSql("SELECT r.*", filter);
-  const ordered = `${sql} ORDER BY r.engine, r.query_en, r.query_zh, r.rank, r.id${limitSql(filter)}`;
-  for (const row of store.sql.prepare(ordered).iterate(...params) as IterableIterator<RecordRow>) yield toRecord(row);
+export async function* iterateRecords(store: Store, filter: RecordFilter = {}): AsyncGenerator<StoredRecord> {
+  for await (const row of store.sql.iterate<RecordRow>(orderedSql(store, filter))) yield toRecord(row);
 }
 
-export function countRecords(store: Store, filter: RecordFilter = {}): number {
-  const { sql, params } = selectSql("SELECT count(*) AS n", filter);
-  return (store.sql.prepare(sql).get(...params) as { n: number }).n;
+function orderedSql(store: Store, filter: RecordFilter): SqlQuery {
+  return sql`${selectSql(store.sql.backend, raw("SELECT r.*"), filter)} ORDER BY r.engine, r.query_en, r.query_zh, r.rank, r.id${limitSql(store, filter)}`;
 }
 
-export function getRecord(store: Store, id: number): StoredRecord | null {
-  const row = store.sql.prepare("SELECT * FROM records WHERE id = ?").get(id) as RecordRow | undefined;
+export async function countRecords(store: Store, filter: RecordFilter = {}): Promise<number> {
+  return (await store.sql.get<{ n: number }>(selectSql(store.sql.backend, raw("SELECT count(*) AS n"), filter)))!.n;
+}
+
+export async function getRecord(store: Store, id: number): Promise<StoredRecord | null> {
+  const row = await store.sql.get<RecordRow>(sql`SELECT * FROM records WHERE id = ${id}`);
   return row ? toRecord(row) : null;
 }
 
 /** Store the classifier's decision for one record. */
-export function setClassification(store: Store, id: number, c: Classification): void {
-  const info = store.sql
-    .prepare("UPDATE records SET label = ?, probability = ?, model = ?, classified_at = ? WHERE id = ?")
-    .run(c.label, c.probability, c.model, nowIso(), id);
+export async function setClassification(store: Store, id: number, c: Classification): Promise<void> {
+  const info = await store.sql.run(
+    sql`UPDATE records SET label = ${c.label}, probability = ${c.probability}, model = ${c.model}, classified_at = ${nowIso()} WHERE id = ${id}`,
+  );
   if (info.changes === 0) throw new Error(`setClassification: no record ${id}`);
 }
 
 /** Store many decisions in one transaction (much faster than one call per record). */
-export function setClassifications(store: Store, decisions: ReadonlyArray<{ id: number } & Classification>): void {
-  const stmt = store.sql.prepare("UPDATE records SET label = ?, probability = ?, model = ?, classified_at = ? WHERE id = ?");
+export async function setClassifications(store: Store, decisions: ReadonlyArray<{ id: number } & Classification>): Promise<void> {
   const at = nowIso();
-  store.sql.transaction(() => {
-    for (const d of decisions) stmt.run(d.label, d.probability, d.model, at, d.id);
+  await store.sql.transaction(async () => {
+    for (const d of decisions) {
+      await store.sql.run(
+        sql`UPDATE records SET label = ${d.label}, probability = ${d.probability}, model = ${d.model}, classified_at = ${at} WHERE id = ${d.id}`,
+      );
+    }
   });
 }
 
 /** Store a person's label for a record (null clears it). */
-export function setAnnotation(store: Store, id: number, label: RecordLabel | null): void {
-  const info = store.sql
-    .prepare("UPDATE records SET annotation = ?, annotated_at = ? WHERE id = ?")
-    .run(label, label === null ? null : nowIso(), id);
+export async function setAnnotation(store: Store, id: number, label: RecordLabel | null): Promise<void> {
+  const info = await store.sql.run(
+    sql`UPDATE records SET annotation = ${label}, annotated_at = ${label === null ? null : nowIso()} WHERE id = ${id}`,
+  );
   if (info.changes === 0) throw new Error(`setAnnotation: no record ${id}`);
 }
 
-function selectSql(select: string, f: RecordFilter): { sql: string; params: unknown[] } {
-  const where: string[] = [];
-  const params: unknown[] = [];
+function selectSql(backend: Backend, select: SqlQuery, f: RecordFilter): SqlQuery {
+  const where: SqlQuery[] = [];
   if (f.engines && f.engines.length > 0) {
-    where.push(`r.engine IN (${f.engines.map(() => "?").join(", ")})`);
-    params.push(...f.engines);
+    where.push(
+      sql`r.engine IN (${join(
+        f.engines.map((e) => sql`${e}`),
+        ", ",
+      )})`,
+    );
   }
-  if (f.query) {
-    where.push("r.query_en = ? AND r.query_zh = ?");
-    params.push(f.query.source.text, f.query.target.text);
-  }
-  if (f.label === "unclassified") where.push("r.label IS NULL");
-  else if (f.label) {
-    where.push("r.label = ?");
-    params.push(f.label);
-  }
-  if (f.minProbability !== undefined) {
-    where.push("r.probability >= ?");
-    params.push(f.minProbability);
-  }
-  if (f.notClassifiedBy !== undefined) {
-    where.push("(r.model IS NULL OR r.model <> ?)");
-    params.push(f.notClassifiedBy);
-  }
-  if (f.annotated !== undefined) where.push(f.annotated ? "r.annotation IS NOT NULL" : "r.annotation IS NULL");
-  if (f.seenSince !== undefined) {
-    where.push("r.last_seen >= ?");
-    params.push(f.seenSince);
-  }
+  if (f.query) where.push(sql`r.query_en = ${f.query.source.text} AND r.query_zh = ${f.query.target.text}`);
+  if (f.label === "unclassified") where.push(sql`r.label IS NULL`);
+  else if (f.label) where.push(sql`r.label = ${f.label}`);
+  if (f.minProbability !== undefined) where.push(sql`r.probability >= ${f.minProbability}`);
+  if (f.notClassifiedBy !== undefined) where.push(sql`(r.model IS NULL OR r.model <> ${f.notClassifiedBy})`);
+  if (f.annotated !== undefined) where.push(f.annotated ? sql`r.annotation IS NOT NULL` : sql`r.annotation IS NULL`);
+  if (f.seenSince !== undefined) where.push(sql`r.last_seen >= ${f.seenSince}`);
   if (f.runId !== undefined) {
-    where.push("r.id IN (SELECT rf.record_id FROM record_fetches rf JOIN fetches x ON x.id = rf.fetch_id WHERE x.run_id = ?)");
-    params.push(f.runId);
+    where.push(sql`r.id IN (SELECT rf.record_id FROM record_fetches rf JOIN fetches x ON x.id = rf.fetch_id WHERE x.run_id = ${f.runId})`);
   }
   if (f.urlContains !== undefined) {
-    where.push("instr(r.url, ?) > 0");
-    params.push(f.urlContains);
+    // The same function, spelt per backend.
+    const position = backend === "sqlite" ? raw("instr") : raw("strpos");
+    where.push(sql`${position}(r.url, ${f.urlContains}) > 0`);
   }
-  const sql = `${select} FROM records r${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""}`;
-  return { sql, params };
+  return sql`${select} FROM records r${where.length > 0 ? sql` WHERE ${join(where, " AND ")}` : raw("")}`;
 }
 
-function limitSql(f: RecordFilter): string {
-  if (f.limit === undefined && f.offset === undefined) return "";
-  // LIMIT -1: no limit (SQLite's spelling; PostgreSQL's LIMIT ALL, see dialect.ts).
-  const limit = f.limit === undefined ? -1 : Math.max(0, Math.floor(f.limit));
-  return ` LIMIT ${limit} OFFSET ${Math.max(0, Math.floor(f.offset ?? 0))}`;
+function limitSql(store: Store, f: RecordFilter): SqlQuery {
+  if (f.limit === undefined && f.offset === undefined) return raw("");
+  // No limit, only an offset: SQLite spells it LIMIT -1, PostgreSQL LIMIT ALL.
+  const none = store.sql.backend === "sqlite" ? "-1" : "ALL";
+  const limit = f.limit === undefined ? none : String(Math.max(0, Math.floor(f.limit)));
+  return raw(` LIMIT ${limit} OFFSET ${Math.max(0, Math.floor(f.offset ?? 0))}`);
 }
 
 function toRecord(row: RecordRow): StoredRecord {

@@ -1,4 +1,5 @@
 import type { Store } from "./db.js";
+import { sql } from "./sql.js";
 
 /**
  * The aggregates `bitext report` draws: records by engine and classifier label, sentence pairs kept and rejected
@@ -12,12 +13,11 @@ export interface LabelCount {
   records: number;
 }
 
-export function recordLabelCounts(store: Store): LabelCount[] {
-  const rows = store.sql
-    .prepare(
-      "SELECT engine, coalesce(label, 'unclassified') AS label, count(*) AS n FROM records GROUP BY engine, coalesce(label, 'unclassified') ORDER BY engine",
-    )
-    .all() as Array<{ engine: string; label: string; n: number }>;
+export async function recordLabelCounts(store: Store): Promise<LabelCount[]> {
+  const rows = await store.sql.all<{ engine: string; label: string; n: number }>(
+    sql`SELECT engine, coalesce(label, 'unclassified') AS label, count(*) AS n FROM records
+        GROUP BY engine, coalesce(label, 'unclassified') ORDER BY engine`,
+  );
   return rows.map((r) => ({ engine: r.engine, label: r.label, records: Number(r.n) }));
 }
 
@@ -35,11 +35,13 @@ export interface PairOutcomes {
  * Pairs kept and rejected: `sentence_pairs.reasons` is the scorer's JSON array of the rules a pair failed ('[]':
  * kept; NULL: not scored). A store without that column (from before the quality scorer) has pairs only.
  */
-export function pairOutcomes(store: Store): PairOutcomes {
-  const total = Number((store.sql.prepare("SELECT count(*) AS n FROM sentence_pairs").get() as { n: number }).n);
+export async function pairOutcomes(store: Store): Promise<PairOutcomes> {
+  const total = Number((await store.sql.get<{ n: number }>(sql`SELECT count(*) AS n FROM sentence_pairs`))!.n);
   let rows: Array<{ reasons: string | null; n: number }>;
   try {
-    rows = store.sql.prepare("SELECT reasons, count(*) AS n FROM sentence_pairs GROUP BY reasons").all() as typeof rows;
+    rows = await store.sql.all<{ reasons: string | null; n: number }>(
+      sql`SELECT reasons, count(*) AS n FROM sentence_pairs GROUP BY reasons`,
+    );
   } catch {
     return { total, scored: false, kept: total, rejected: [], rejectedPairs: 0 }; // no reasons column in this store
   }
@@ -79,11 +81,9 @@ export interface WrapperVersion {
 }
 
 /** Wrapper versions stored for the workers of distributed harvests, oldest first. */
-export function listWrapperVersions(store: Store): WrapperVersion[] {
-  const rows = store.sql.prepare("SELECT engine, version, created_at FROM wrappers ORDER BY created_at, engine").all() as Array<{
-    engine: string;
-    version: number;
-    created_at: string;
-  }>;
+export async function listWrapperVersions(store: Store): Promise<WrapperVersion[]> {
+  const rows = await store.sql.all<{ engine: string; version: number; created_at: string }>(
+    sql`SELECT engine, version, created_at FROM wrappers ORDER BY created_at, engine`,
+  );
   return rows.map((r) => ({ engine: r.engine, version: Number(r.version), createdAt: r.created_at }));
 }

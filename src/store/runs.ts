@@ -1,7 +1,7 @@
 import { hostname } from "node:os";
 import { UserError } from "../errors.js";
 import { nowIso, type Store } from "./db.js";
-import { EXIT_TEMPFAIL } from "./errors.js";
+import { sql } from "./sql.js";
 
 export type RunStatus = "running" | "completed" | "interrupted" | "failed" | "crashed";
 
@@ -42,11 +42,12 @@ const heartbeats = new Map<string, NodeJS.Timeout>();
  * refreshed every `HEARTBEAT_MS` (a timer that never keeps the process alive), so other processes
  * on any host can tell a live run from one whose process died.
  */
-export function startRun(store: Store, options: unknown): number {
+export async function startRun(store: Store, options: unknown): Promise<number> {
   const now = nowIso();
-  const info = store.sql
-    .prepare("INSERT INTO runs (started_at, status, options, pid, hostname, heartbeat_at) VALUES (?, 'running', ?, ?, ?, ?) RETURNING id")
-    .get(now, JSON.stringify(options ?? {}), process.pid, hostname(), now) as { id: number };
+  const info = (await store.sql.get<{ id: number }>(
+    sql`INSERT INTO runs (started_at, status, options, pid, hostname, heartbeat_at)
+        VALUES (${now}, 'running', ${JSON.stringify(options ?? {})}, ${process.pid}, ${hostname()}, ${now}) RETURNING id`,
+  ))!;
   const id = info.id;
   startHeartbeat(store, id);
   return id;
@@ -56,21 +57,21 @@ export function startRun(store: Store, options: unknown): number {
  * Start a harvest run unless another live run is in progress on this store: two harvests on one
  * store would each fetch the same pages and each apply the engines' politeness limits to itself only.
  * Runs whose process is gone (heartbeat older than `STALE_AFTER_MS`, or a dead pid on this host) are
- * marked `crashed` first and never block. Otherwise throws a `UserError` (exit 75) naming the running one.
+ * marked `crashed` first and never block. Otherwise throws a `UserError` (kind `run-in-progress`) naming the running one.
  * Check and insert are one IMMEDIATE transaction: of two harvests started at once, exactly one runs.
  */
-export function startExclusiveRun(store: Store, options: unknown): number {
+export async function startExclusiveRun(store: Store, options: unknown): Promise<number> {
   return store.sql.transaction(
-    () => {
-      markCrashedRuns(store);
-      const live = store.sql.prepare("SELECT * FROM runs WHERE status = 'running' ORDER BY id").all() as RunRow[];
+    async () => {
+      await markCrashedRuns(store);
+      const live = await runningRows(store);
       const other = live.find((r) => !(r.pid === process.pid && r.hostname === hostname()));
       if (other) {
         throw new UserError(
           `${store.path}: harvest run ${other.id} is already running on this store (host ${other.hostname ?? "?"}, pid ${other.pid ?? "?"}, ` +
             `started ${other.started_at}, last heartbeat ${ageText(other)} ago): wait for it to finish or stop it; ` +
             `a run whose process died stops blocking ${STALE_AFTER_MS / 1000} s after its last heartbeat`,
-          { exitCode: EXIT_TEMPFAIL, kind: "run-in-progress" },
+          { kind: "run-in-progress" },
         );
       }
       return startRun(store, options);
@@ -79,26 +80,23 @@ export function startExclusiveRun(store: Store, options: unknown): number {
   );
 }
 
-export function finishRun(store: Store, id: number, status: Exclude<RunStatus, "running">, summary: unknown): void {
+export async function finishRun(store: Store, id: number, status: Exclude<RunStatus, "running">, summary: unknown): Promise<void> {
   stopHeartbeat(store, id);
-  store.sql
-    .prepare("UPDATE runs SET finished_at = ?, status = ?, summary = ? WHERE id = ?")
-    .run(nowIso(), status, JSON.stringify(summary ?? null), id);
+  await store.sql.run(
+    sql`UPDATE runs SET finished_at = ${nowIso()}, status = ${status}, summary = ${JSON.stringify(summary ?? null)} WHERE id = ${id}`,
+  );
 }
 
 function startHeartbeat(store: Store, id: number): void {
   const key = `${store.path}#${id}`;
-  const beat = store.sql.prepare("UPDATE runs SET heartbeat_at = ? WHERE id = ? AND status = 'running'");
   const timer = setInterval(() => {
     if (!store.sql.open) {
       stopHeartbeat(store, id);
       return;
     }
-    try {
-      beat.run(nowIso(), id);
-    } catch {
+    store.sql.run(sql`UPDATE runs SET heartbeat_at = ${nowIso()} WHERE id = ${id} AND status = 'running'`).catch(() => {
       // A busy store skips one beat; the age limit allows several.
-    }
+    });
   }, HEARTBEAT_MS);
   timer.unref();
   heartbeats.set(key, timer);
@@ -115,10 +113,11 @@ function stopHeartbeat(store: Store, id: number): void {
  * another: mark them `crashed` so run listings tell the truth and no one waits behind them. Their
  * fetches are all kept; a rerun resumes. Returns how many runs were marked.
  */
-export function markCrashedRuns(store: Store): number {
-  const stale = staleRuns(store);
-  const mark = store.sql.prepare("UPDATE runs SET status = 'crashed', finished_at = ? WHERE id = ? AND status = 'running'");
-  for (const run of stale) mark.run(nowIso(), run.id);
+export async function markCrashedRuns(store: Store): Promise<number> {
+  const stale = await staleRuns(store);
+  for (const run of stale) {
+    await store.sql.run(sql`UPDATE runs SET status = 'crashed', finished_at = ${nowIso()} WHERE id = ${run.id} AND status = 'running'`);
+  }
   return stale.length;
 }
 
@@ -127,9 +126,9 @@ export function markCrashedRuns(store: Store): number {
  * the start) is older than `STALE_AFTER_MS` — whatever the host, so neither another host nor a reused
  * pid keeps a dead run alive — or the run is from this host and its pid no longer exists.
  */
-export function staleRuns(store: Store, now: number = Date.now()): Run[] {
+export async function staleRuns(store: Store, now: number = Date.now()): Promise<Run[]> {
   const host = hostname();
-  return runningRows(store)
+  return (await runningRows(store))
     .filter((row) => {
       if (row.pid === process.pid && row.hostname === host) return false;
       if (now - lastBeat(row) > STALE_AFTER_MS) return true;
@@ -139,26 +138,24 @@ export function staleRuns(store: Store, now: number = Date.now()): Run[] {
 }
 
 /** Harvest runs in progress in live processes (for `bitext daemon`, which never overlaps runs). */
-export function activeRuns(store: Store): Run[] {
-  if (!store.sql.readonly) markCrashedRuns(store);
-  const stale = new Set(staleRuns(store).map((r) => r.id));
-  return runningRows(store)
-    .filter((r) => !stale.has(r.id))
-    .map(toRun);
+export async function activeRuns(store: Store): Promise<Run[]> {
+  if (!store.sql.readonly) await markCrashedRuns(store);
+  const stale = new Set((await staleRuns(store)).map((r) => r.id));
+  return (await runningRows(store)).filter((r) => !stale.has(r.id)).map(toRun);
 }
 
-export function getRun(store: Store, id: number): Run | null {
-  const row = store.sql.prepare("SELECT * FROM runs WHERE id = ?").get(id) as RunRow | undefined;
+export async function getRun(store: Store, id: number): Promise<Run | null> {
+  const row = await store.sql.get<RunRow>(sql`SELECT * FROM runs WHERE id = ${id}`);
   return row ? toRun(row) : null;
 }
 
-export function listRuns(store: Store, limit = 20): Run[] {
-  const rows = store.sql.prepare("SELECT * FROM runs ORDER BY id DESC LIMIT ?").all(limit) as RunRow[];
+export async function listRuns(store: Store, limit = 20): Promise<Run[]> {
+  const rows = await store.sql.all<RunRow>(sql`SELECT * FROM runs ORDER BY id DESC LIMIT ${limit}`);
   return rows.map(toRun);
 }
 
-function runningRows(store: Store): RunRow[] {
-  return store.sql.prepare("SELECT * FROM runs WHERE status = 'running' ORDER BY id").all() as RunRow[];
+function runningRows(store: Store): Promise<RunRow[]> {
+  return store.sql.all<RunRow>(sql`SELECT * FROM runs WHERE status = 'running' ORDER BY id`);
 }
 
 function lastBeat(row: RunRow): number {

@@ -1,4 +1,5 @@
 import type { Store } from "./db.js";
+import { sql } from "./sql.js";
 
 /** How a result page was fetched: through which proxy (null: direct), by the browser or by plain HTTP. */
 export interface FetchTransport {
@@ -7,14 +8,14 @@ export interface FetchTransport {
 }
 
 /** Note how a stored fetch was made (run inside the transaction that stored it). */
-export function setFetchTransport(store: Store, fetchId: number, t: FetchTransport): void {
-  store.sql.prepare("UPDATE fetches SET proxy = ?, fetched_with = ? WHERE id = ?").run(t.proxy, t.fetchedWith, fetchId);
+export async function setFetchTransport(store: Store, fetchId: number, t: FetchTransport): Promise<void> {
+  await store.sql.run(sql`UPDATE fetches SET proxy = ${t.proxy}, fetched_with = ${t.fetchedWith} WHERE id = ${fetchId}`);
 }
 
 /** How a fetch was made; null for an unknown fetch or one stored before this was recorded. */
-export function getFetchTransport(store: Store, fetchId: number): FetchTransport | null {
-  const row = store.sql.prepare("SELECT proxy, fetched_with FROM fetches WHERE id = ?").get(fetchId) as
-    | { proxy: string | null; fetched_with: "browser" | "http" | null }
-    | undefined;
+export async function getFetchTransport(store: Store, fetchId: number): Promise<FetchTransport | null> {
+  const row = await store.sql.get<{ proxy: string | null; fetched_with: "browser" | "http" | null }>(
+    sql`SELECT proxy, fetched_with FROM fetches WHERE id = ${fetchId}`,
+  );
   return row?.fetched_with ? { proxy: row.proxy, fetchedWith: row.fetched_with } : null;
 }

@@ -1,4 +1,5 @@
 import { nowIso, type Store } from "./db.js";
+import { sql } from "./sql.js";
 
 /**
  * Wrappers shared through the store: the workers of a distributed harvest read an engine's latest wrapper
@@ -24,26 +25,24 @@ export type SaveWrapperOutcome =
  * Store `json` as the engine's wrapper following `expectedVersion` (0: the engine has none yet). Wins when
  * no other wrapper followed that version; otherwise leaves the store as it is and returns the latest one.
  */
-export function saveWrapper(store: Store, engine: string, json: string, expectedVersion: number): SaveWrapperOutcome {
+export async function saveWrapper(store: Store, engine: string, json: string, expectedVersion: number): Promise<SaveWrapperOutcome> {
   if (!Number.isInteger(expectedVersion) || expectedVersion < 0) throw new RangeError(`saveWrapper: expectedVersion ${expectedVersion}`);
   const version = expectedVersion + 1;
-  const inserted = store.sql
-    .prepare(
-      `INSERT INTO wrappers (engine, version, json, created_at)
-       SELECT ?, ?, ?, ? WHERE (SELECT coalesce(max(version), 0) FROM wrappers WHERE engine = ?) = ?
+  const inserted = await store.sql.get(
+    sql`INSERT INTO wrappers (engine, version, json, created_at)
+       SELECT ${engine}, ${version}, ${json}, ${nowIso()} WHERE (SELECT coalesce(max(version), 0) FROM wrappers WHERE engine = ${engine}) = ${expectedVersion}
        ON CONFLICT (engine, version) DO NOTHING RETURNING version`,
-    )
-    .get(engine, version, json, nowIso(), engine, expectedVersion);
+  );
   if (inserted !== undefined) return { won: true, version };
-  const latest = latestWrapper(store, engine);
+  const latest = await latestWrapper(store, engine);
   if (!latest) throw new Error(`saveWrapper: version ${version} of ${engine} conflicted but none is stored`);
   return { won: false, latest };
 }
 
 /** The engine's latest stored wrapper, or null when none was stored. */
-export function latestWrapper(store: Store, engine: string): StoredWrapper | null {
-  const row = store.sql
-    .prepare("SELECT engine, version, json, created_at FROM wrappers WHERE engine = ? ORDER BY version DESC LIMIT 1")
-    .get(engine) as { engine: string; version: number; json: string; created_at: string } | undefined;
+export async function latestWrapper(store: Store, engine: string): Promise<StoredWrapper | null> {
+  const row = await store.sql.get<{ engine: string; version: number; json: string; created_at: string }>(
+    sql`SELECT engine, version, json, created_at FROM wrappers WHERE engine = ${engine} ORDER BY version DESC LIMIT 1`,
+  );
   return row ? { engine: row.engine, version: row.version, json: row.json, createdAt: row.created_at } : null;
 }

@@ -202,8 +202,8 @@ describe("the annotation server", () => {
   });
 
   it("writes decisions on store records to the store too, and undo clears them", async () => {
-    const store = openStore(join(dir, "annotate.db"));
-    recordFetch(
+    const store = await openStore(join(dir, "annotate.db"));
+    await recordFetch(
       store,
       {
         runId: null,
@@ -217,7 +217,7 @@ describe("the annotation server", () => {
       },
       [{ url: "https://a.test/", title: "I quit! 我不干了!", snippet: "I see. 我明白了。 I quit! 我不干了!", rank: 1 }],
     );
-    const stored = listRecords(store)[0]!;
+    const stored = (await listRecords(store))[0]!;
     const session = createSession({
       records: [{ ...stored, recordId: stored.id }],
       out: join(dir, "store.jsonl"),
@@ -225,20 +225,20 @@ describe("the annotation server", () => {
       sink: { label: (id, label) => setAnnotation(store, id, label) },
     });
     const key = session.state().record!.key;
-    session.decide(key, "bilingual");
-    expect(getRecord(store, stored.id)!.annotation).toBe("bilingual");
-    session.undo();
-    expect(getRecord(store, stored.id)!.annotation).toBeNull();
+    await session.decide(key, "bilingual");
+    expect((await getRecord(store, stored.id))!.annotation).toBe("bilingual");
+    await session.undo();
+    expect((await getRecord(store, stored.id))!.annotation).toBeNull();
     expect(annotationLines(join(dir, "store.jsonl")).map((l) => l.recordId)).toEqual([stored.id, stored.id]);
-    store.close();
+    await store.close();
   });
 });
 
 describe("bitext annotate --db", () => {
   it("serves the unannotated records of the store and stops cleanly on Ctrl-C", async () => {
     const db = join(dir, "cli.db");
-    const store = openStore(db);
-    recordFetch(
+    const store = await openStore(db);
+    await recordFetch(
       store,
       {
         runId: null,
@@ -255,8 +255,8 @@ describe("bitext annotate --db", () => {
         { url: "https://d.test/", title: "等一下", snippet: "请等一下，我马上就来。", rank: 2 },
       ],
     );
-    setAnnotation(store, listRecords(store)[1]!.id, "monolingual");
-    store.close();
+    await setAnnotation(store, (await listRecords(store))[1]!.id, "monolingual");
+    await store.close();
     // A process of its own: it serves until Ctrl-C (SIGINT).
     const child = spawnCli(["annotate", "--db", db, "--out", join(dir, "cli.jsonl"), "--json"]);
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));

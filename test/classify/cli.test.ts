@@ -58,9 +58,9 @@ describe("bitext classify", () => {
 
   it("labels the records of the harvest store with --db, once per model unless --all", async () => {
     const db = join(dir, "store.db");
-    const store = openStore(db);
+    const store = await openStore(db);
     const query = parallelText("I quit!", "我不干了!");
-    recordFetch(
+    await recordFetch(
       store,
       {
         runId: null,
@@ -84,15 +84,15 @@ describe("bitext classify", () => {
     );
     // In-process: a rerun only labels what this model has not labelled; --all relabels everything.
     const classifier = loadClassifier();
-    expect(classifyStoredRecords(store, classifier)).toEqual({ classified: 2, bilingual: 1, monolingual: 1 });
-    expect(classifyStoredRecords(store, classifier).classified).toBe(0);
-    expect(classifyStoredRecords(store, classifier, { all: true }).classified).toBe(2);
-    const [a, b] = listRecords(store).sort((x, y) => x.rank - y.rank);
-    expect(getRecord(store, a!.id)?.label).toBe("bilingual");
+    expect(await classifyStoredRecords(store, classifier)).toEqual({ classified: 2, bilingual: 1, monolingual: 1 });
+    expect((await classifyStoredRecords(store, classifier)).classified).toBe(0);
+    expect((await classifyStoredRecords(store, classifier, { all: true })).classified).toBe(2);
+    const [a, b] = (await listRecords(store)).sort((x, y) => x.rank - y.rank);
+    expect((await getRecord(store, a!.id))?.label).toBe("bilingual");
     expect(b!.label).toBe("monolingual");
     expect(a!.model).toBe(classifier.modelId);
     expect(a!.probability).toBeGreaterThan(0.5);
-    store.close();
+    await store.close();
     // The command: the same through --db.
     const r = await runCommand(["classify", "--db", db, "--all", "--json"]);
     expect(r.stderr).toBe("");

@@ -6,18 +6,18 @@ import { openStore } from "../../src/store/index.js";
 import { runCommand } from "../helpers/cli.js";
 
 /** A copy of the store made by bitext bb80c07 (three pairs, one a navigation label), in a folder of its own. */
-function oldStore(config?: unknown): { dir: string; db: string } {
+async function oldStore(config?: unknown): Promise<{ dir: string; db: string }> {
   const dir = mkdtempSync(join(tmpdir(), "bitext-export-quality-"));
   const db = join(dir, "bitext.db");
   copyFileSync(new URL("../fixtures/store/bb80c07-v5.db", import.meta.url), db);
-  openStore(db).close(); // migrated by a command that writes (export opens the store read-only)
+  await (await openStore(db)).close(); // migrated by a command that writes (export opens the store read-only)
   if (config) writeFileSync(join(dir, "bitext.config.json"), JSON.stringify(config));
   return { dir, db };
 }
 
 describe("bitext export corpus, filtered by the pair scorer", () => {
   it("writes the rejected pairs with their reasons, and --min-score sets the bar", async () => {
-    const { dir, db } = oldStore();
+    const { dir, db } = await oldStore();
     const rejected = join(dir, "rejected.jsonl");
     const r = await runCommand(
       ["export", "corpus", "--db", db, "--format", "jsonl", "--out", join(dir, "c"), "--rejected", rejected, "--json"],
@@ -40,7 +40,7 @@ describe("bitext export corpus, filtered by the pair scorer", () => {
   });
 
   it("takes the bar from the config file's quality.minScore", async () => {
-    const { dir, db } = oldStore({ quality: { minScore: 0.999999 } });
+    const { dir, db } = await oldStore({ quality: { minScore: 0.999999 } });
     // The folder's config file is found from the working folder (no BITEXT_HOME naming another home).
     const r = await runCommand(["export", "corpus", "--db", db, "--format", "jsonl", "--out", join(dir, "c"), "--json"], {
       cwd: dir,
@@ -53,7 +53,7 @@ describe("bitext export corpus, filtered by the pair scorer", () => {
   });
 
   it("refuses --columns with a format other than TSV, and an unknown column", async () => {
-    const { dir, db } = oldStore();
+    const { dir, db } = await oldStore();
     const a = await runCommand(["export", "corpus", "--db", db, "--format", "jsonl", "--columns", "en,zh"], { cwd: dir });
     expect(a.code).not.toBe(0);
     expect(a.stderr).toMatch(/--columns chooses TSV columns/);

@@ -25,10 +25,10 @@ function shell(script: string): { code: number; stdout: string; stderr: string }
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "bitext-export-"));
   db = join(dir, "bitext.db");
-  buildRecordStore(db, RECORDS);
+  await buildRecordStore(db, RECORDS);
 });
 
 describe("bitext export records in a pipeline", { timeout: 180_000 }, () => {

@@ -17,7 +17,7 @@ import { FIXTURES, ROOT, runCommand } from "../helpers/cli.js";
 
 const base = mkdtempSync(join(tmpdir(), "bitext-guard-"));
 const store = join(base, "bitext.db");
-openStore(store).close();
+await (await openStore(store)).close();
 const packageJson = join(ROOT, "package.json");
 const sha = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
 const packageBefore = sha(packageJson);
@@ -83,10 +83,10 @@ describe("every command that writes refuses the installation", () => {
     expect(existsSync(join(dir, "bitext.config.json"))).toBe(false);
   });
 
-  it("a store opened for writing (harvest, classify, fetch-pages, annotate --db)", () => {
+  it("a store opened for writing (harvest, classify, fetch-pages, annotate --db)", async () => {
     const db = join(ROOT, "bitext.db");
     made.push(db);
-    expect(() => openStore(db)).toThrow(ReadOnlyInstallation);
+    await expect(openStore(db)).rejects.toThrow(ReadOnlyInstallation);
     expect(existsSync(db)).toBe(false);
   });
 

@@ -16,7 +16,7 @@ const html = (name: string) => (_req: unknown, res: import("node:http").ServerRe
   res.end(fixture(name));
 };
 
-describe("bitext fetch-pages and export corpus", () => {
+describe("bitext fetch-pages and export corpus", async () => {
   let server: LocalServer;
   let store: Store;
   const dir = mkdtempSync(join(tmpdir(), "bitext-extract-"));
@@ -37,21 +37,25 @@ describe("bitext fetch-pages and export corpus", () => {
       },
       "/monolingual.html": html("glossary-table.html"),
     });
-    store = openStore(join(dir, "bitext.db"));
+    store = await openStore(join(dir, "bitext.db"));
     const urls = ["/office.html", "/mirror/office.html", "/news.html", "/private/secret.html", "/gone.html", "/monolingual.html"];
-    storeHarvestedRecords(
+    await storeHarvestedRecords(
       store,
       "bing",
       urls.map((u, i) => ({ url: server.url(u), title: `t${i}`, snippet: "s", rank: i + 1 })),
     );
-    for (const r of listRecords(store)) {
+    for (const r of await listRecords(store)) {
       const bilingual = !r.url.endsWith("/monolingual.html");
-      setClassification(store, r.id, { label: bilingual ? "bilingual" : "monolingual", probability: bilingual ? 0.9 : 0.1, model: "test" });
+      await setClassification(store, r.id, {
+        label: bilingual ? "bilingual" : "monolingual",
+        probability: bilingual ? 0.9 : 0.1,
+        model: "test",
+      });
     }
   });
 
   afterAll(async () => {
-    store?.close();
+    await store?.close();
     await server?.close();
   });
 
@@ -66,22 +70,22 @@ describe("bitext fetch-pages and export corpus", () => {
     expect(summary.failed).toBe(2); // robots.txt disallows one, one is gone
     expect(server.requests.some((r) => r.path === "/private/secret.html")).toBe(false);
     expect(server.requests.some((r) => r.path === "/monolingual.html")).toBe(false);
-    const office = getPage(store, server.url("/office.html"))!;
+    const office = (await getPage(store, server.url("/office.html")))!;
     expect(office.httpStatus).toBe(200);
-    expect(listPagePairs(store, office.id).map((p) => p.en)).toContain("Can't complain!");
-    expect(getPage(store, server.url("/gone.html"))!.error).toMatch(/status/);
+    expect((await listPagePairs(store, office.id)).map((p) => p.en)).toContain("Can't complain!");
+    expect((await getPage(store, server.url("/gone.html")))!.error).toMatch(/status/);
     expect(pages).toHaveLength(5);
   });
 
   it("does not download stored pages again, but re-extracts them (no duplicate pairs)", async () => {
     const before = server.requests.length;
-    const pairsBefore = listCorpusPairs(store).reduce((n, p) => n + p.occurrences, 0);
+    const pairsBefore = (await listCorpusPairs(store)).reduce((n, p) => n + p.occurrences, 0);
     const summary = await fetchBilingualPages(store, { fetcher: createFetcher({ delayMs: 0 }) });
     expect(summary.alreadyStored).toBe(3);
     expect(
       server.requests.slice(before).filter((r) => r.path.endsWith(".html") && !r.path.includes("gone") && !r.path.includes("private")),
     ).toEqual([]);
-    expect(listCorpusPairs(store).reduce((n, p) => n + p.occurrences, 0)).toBe(pairsBefore);
+    expect((await listCorpusPairs(store)).reduce((n, p) => n + p.occurrences, 0)).toBe(pairsBefore);
   });
 
   it("bitext extract URL: loads a page through the polite fetcher, and refuses what robots.txt forbids", async () => {
@@ -92,10 +96,10 @@ describe("bitext fetch-pages and export corpus", () => {
     await expect(loadPageInput(server.url("/private/secret.html"), () => fetcher)).rejects.toBeInstanceOf(FetchError);
   });
 
-  it("exports the corpus deduplicated, keeping both URLs of a page found twice", () => {
+  it("exports the corpus deduplicated, keeping both URLs of a page found twice", async () => {
     const out = join(dir, "corpus");
     // Every pair the hard rules let through (this test is about deduplication, not the scorer's threshold).
-    const result = exportCorpus(store, { format: "tsv", out, minQuality: 0 });
+    const result = await exportCorpus(store, { format: "tsv", out, minQuality: 0 });
     const lines = readFileSync(`${out}.tsv`, "utf8").trimEnd().split("\n");
     expect(lines[0]).toBe("source_url\ten\tzh\tscore\tmethod");
     expect(lines.length - 1).toBe(result.pairs);
@@ -105,9 +109,9 @@ describe("bitext fetch-pages and export corpus", () => {
     expect(result.multiSource).toBeGreaterThanOrEqual(7); // the office page's seven sentence pairs (its menu is navigation)
   });
 
-  it("splits paragraph pairs into sentence pairs with sentences: true", () => {
-    const paragraphs = exportCorpus(store, { format: "jsonl", out: null });
-    const sentences = exportCorpus(store, { format: "jsonl", out: null, sentences: true });
+  it("splits paragraph pairs into sentence pairs with sentences: true", async () => {
+    const paragraphs = await exportCorpus(store, { format: "jsonl", out: null });
+    const sentences = await exportCorpus(store, { format: "jsonl", out: null, sentences: true });
     expect(sentences.pairs).toBeGreaterThan(paragraphs.pairs);
     const objs = sentences.files[0]!.content.trimEnd()
       .split("\n")
@@ -120,9 +124,9 @@ describe("bitext fetch-pages and export corpus", () => {
     expect(objs).toContainEqual(expect.objectContaining({ en: "Many residents welcomed the opening." }));
   });
 
-  it("writes Moses files with equal line counts", () => {
+  it("writes Moses files with equal line counts", async () => {
     const out = join(dir, "moses");
-    exportCorpus(store, { format: "moses", out, minQuality: 0 });
+    await exportCorpus(store, { format: "moses", out, minQuality: 0 });
     const en = readFileSync(`${out}.en`, "utf8").split("\n");
     const zh = readFileSync(`${out}.zh`, "utf8").split("\n");
     expect(en.length).toBe(zh.length);

@@ -47,22 +47,22 @@ function recordingFetcher() {
   return { fetcher, seen };
 }
 
-describe("fetch-pages on the shared scheduler", () => {
+describe("fetch-pages on the shared scheduler", async () => {
   const dir = mkdtempSync(join(tmpdir(), "bitext-fetch-hosts-"));
   let store: Store;
 
-  beforeAll(() => {
-    store = openStore(join(dir, "bitext.db"));
-    storeHarvestedRecords(
+  beforeAll(async () => {
+    store = await openStore(join(dir, "bitext.db"));
+    await storeHarvestedRecords(
       store,
       "sim",
       URLS.map((url, i) => ({ url, title: `t${i}`, snippet: "s", rank: i + 1 })),
     );
-    for (const r of listRecords(store)) setClassification(store, r.id, { label: "bilingual", probability: 0.9, model: "test" });
+    for (const r of await listRecords(store)) await setClassification(store, r.id, { label: "bilingual", probability: 0.9, model: "test" });
   });
 
-  afterAll(() => {
-    store?.close();
+  afterAll(async () => {
+    await store?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 

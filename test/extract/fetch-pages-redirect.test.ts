@@ -13,7 +13,7 @@ import { storeHarvestedRecords } from "../helpers/record-store.js";
 import { type LocalServer, startServer } from "../net/local-server.js";
 import { fixture } from "./helpers.js";
 
-describe("fetch-pages and redirects", () => {
+describe("fetch-pages and redirects", async () => {
   let server: LocalServer;
   let store: Store;
   const dir = mkdtempSync(join(tmpdir(), "bitext-redirect-"));
@@ -25,18 +25,18 @@ describe("fetch-pages and redirects", () => {
       "/office.html": (_req, res) =>
         res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(fixture("feng2011-figure3.html")),
     });
-    store = openStore(join(dir, "bitext.db"));
-    storeHarvestedRecords(
+    store = await openStore(join(dir, "bitext.db"));
+    await storeHarvestedRecords(
       store,
       "sim",
       // The engine's redirect link first, then a record that links straight to the page it leads to.
       ["/link", "/office.html"].map((u, i) => ({ url: server.url(u), title: `t${i}`, snippet: "s", rank: i + 1 })),
     );
-    for (const r of listRecords(store)) setClassification(store, r.id, { label: "bilingual", probability: 0.9, model: "test" });
+    for (const r of await listRecords(store)) await setClassification(store, r.id, { label: "bilingual", probability: 0.9, model: "test" });
   });
 
   afterAll(async () => {
-    store?.close();
+    await store?.close();
     await server?.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -47,7 +47,7 @@ describe("fetch-pages and redirects", () => {
     expect(summary.fetched).toBe(1);
     expect(summary.alreadyStored).toBe(1);
     expect(server.requests.filter((r) => r.path === "/office.html")).toHaveLength(1);
-    expect(getPage(store, server.url("/link"))!.finalUrl).toBe(server.url("/office.html"));
+    expect((await getPage(store, server.url("/link")))!.finalUrl).toBe(server.url("/office.html"));
     expect(summary.pages.every((p) => p.pairs > 0)).toBe(true);
   });
 });

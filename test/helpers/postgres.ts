@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
+import pg from "pg";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,7 +26,7 @@ export interface PostgresCluster {
   /** The URL of the cluster's `postgres` database. */
   readonly url: string;
   /** A new, empty database; returns its URL. */
-  createDatabase(): string;
+  createDatabase(): Promise<string>;
   /** Stop the server and delete its folder. */
   stop(): void;
 }
@@ -40,11 +40,6 @@ export function postgresUnavailable(): string | null {
   if (isRoot() && !existsSync("/usr/sbin/runuser") && !existsSync("/sbin/runuser"))
     return "running as root without runuser (PostgreSQL refuses root)";
   if (isRoot() && postgresUid() === null) return "running as root and there is no postgres user to run the server as";
-  try {
-    createRequire(import.meta.url)("pg-native");
-  } catch (err) {
-    return `pg-native does not load (${(err as Error).message.split("\n")[0]}): npm install pg-native (needs libpq-dev)`;
-  }
   return null;
 }
 
@@ -84,9 +79,9 @@ export async function startPostgres(): Promise<PostgresCluster> {
     let databases = 0;
     return {
       url,
-      createDatabase() {
+      async createDatabase() {
         const name = `t${++databases}`;
-        adminQuery(url, `CREATE DATABASE ${name}`);
+        await adminQuery(url, `CREATE DATABASE ${name}`);
         return `postgres://postgres@127.0.0.1:${port}/${name}`;
       },
       stop() {
@@ -104,25 +99,16 @@ export async function startPostgres(): Promise<PostgresCluster> {
   }
 }
 
-/** Run one statement on a fresh connection (database management, or looking at a store from outside). */
-export function adminQuery(url: string, sql: string, values?: unknown[]): Record<string, unknown>[] {
-  const Client = createRequire(import.meta.url)("pg-native") as new () => {
-    connectSync(url: string): void;
-    querySync(sql: string, values?: unknown[]): Record<string, unknown>[];
-    end(): void;
-  };
-  const client = new Client();
+/** Run statements on a fresh connection (database management, or looking at a store from outside). */
+export async function adminQuery(url: string, sql: string, values?: unknown[]): Promise<Record<string, unknown>[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
   try {
-    client.connectSync(url);
-    return client.querySync(sql, values);
+    return (await client.query(sql, values)).rows;
   } finally {
-    client.end();
-    // Kept until libuv has closed its socket watcher (see endClient in src/store/postgres-driver.ts).
-    ended.add(client);
-    setTimeout(() => ended.delete(client), 100).unref();
+    await client.end();
   }
 }
-const ended = new Set<object>();
 
 function isRoot(): boolean {
   return process.getuid?.() === 0;
@@ -154,7 +140,7 @@ export interface StoreBackend {
   name: "SQLite" | "PostgreSQL";
   /** Why this backend's tests are skipped here (null: they run). */
   skip: string | null;
-  location(): string;
+  location(): Promise<string>;
 }
 
 /**
@@ -179,11 +165,11 @@ export function storeBackends(hooks: {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
   return [
-    { name: "SQLite", skip: null, location: () => join(dir!, `s${++files}`, "bitext.db") },
+    { name: "SQLite", skip: null, location: async () => join(dir!, `s${++files}`, "bitext.db") },
     {
       name: "PostgreSQL",
       skip,
-      location: () => {
+      location: async () => {
         if (!cluster) throw new Error("the test PostgreSQL cluster is not running");
         return cluster.createDatabase();
       },

@@ -5,13 +5,13 @@ import { inTransaction, openStore, recordFetch, type Store } from "../../src/sto
  * A store holding `n` harvested records (100 per result page, one transaction), for tests and benchmarks
  * of what reads the store back. Titles and snippets have the length and mix of real records.
  */
-export function buildRecordStore(path: string, n: number): void {
+export async function buildRecordStore(path: string, n: number): Promise<void> {
   // (path: a SQLite file or a PostgreSQL URL)
-  const store = openStore(path);
+  const store = await openStore(path);
   try {
     const perPage = 100;
     const started = new Date().toISOString();
-    inTransaction(store, () => {
+    await inTransaction(store, async () => {
       for (let page = 0; page * perPage < n; page++) {
         const records = [];
         for (let i = page * perPage; i < Math.min(n, (page + 1) * perPage); i++) {
@@ -22,7 +22,7 @@ export function buildRecordStore(path: string, n: number): void {
             rank: (i % perPage) + 1,
           });
         }
-        recordFetch(
+        await recordFetch(
           store,
           {
             runId: null,
@@ -39,17 +39,17 @@ export function buildRecordStore(path: string, n: number): void {
       }
     });
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
 /** Records of one result page of `engine` for the query "Good morning / 早上好", as a harvest stores them. */
-export function storeHarvestedRecords(
+export async function storeHarvestedRecords(
   store: Store,
   engine: string,
   records: ReadonlyArray<{ url: string; title: string; snippet: string; rank: number }>,
-): void {
-  recordFetch(
+): Promise<void> {
+  await recordFetch(
     store,
     {
       runId: null,

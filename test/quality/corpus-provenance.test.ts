@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exportCorpus } from "../../src/export/index.js";
 import { fetchBilingualPages } from "../../src/extract/fetch.js";
 import { createFetcher } from "../../src/net/index.js";
-import { listRecords, openStore, type Store, setClassification } from "../../src/store/index.js";
+import { listRecords, openStore, raw, type Store, setClassification, sql } from "../../src/store/index.js";
 import { fixture } from "../extract/helpers.js";
 import { storeHarvestedRecords } from "../helpers/record-store.js";
 import { type LocalServer, startServer } from "../net/local-server.js";
@@ -20,7 +20,7 @@ const html = (name: string) => (_req: unknown, res: import("node:http").ServerRe
   res.end(fixture(name));
 };
 
-describe("a corpus you can trust: scored, filtered and traceable", () => {
+describe("a corpus you can trust: scored, filtered and traceable", async () => {
   let server: LocalServer;
   let store: Store;
   const dir = mkdtempSync(join(tmpdir(), "bitext-quality-"));
@@ -31,38 +31,39 @@ describe("a corpus you can trust: scored, filtered and traceable", () => {
       "/news.html": html("bilingual-news.html"),
       "/daily.html": html("learning-daily-sentences.html"),
     });
-    store = openStore(join(dir, "bitext.db"));
+    store = await openStore(join(dir, "bitext.db"));
     const urls = ["/office.html", "/news.html", "/daily.html"];
-    storeHarvestedRecords(
+    await storeHarvestedRecords(
       store,
       "bing",
       urls.map((u, i) => ({ url: server.url(u), title: `t${i}`, snippet: "s", rank: i + 1 })),
     );
-    storeHarvestedRecords(store, "baidu", [{ url: server.url("/news.html"), title: "n", snippet: "s", rank: 4 }]);
-    for (const r of listRecords(store)) setClassification(store, r.id, { label: "bilingual", probability: 0.9, model: "test" });
+    await storeHarvestedRecords(store, "baidu", [{ url: server.url("/news.html"), title: "n", snippet: "s", rank: 4 }]);
+    for (const r of await listRecords(store)) await setClassification(store, r.id, { label: "bilingual", probability: 0.9, model: "test" });
     await fetchBilingualPages(store, { fetcher: createFetcher({ delayMs: 0 }) });
   });
 
   afterAll(async () => {
-    store?.close();
+    await store?.close();
     await server?.close();
   });
 
-  it("stores the query once, in its languages, linked from every fetch and record", () => {
-    expect(store.sql.prepare("SELECT src_lang, tgt_lang, src_text, tgt_text FROM queries").all()).toEqual([
+  it("stores the query once, in its languages, linked from every fetch and record", async () => {
+    expect(await store.sql.all(sql`SELECT src_lang, tgt_lang, src_text, tgt_text FROM queries`)).toEqual([
       { src_lang: "en", tgt_lang: "zh", src_text: "Good morning", tgt_text: "早上好" },
     ]);
-    const unlinked = (t: string) => (store.sql.prepare(`SELECT count(*) AS n FROM ${t} WHERE query_id IS NULL`).get() as { n: number }).n;
-    expect([unlinked("fetches"), unlinked("records")]).toEqual([0, 0]);
+    const unlinked = async (t: string) =>
+      (await store.sql.get<{ n: number }>(sql`SELECT count(*) AS n FROM ${raw(t)} WHERE query_id IS NULL`))!.n;
+    expect([await unlinked("fetches"), await unlinked("records")]).toEqual([0, 0]);
   });
 
-  it("scores every stored pair when it is extracted", () => {
-    const rows = store.sql.prepare("SELECT quality, reasons, src_lang, tgt_lang FROM sentence_pairs").all() as Array<{
+  it("scores every stored pair when it is extracted", async () => {
+    const rows = await store.sql.all<{
       quality: number | null;
       reasons: string | null;
       src_lang: string;
       tgt_lang: string;
-    }>;
+    }>(sql`SELECT quality, reasons, src_lang, tgt_lang FROM sentence_pairs`);
     expect(rows.length).toBeGreaterThan(10);
     for (const r of rows) {
       expect(r.quality).toBeGreaterThanOrEqual(0);
@@ -72,9 +73,9 @@ describe("a corpus you can trust: scored, filtered and traceable", () => {
     }
   });
 
-  it("keeps no pair a rule is against, and writes the rejected pairs with their reasons", () => {
+  it("keeps no pair a rule is against, and writes the rejected pairs with their reasons", async () => {
     const rejectedFile = join(dir, "rejected.jsonl");
-    const r = exportCorpus(store, { format: "jsonl", out: null, rejected: rejectedFile });
+    const r = await exportCorpus(store, { format: "jsonl", out: null, rejected: rejectedFile });
     const rejected = readFileSync(rejectedFile, "utf8")
       .trimEnd()
       .split("\n")
@@ -88,25 +89,24 @@ describe("a corpus you can trust: scored, filtered and traceable", () => {
     expect(kept.length).toBeGreaterThan(0);
     const keptEn = new Set(kept.map((k) => k.en));
     for (const x of rejected) expect(keptEn.has(x.en)).toBe(false);
-    const total = (store.sql.prepare("SELECT count(DISTINCT en_norm || '\t' || zh_norm) AS n FROM sentence_pairs").get() as { n: number })
-      .n;
+    const total = (await store.sql.get<{ n: number }>(sql`SELECT count(DISTINCT en_norm || '	' || zh_norm) AS n FROM sentence_pairs`))!.n;
     expect(r.pairs + r.rejected).toBe(total);
     expect(Object.values(r.rejectedByReason).reduce((s, n) => s + n, 0)).toBeGreaterThanOrEqual(r.rejected);
   });
 
-  it("names on every JSONL line the query, engine, fetch time, rank, record URL and page URL the store holds", () => {
-    const r = exportCorpus(store, { format: "jsonl", out: null });
+  it("names on every JSONL line the query, engine, fetch time, rank, record URL and page URL the store holds", async () => {
+    const r = await exportCorpus(store, { format: "jsonl", out: null });
     const lines = r.files[0]!.content.trimEnd()
       .split("\n")
       .map((l) => JSON.parse(l) as Record<string, unknown>);
-    const query = store.sql.prepare(
-      `SELECT r.engine, r.url, r.rank, r.query_en, r.query_zh, f.started_at FROM page_records pr JOIN records r ON r.id = pr.record_id
-       JOIN fetches f ON f.id = r.first_fetch_id JOIN pages p ON p.id = pr.page_id WHERE coalesce(p.final_url, p.url) = ?`,
-    );
-    const records = (pageUrl: string) => query.all(pageUrl);
+    const records = (pageUrl: string) =>
+      store.sql.all(
+        sql`SELECT r.engine, r.url, r.rank, r.query_en, r.query_zh, f.started_at FROM page_records pr JOIN records r ON r.id = pr.record_id
+         JOIN fetches f ON f.id = r.first_fetch_id JOIN pages p ON p.id = pr.page_id WHERE coalesce(p.final_url, p.url) = ${pageUrl}`,
+      );
     for (const line of lines) {
       const pageUrl = line["page_url"] as string;
-      const rows = records(pageUrl) as Array<{
+      const rows = (await records(pageUrl)) as Array<{
         engine: string;
         url: string;
         rank: number;
@@ -129,9 +129,9 @@ describe("a corpus you can trust: scored, filtered and traceable", () => {
     expect(engines.sort()).toEqual(["baidu", "bing"]);
   });
 
-  it("TSV gets the columns asked for, provenance included", () => {
+  it("TSV gets the columns asked for, provenance included", async () => {
     const columns = ["en", "zh", "quality", "query_en", "engine", "record_url", "page_url"];
-    const rows = exportCorpus(store, { format: "tsv", out: null, columns }).files[0]!.content.trimEnd().split("\n");
+    const rows = (await exportCorpus(store, { format: "tsv", out: null, columns })).files[0]!.content.trimEnd().split("\n");
     expect(rows[0]).toBe(columns.join("\t"));
     const news = rows
       .slice(1)
@@ -146,12 +146,12 @@ describe("a corpus you can trust: scored, filtered and traceable", () => {
     }
   });
 
-  it("TMX carries the provenance as <prop>s and Moses gets a .meta.jsonl sidecar line for line", () => {
-    const tmx = exportCorpus(store, { format: "tmx", out: null }).files[0]!.content;
+  it("TMX carries the provenance as <prop>s and Moses gets a .meta.jsonl sidecar line for line", async () => {
+    const tmx = (await exportCorpus(store, { format: "tmx", out: null })).files[0]!.content;
     expect(tmx).toContain('<prop type="x-engine">bing</prop>');
     expect(tmx).toContain(`<prop type="x-page-url">${server.url("/news.html")}</prop>`);
     expect(tmx).toContain('<prop type="x-quality">');
-    const moses = exportCorpus(store, { format: "moses", out: null }).files;
+    const moses = (await exportCorpus(store, { format: "moses", out: null })).files;
     expect(moses.map((f) => f.suffix)).toEqual([".en", ".zh", ".meta.jsonl"]);
     const n = (s: string) => s.trimEnd().split("\n").length;
     expect(n(moses[2]!.content)).toBe(n(moses[0]!.content));

@@ -11,7 +11,7 @@ import { DEFAULT_INTERPRET } from "../../src/serp/interpret.js";
 import { readQueryFile } from "../../src/serp/queries.js";
 import { resourcePath } from "../../src/paths.js";
 import { type Simulator, startSimulator } from "../../src/sim/index.js";
-import { openStore, type Store } from "../../src/store/index.js";
+import { openStore, raw, type Store } from "../../src/store/index.js";
 import { runCommand, spawnCli } from "../helpers/cli.js";
 import { adminQuery, type PostgresCluster, reportSkip, startPostgres } from "../helpers/postgres.js";
 import { type RedisServer, redisUnavailable, startRedis } from "../helpers/redis.js";
@@ -114,12 +114,11 @@ async function enqueue(redis: RedisServer, s: Site, file: string, engines: strin
   return JSON.parse(r.stdout) as { run: string; offered: number; added: number };
 }
 
-const rows = (store: Store, sql: string) => store.sql.prepare(sql).all() as Array<Record<string, unknown>>;
+/** The rows of a statement the test wrote (no parameters). */
+const rows = (store: Store, text: string) => store.sql.all(raw(text));
 /** Rows as text, sorted here (the two backends sort text differently). */
-const sorted = (store: Store, sql: string) =>
-  rows(store, sql)
-    .map((r) => JSON.stringify(Object.values(r).map(String)))
-    .sort();
+const sorted = async (store: Store, text: string) =>
+  (await rows(store, text)).map((r) => JSON.stringify(Object.values(r).map(String))).sort();
 const recordRows = (store: Store) => sorted(store, "SELECT engine, query_en, query_zh, url, rank, title, snippet FROM records");
 const fetchRows = (store: Store) => sorted(store, "SELECT engine, query_en, query_zh, page, status FROM fetches");
 
@@ -158,17 +157,19 @@ describe.each(backends)("distributed harvest (BullMQ on Redis, 3 worker processe
     async () => {
       const list = queryFile(s.dir, "dropped", 12, 400);
       await enqueue(redis, s, list, "sim-table", ["--run", "dropped"]);
-      const db = pg!.createDatabase();
-      openStore(db).close();
+      const db = await pg!.createDatabase();
+      await (await openStore(db)).close();
       const w = worker(redis, s, db, "sim-table", ["--concurrency", "1"]);
       const name = new URL(db).pathname.slice(1);
-      const fetches = () => Number(adminQuery(db, "SELECT count(*) AS n FROM fetches")[0]!.n);
-      while (fetches() < 3) await new Promise((r) => setTimeout(r, 20));
-      adminQuery(pg!.url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [name]);
+      const fetches = async () => Number((await adminQuery(db, "SELECT count(*) AS n FROM fetches"))[0]!.n);
+      while ((await fetches()) < 3) await new Promise((r) => setTimeout(r, 20));
+      await adminQuery(pg!.url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [
+        name,
+      ]);
       const e = await w.done;
       expect(e, e.stderr).toMatchObject({ code: 0 });
       expect(e.stderr).toMatch(/\(retried by the queue\)/);
-      const pages = adminQuery(db, "SELECT query_en, count(*) AS n FROM fetches WHERE status = 'ok' GROUP BY query_en");
+      const pages = await adminQuery(db, "SELECT query_en, count(*) AS n FROM fetches WHERE status = 'ok' GROUP BY query_en");
       expect(pages).toHaveLength(12);
       expect(pages.every((r) => Number(r.n) === 1)).toBe(true);
     },
@@ -185,13 +186,13 @@ describe.each(backends)("distributed harvest (BullMQ on Redis, 3 worker processe
       // same list harvested by one process.
       const browser = new LazyBrowser({ timeoutMs: 10_000 });
       const http = new HttpLoader({ timeoutMs: 10_000, identity: await browser.identity() });
-      const reference = openStore(join(s.dir, "reference.db"));
+      const reference = await openStore(join(s.dir, "reference.db"));
       let referenceFrom = 0;
       try {
-        const learning = openStore(join(s.dir, "learning.db"));
+        const learning = await openStore(join(s.dir, "learning.db"));
         const queries = readQueryFile(list);
         await harvest(learning, { queries: queries.slice(0, 2), engines: setups(s), driver: browser, http, concurrency: 1 });
-        learning.close();
+        await learning.close();
         referenceFrom = s.sim.log.length;
         const summary = await harvest(reference, {
           queries,
@@ -214,8 +215,8 @@ describe.each(backends)("distributed harvest (BullMQ on Redis, 3 worker processe
       // Enqueuing the same list again adds nothing.
       expect(await enqueue(redis, s, list, engines, ["--pages", "2"])).toMatchObject({ offered: 120, added: 0 });
 
-      const db = pg ? pg.createDatabase() : join(s.dir, "workers.db");
-      openStore(db).close(); // the schema, before three processes open it at once
+      const db = pg ? await pg.createDatabase() : join(s.dir, "workers.db");
+      await (await openStore(db)).close(); // the schema, before three processes open it at once
       const workers = [1, 2, 3].map(() => worker(redis, s, db, engines, ["--concurrency", "4", "--no-learn"]));
       const ended = await Promise.all(workers.map((w) => w.done));
       for (const e of ended) expect(e, e.stderr).toMatchObject({ code: 0 });
@@ -230,13 +231,13 @@ describe.each(backends)("distributed harvest (BullMQ on Redis, 3 worker processe
       expect(perWorker.reduce((a, b) => a + b, 0)).toBe(pages.size);
       expect(perWorker.filter((n) => n > 0).length).toBeGreaterThan(1);
 
-      const store = openStore(db);
+      const store = await openStore(db);
       try {
-        expect(fetchRows(store)).toEqual(fetchRows(reference));
-        expect(recordRows(store)).toEqual(recordRows(reference));
+        expect(await fetchRows(store)).toEqual(await fetchRows(reference));
+        expect(await recordRows(store)).toEqual(await recordRows(reference));
       } finally {
-        store.close();
-        reference.close();
+        await store.close();
+        await reference.close();
       }
 
       // Politeness: BullMQ's limiter spaces each engine's job starts over all workers by the interval (plus
@@ -285,19 +286,19 @@ describe.skipIf(unavailable !== null)("distributed harvest: workers and Redis th
   });
 
   /** One successful fetch per page of the list, and every page of the list there. */
-  const expectEveryPageOnce = (db: string, engine: string, n: number) => {
-    const store = openStore(db, { readonly: true });
+  const expectEveryPageOnce = async (db: string, engine: string, n: number) => {
+    const store = await openStore(db, { readonly: true });
     try {
-      const ok = rows(
+      const ok = await rows(
         store,
         `SELECT query_en, page, count(*) AS n FROM fetches WHERE engine = '${engine}' AND status IN ('ok', 'empty') GROUP BY 1, 2`,
       );
       expect(ok.filter((r) => r.page === 1)).toHaveLength(n);
       expect(ok.every((r) => r.n === 1)).toBe(true);
-      const dupes = rows(store, "SELECT engine, query_en, url, count(*) AS n FROM records GROUP BY 1, 2, 3 HAVING n > 1");
+      const dupes = await rows(store, "SELECT engine, query_en, url, count(*) AS n FROM records GROUP BY 1, 2, 3 HAVING n > 1");
       expect(dupes).toEqual([]);
     } finally {
-      store.close();
+      await store.close();
     }
   };
 
@@ -305,7 +306,7 @@ describe.skipIf(unavailable !== null)("distributed harvest: workers and Redis th
     const list = queryFile(s.dir, "killed", 8, 100);
     await enqueue(redis, s, list, "sim-table", ["--run", "killed"]);
     const db = join(s.dir, "killed.db");
-    openStore(db).close();
+    await (await openStore(db)).close();
     const before = s.sim.log.length;
     const victim = worker(redis, s, db, "sim-table", ["--concurrency", "1"]);
     // Its third search has reached the simulator, whose answer takes 250 ms: kill the worker now.
@@ -315,7 +316,7 @@ describe.skipIf(unavailable !== null)("distributed harvest: workers and Redis th
     const inFlight = s.sim.log[before + 2]!;
     const rescuers = [worker(redis, s, db, "sim-table"), worker(redis, s, db, "sim-table")];
     for (const e of await Promise.all(rescuers.map((w) => w.done))) expect(e, e.stderr).toMatchObject({ code: 0 });
-    expectEveryPageOnce(db, "sim-table", 8);
+    await expectEveryPageOnce(db, "sim-table", 8);
     // The page in flight was asked again (by a rescuer), once.
     const asked = s.sim.log
       .slice(before)
@@ -327,7 +328,7 @@ describe.skipIf(unavailable !== null)("distributed harvest: workers and Redis th
     const list = queryFile(s.dir, "restart", 12, 200);
     await enqueue(redis, s, list, "sim-list", ["--run", "restart"]);
     const db = join(s.dir, "restart.db");
-    openStore(db).close();
+    await (await openStore(db)).close();
     const before = s.sim.log.length;
     const workers = [worker(redis, s, db, "sim-list"), worker(redis, s, db, "sim-list")];
     while (s.sim.log.length < before + 4) await new Promise((r) => setTimeout(r, 10));
@@ -335,26 +336,26 @@ describe.skipIf(unavailable !== null)("distributed harvest: workers and Redis th
     const ended = await Promise.all(workers.map((w) => w.done));
     for (const e of ended) expect(e, e.stderr).toMatchObject({ code: 0 });
     expect(ended.some((e) => /reconnecting/.test(e.stderr))).toBe(true);
-    expectEveryPageOnce(db, "sim-list", 12);
+    await expectEveryPageOnce(db, "sim-list", 12);
   }, 120_000);
 
   it("a wrapper learned by one worker reaches the others through the store: one version, used by all", async () => {
     const list = queryFile(s.dir, "learning", 6, 300);
     await enqueue(redis, s, list, "sim-div", ["--run", "learning"]);
     const db = join(s.dir, "learning.db");
-    openStore(db).close();
+    await (await openStore(db)).close();
     // sim-div has no wrapper yet: the three workers' first pages all teach one at once.
     const ended = await Promise.all([1, 2, 3].map(() => worker(redis, s, db, "sim-div", ["--concurrency", "1"]).done));
     for (const e of ended) expect(e, e.stderr).toMatchObject({ code: 0 });
     const fetching = ended.filter((e) => /\b[1-9]\d* pages fetched/.test(e.stdout));
     expect(fetching.length).toBeGreaterThan(1);
     for (const e of fetching) expect(e.stdout).toMatch(/wrappers used \(store versions\): sim-div v1\b/);
-    const store = openStore(db);
+    const store = await openStore(db);
     try {
-      expect(rows(store, "SELECT version FROM wrappers WHERE engine = 'sim-div'").map((r) => Number(r.version))).toEqual([1]);
-      expect(rows(store, "SELECT status FROM fetches WHERE engine = 'sim-div'").every((r) => r.status === "ok")).toBe(true);
+      expect((await rows(store, "SELECT version FROM wrappers WHERE engine = 'sim-div'")).map((r) => Number(r.version))).toEqual([1]);
+      expect((await rows(store, "SELECT status FROM fetches WHERE engine = 'sim-div'")).every((r) => r.status === "ok")).toBe(true);
     } finally {
-      store.close();
+      await store.close();
     }
   }, 120_000);
 });
@@ -380,8 +381,8 @@ describe.each(backends)("distributed harvest: a worker paused past its job lock 
     async () => {
       const list = queryFile(s.dir, "paused", 8, 500);
       await enqueue(redis, s, list, "sim-table", ["--run", "paused"]);
-      const db = pg ? pg.createDatabase() : join(s.dir, "paused.db");
-      openStore(db).close();
+      const db = pg ? await pg.createDatabase() : join(s.dir, "paused.db");
+      await (await openStore(db)).close();
       const before = s.sim.log.length;
       const paused = worker(redis, s, db, "sim-table", ["--concurrency", "1"]);
       // Its third search has reached the simulator, whose answer takes 250 ms: freeze the worker (a GC pause, a VM
@@ -398,17 +399,17 @@ describe.each(backends)("distributed harvest: a worker paused past its job lock 
         .slice(before)
         .filter((l) => l.engine === inFlight.engine && l.query === inFlight.query && l.page === inFlight.page);
       expect(asked).toHaveLength(2);
-      const store = openStore(db, { readonly: true });
+      const store = await openStore(db, { readonly: true });
       try {
-        const done = rows(store, "SELECT query_en, page, count(*) AS n FROM fetches WHERE status IN ('ok', 'empty') GROUP BY 1, 2");
+        const done = await rows(store, "SELECT query_en, page, count(*) AS n FROM fetches WHERE status IN ('ok', 'empty') GROUP BY 1, 2");
         expect(done.filter((r) => Number(r.page) === 1)).toHaveLength(8);
         expect(done.every((r) => Number(r.n) === 1)).toBe(true);
-        expect(rows(store, "SELECT id FROM records WHERE seen_count > 1")).toEqual([]);
-        const sightings = Number(rows(store, "SELECT count(*) AS n FROM record_fetches")[0]!.n);
-        const records = Number(rows(store, "SELECT count(*) AS n FROM records")[0]!.n);
+        expect(await rows(store, "SELECT id FROM records WHERE seen_count > 1")).toEqual([]);
+        const sightings = Number((await rows(store, "SELECT count(*) AS n FROM record_fetches"))[0]!.n);
+        const records = Number((await rows(store, "SELECT count(*) AS n FROM records"))[0]!.n);
         expect(sightings).toBe(records);
       } finally {
-        store.close();
+        await store.close();
       }
     },
     120_000,

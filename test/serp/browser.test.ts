@@ -66,7 +66,7 @@ describe("the simulator's hard engines, harvested", () => {
       expect(await (await fetch(url, { headers: { "sec-ch-ua": '"HeadlessChrome";v="120"' } })).text()).toContain("unusual traffic");
       const s = await harvest(b.store, { queries: DEMO.slice(0, 3), engines: b.engines("sim-strict"), driver, ...FAST });
       expect(s).toMatchObject({ ok: 3, blocked: 0, left: 0 });
-      expect(countRecords(b.store)).toBe(b.served("sim-strict"));
+      expect(await countRecords(b.store)).toBe(b.served("sim-strict"));
       const [setup] = b.engines("sim-eu");
       const page = await driver.loadPage(setup!.definition, `${b.sim.origin}/`, { keepPage: true });
       try {
@@ -97,7 +97,7 @@ describe("the simulator's hard engines, harvested", () => {
       expect(html).toContain('<div id="app"></div><script>');
       const s = await harvest(b.store, { queries: DEMO.slice(0, 3), engines: b.engines("sim-script"), driver, ...FAST });
       expect(s).toMatchObject({ ok: 3, left: 0 });
-      expect(countRecords(b.store)).toBe(b.served("sim-script"));
+      expect(await countRecords(b.store)).toBe(b.served("sim-script"));
     } finally {
       await b.close();
     }
@@ -125,7 +125,7 @@ describe("the simulator's hard engines, harvested", () => {
         await accepting.close();
       }
       expect(first).toMatchObject({ ok: 3, left: 0, status: "completed" });
-      const accepted = listFetches(b.store, { runId: first.runId }).filter((f) =>
+      const accepted = (await listFetches(b.store, { runId: first.runId })).filter((f) =>
         /^consent accepted \("accept all"\)/.test(f.detail ?? ""),
       );
       expect(accepted).toHaveLength(1); // once: the cookie holds for the rest of the run
@@ -140,7 +140,7 @@ describe("the simulator's hard engines, harvested", () => {
       } finally {
         await later.close();
       }
-      expect(countRecords(b.store)).toBe(b.served("sim-eu"));
+      expect(await countRecords(b.store)).toBe(b.served("sim-eu"));
     } finally {
       rmSync(profile, { recursive: true, force: true });
       await b.close();
@@ -163,7 +163,7 @@ describe("the simulator's hard engines, harvested", () => {
       const zips = readdirSync(traces);
       expect(zips).toHaveLength(2);
       expect(zips.every((z) => /^sim-eu-.*\.zip$/.test(z))).toBe(true);
-      expect(listFetches(b.store, { engine: "sim-eu" }).every((f) => f.detail!.includes(`(trace: ${traces}`))).toBe(true);
+      expect((await listFetches(b.store, { engine: "sim-eu" })).every((f) => f.detail!.includes(`(trace: ${traces}`))).toBe(true);
       expect(existsSync(join(traces, zips[0]!))).toBe(true);
     } finally {
       await tracing.close();

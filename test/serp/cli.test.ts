@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { registerDaemonCommand } from "../../src/cli/daemon.js";
 import { registerExportCommands } from "../../src/cli/export.js";
 import { registerHarvestCommand } from "../../src/cli/harvest.js";
-import { openStore, recordFetch, setClassification } from "../../src/store/index.js";
+import { openStore, recordFetch, setClassification, sql } from "../../src/store/index.js";
 import { runCommand } from "../helpers/cli.js";
 import { bench, DEMO } from "./helpers.js";
 
@@ -56,12 +56,12 @@ describe("bitext harvest: bad input", () => {
 });
 
 describe("bitext export records", () => {
-  function filledStore(): string {
+  async function filledStore(): Promise<string> {
     const db = join(tempDir(), "bitext.db");
-    const store = openStore(db);
+    const store = await openStore(db);
     const at = new Date().toISOString();
     const q = parallelText(DEMO[0]!.source.text, DEMO[0]!.target.text);
-    recordFetch(
+    await recordFetch(
       store,
       {
         runId: null,
@@ -83,19 +83,19 @@ describe("bitext export records", () => {
         { url: "http://b.example/2", title: "Story Corner", snippet: "They were always making jokes.\nA second line.", rank: 2 },
       ],
     );
-    recordFetch(
+    await recordFetch(
       store,
       { runId: null, engine: "baidu", query: q, page: 1, url: "https://www.baidu.com/s?wd=x", status: "ok", startedAt: at, durationMs: 5 },
       [{ url: "http://c.example/3", title: "生活论坛", snippet: "他们一直闹笑话。", rank: 1 }],
     );
-    setClassification(store, 1, { label: "bilingual", probability: 0.93, model: "m@1" });
-    setClassification(store, 2, { label: "monolingual", probability: 0.12, model: "m@1" });
-    store.close();
+    await setClassification(store, 1, { label: "bilingual", probability: 0.93, model: "m@1" });
+    await setClassification(store, 2, { label: "monolingual", probability: 0.12, model: "m@1" });
+    await store.close();
     return db;
   }
 
   it("writes JSON lines with the query pair, and filters by engine, label and probability", async () => {
-    const db = filledStore();
+    const db = await filledStore();
     const out = join(tempDir(), "records.jsonl");
     await cli(["export", "records", "--db", db, "--out", out]);
     const all = readFileSync(out, "utf8")
@@ -128,7 +128,7 @@ describe("bitext export records", () => {
   });
 
   it("writes RFC 4180 CSV: a header, quotes around commas, quotes and line breaks", async () => {
-    const db = filledStore();
+    const db = await filledStore();
     const out = join(tempDir(), "records.csv");
     await cli(["export", "records", "--db", db, "--format", "csv", "--engines", "bing", "--out", out]);
     const text = readFileSync(out, "utf8");
@@ -141,7 +141,7 @@ describe("bitext export records", () => {
   });
 
   it("refuses bad filters and a missing store", async () => {
-    const db = filledStore();
+    const db = await filledStore();
     await expect(cli(["export", "records", "--db", db, "--format", "xml"])).rejects.toThrow('--format: expected jsonl or csv, got "xml"');
     await expect(cli(["export", "records", "--db", db, "--label", "maybe"])).rejects.toThrow(
       /--label: expected bilingual, monolingual or unclassified/,
@@ -191,9 +191,9 @@ describe("bitext daemon", () => {
         "started:tables",
         "finished:tables",
       ]);
-      const store = openStore(join(b.dir, "daemon.db"));
-      const runs = store.db.prepare("SELECT status FROM runs").all();
-      store.close();
+      const store = await openStore(join(b.dir, "daemon.db"));
+      const runs = await store.sql.all(sql`SELECT status FROM runs`);
+      await store.close();
       expect(runs).toEqual([{ status: "completed" }, { status: "completed" }]);
     } finally {
       await b.close();

@@ -44,7 +44,7 @@ beforeAll(async () => {
   );
   const driver = await SerpDriver.start();
   try {
-    const store = openStore(join(b.dir, "reference.db"));
+    const store = await openStore(join(b.dir, "reference.db"));
     const { readQueryFile } = await import("../../src/serp/queries.js");
     await harvest(store, {
       queries: readQueryFile(QUERIES),
@@ -54,7 +54,7 @@ beforeAll(async () => {
       concurrency: 2,
       ...FAST,
     });
-    store.close();
+    await store.close();
   } finally {
     await driver.close();
   }

@@ -56,7 +56,7 @@ async function harvestOne(searchUrl: string, queries = 2, extra: { retries?: num
     searchUrl,
     politeness: { minDelayMs: 0, requestsPerMinute: 0, maxConcurrent: 2 },
   });
-  const store = openStore(join(dir, "bitext.db"));
+  const store = await openStore(join(dir, "bitext.db"));
   const events: HarvestEvent[] = [];
   try {
     const s = await harvest(store, {
@@ -67,9 +67,9 @@ async function harvestOne(searchUrl: string, queries = 2, extra: { retries?: num
       ...extra,
       onEvent: (e) => events.push(e),
     });
-    return { s, events, fetches: listFetches(store), run: getRun(store, s.runId)! };
+    return { s, events, fetches: await listFetches(store), run: (await getRun(store, s.runId))! };
   } finally {
-    store.close();
+    await store.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -154,7 +154,7 @@ describe("a page that fails is named by what failed, and left for the next run",
       expect(s).toMatchObject({ status: "failed", ok: 0, left: 6 });
       expect(s.causes.consent).toBe(s.fetched);
       expect(s.fetched).toBeLessThanOrEqual(4);
-      expect(listFetches(b.store)[0]!.detail).toMatch(/^consent page: redirected to http:\/\/127\.0\.0\.1:\d+\/consent/);
+      expect((await listFetches(b.store))[0]!.detail).toMatch(/^consent page: redirected to http:\/\/127\.0\.0\.1:\d+\/consent/);
       expect(events.find((e) => e.kind === "engine-given-up")).toMatchObject({ reason: expect.stringMatching(/consent pages in a row/) });
     } finally {
       await b.close();

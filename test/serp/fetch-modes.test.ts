@@ -28,12 +28,10 @@ afterAll(async () => {
   await driver.close();
 });
 
-const recordsOf = (store: Store) =>
-  listRecords(store)
-    .map((r) => `${r.engine}|${r.query.source.text}|${r.rank}|${r.url}|${r.title}|${r.snippet}`)
-    .sort();
+const recordsOf = async (store: Store) =>
+  (await listRecords(store)).map((r) => `${r.engine}|${r.query.source.text}|${r.rank}|${r.url}|${r.title}|${r.snippet}`).sort();
 
-describe("fetch mode http", () => {
+describe("fetch mode http", async () => {
   it("names a page past the parse caps a layout failure, not a network one (it must not make the engine look down)", async () => {
     const b = await bench();
     const server = createHttpServer((_req, res) => {
@@ -63,13 +61,14 @@ describe("fetch mode http", () => {
       const b = await harvest(viaHttp.store, { ...opts, engines: viaHttp.engines(...engines), driver, http, fetchMode: "http" });
       expect(b).toMatchObject({ ok: a.ok, empty: a.empty, errors: 0, newRecords: a.newRecords, fetched: a.fetched });
       // The two simulators differ only by their port, which is part of URLs and display URLs.
-      const portless = (b: Awaited<ReturnType<typeof bench>>) =>
-        recordsOf(b.store).map((r) => r.replaceAll(b.sim.origin.replace("http://", ""), "HOST"));
-      expect(portless(viaHttp)).toEqual(portless(viaBrowser));
+      const portless = async (b: Awaited<ReturnType<typeof bench>>) =>
+        (await recordsOf(b.store)).map((r) => r.replaceAll(b.sim.origin.replace("http://", ""), "HOST"));
+      expect(await portless(viaHttp)).toEqual(await portless(viaBrowser));
       expect(viaHttp.sim.log).toHaveLength(b.fetched); // one request per page
-      for (const f of listFetches(viaHttp.store))
-        expect(getFetchTransport(viaHttp.store, f.id)).toEqual({ proxy: null, fetchedWith: "http" });
-      for (const f of listFetches(viaBrowser.store)) expect(getFetchTransport(viaBrowser.store, f.id)?.fetchedWith).toBe("browser");
+      for (const f of await listFetches(viaHttp.store))
+        expect(await getFetchTransport(viaHttp.store, f.id)).toEqual({ proxy: null, fetchedWith: "http" });
+      for (const f of await listFetches(viaBrowser.store))
+        expect((await getFetchTransport(viaBrowser.store, f.id))?.fetchedWith).toBe("browser");
     } finally {
       await viaBrowser.close();
       await viaHttp.close();
@@ -90,7 +89,7 @@ describe("fetch mode http", () => {
         ...FAST,
       });
       expect(s).toMatchObject({ ok: 2, blocked: 1, left: 0 });
-      const blocked = listFetches(b.store, { status: "blocked" })[0]!;
+      const blocked = (await listFetches(b.store, { status: "blocked" }))[0]!;
       expect(blocked.detail).toMatch(/^redirected to http:\/\/localhost:\d+\/wappass\//);
       expect(blocked.finalUrl).toMatch(/\/wappass\/static\/captcha\/tuxing\.html/);
     } finally {
@@ -147,16 +146,17 @@ describe("fetch mode auto", () => {
         blockRetries: 0,
         ...FAST,
       });
-      const paths = (engine: string) => listFetches(b.store, { engine }).map((f) => getFetchTransport(b.store, f.id)!.fetchedWith);
+      const paths = async (engine: string) =>
+        Promise.all((await listFetches(b.store, { engine })).map(async (f) => (await getFetchTransport(b.store, f.id))!.fetchedWith));
       // sim-list: the first page teaches the wrapper in the browser, the others are read from HTTP.
-      expect(paths("sim-list").filter((p) => p === "http").length).toBeGreaterThanOrEqual(1);
+      expect((await paths("sim-list")).filter((p) => p === "http").length).toBeGreaterThanOrEqual(1);
       expect(s.engines["sim-list"]).toMatchObject({ ok: 3, left: 0 });
-      expect(paths("sim-script")).toEqual(["browser", "browser", "browser"]);
+      expect(await paths("sim-script")).toEqual(["browser", "browser", "browser"]);
       expect(s.engines["sim-script"]).toMatchObject({ ok: 3, left: 0 });
-      expect(listFetches(b.store, { engine: "sim-script" })[0]!.detail).toMatch(/^by browser, as HTTP gave no records \(/);
+      expect((await listFetches(b.store, { engine: "sim-script" }))[0]!.detail).toMatch(/^by browser, as HTTP gave no records \(/);
       // The consent wall is met in HTTP and again in the browser (no --accept-consent): reported as consent.
       expect(s.engines["sim-eu"]!.causes.consent).toBe(3);
-      expect(countServed(b)).toBe(listRecords(b.store).length);
+      expect(countServed(b)).toBe((await listRecords(b.store)).length);
     } finally {
       await b.close();
     }
@@ -169,15 +169,17 @@ describe("fetch mode auto, run after run", () => {
     try {
       const opts = { queries: DEMO.slice(0, 3), engines: b.engines("sim-script"), driver, http, fetchMode: "auto" as const, ...FAST };
       await harvest(b.store, opts);
-      expect(engineNeedsBrowser(b.store, "sim-script", NEEDS_BROWSER_MEMORY_MS)).toMatch(/./);
+      expect(await engineNeedsBrowser(b.store, "sim-script", NEEDS_BROWSER_MEMORY_MS)).toMatch(/./);
       const before = b.sim.log.filter((l) => l.engine === "sim-script").length;
       const again = await harvest(b.store, { ...opts, maxAgeMs: 0 });
       expect(again.engines["sim-script"]).toMatchObject({ ok: 3, left: 0 });
       expect(b.sim.log.filter((l) => l.engine === "sim-script").length - before).toBe(3); // one download a page, not two
-      const latest = listFetches(b.store, { engine: "sim-script" }).slice(-3);
-      for (const f of latest) expect(getFetchTransport(b.store, f.id)!.fetchedWith).toBe("browser");
+      const latest = (await listFetches(b.store, { engine: "sim-script" })).slice(-3);
+      for (const f of latest) expect((await getFetchTransport(b.store, f.id))!.fetchedWith).toBe("browser");
       // Remembered for a while only: engines change, and HTTP is tried again after it.
-      expect(engineNeedsBrowser(b.store, "sim-script", NEEDS_BROWSER_MEMORY_MS, Date.now() + NEEDS_BROWSER_MEMORY_MS + 1000)).toBeNull();
+      expect(
+        await engineNeedsBrowser(b.store, "sim-script", NEEDS_BROWSER_MEMORY_MS, Date.now() + NEEDS_BROWSER_MEMORY_MS + 1000),
+      ).toBeNull();
     } finally {
       await b.close();
     }

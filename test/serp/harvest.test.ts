@@ -5,7 +5,7 @@ import { type HarvestEvent, harvest } from "../../src/serp/harvest.js";
 import { learnWrapperLive } from "../../src/serp/learn-live.js";
 import { reextractStoredPages } from "../../src/serp/reextract.js";
 import { parseFaults } from "../../src/sim/index.js";
-import { countRecords, getRun, listFetches, listRecords } from "../../src/store/index.js";
+import { countRecords, getRun, listFetches, listRecords, sql } from "../../src/store/index.js";
 import { bench, DEMO, FAST } from "./helpers.js";
 
 let driver: SerpDriver;
@@ -16,10 +16,10 @@ afterAll(async () => {
   await driver.close();
 });
 
-function noDuplicates(b: Awaited<ReturnType<typeof bench>>): void {
-  const rows = b.store.db
-    .prepare("SELECT engine, query_en, query_zh, url, count(*) AS n FROM records GROUP BY 1, 2, 3, 4 HAVING n > 1")
-    .all();
+async function noDuplicates(b: Awaited<ReturnType<typeof bench>>): Promise<void> {
+  const rows = await b.store.sql.all(
+    sql`SELECT engine, query_en, query_zh, url, count(*) AS n FROM records GROUP BY 1, 2, 3, 4 HAVING count(*) > 1`,
+  );
   expect(rows).toEqual([]);
 }
 
@@ -42,16 +42,16 @@ describe("harvesting several engines with a real browser", () => {
       expect(s.blocked + s.errors).toBe(0);
       for (const engine of ["sim-list", "sim-div", "sim-table"]) {
         expect(b.served(engine)).toBeGreaterThan(20);
-        expect(countRecords(b.store, { engines: [engine] }), engine).toBe(b.served(engine));
+        expect(await countRecords(b.store, { engines: [engine] }), engine).toBe(b.served(engine));
         const file = JSON.parse(readFileSync(`${b.dir}/${engine}.json`, "utf8"));
         expect(file.wrapper.engine).toBe(engine);
         expect(file.definition.searchUrl).toContain(b.sim.origin);
       }
       expect(events.filter((e) => e.kind === "wrapper-learned")).toHaveLength(3);
       // Later pages only for queries whose first page was full.
-      expect(listFetches(b.store).some((f) => f.page === 2)).toBe(true);
-      noDuplicates(b);
-      const top = listRecords(b.store, { engines: ["sim-table"], query: DEMO[0]! })[0]!;
+      expect((await listFetches(b.store)).some((f) => f.page === 2)).toBe(true);
+      await noDuplicates(b);
+      const top = (await listRecords(b.store, { engines: ["sim-table"], query: DEMO[0]! }))[0]!;
       expect(top).toMatchObject({ rank: 1, page: 1, seenCount: 1 });
       expect(top.snippet).toContain(DEMO[0]!.source.text);
       expect(top.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/p\//);
@@ -71,9 +71,9 @@ describe("harvesting several engines with a real browser", () => {
       expect(b.sim.requests("sim-list")).toBe(requests);
       const refetch = await harvest(b.store, { ...opts, maxAgeMs: 0 });
       expect(refetch).toMatchObject({ fetched: first.fetched, newRecords: 0, seenAgain: first.newRecords });
-      expect(countRecords(b.store)).toBe(first.newRecords);
-      expect(listRecords(b.store).every((r) => r.seenCount === 2)).toBe(true);
-      noDuplicates(b);
+      expect(await countRecords(b.store)).toBe(first.newRecords);
+      expect((await listRecords(b.store)).every((r) => r.seenCount === 2)).toBe(true);
+      await noDuplicates(b);
     } finally {
       await b.close();
     }
@@ -92,7 +92,7 @@ describe("injected faults", () => {
       ...FAST,
       onEvent: (e) => events.push(e),
     });
-    return { b, s, events, fetches: listFetches(b.store) };
+    return { b, s, events, fetches: await listFetches(b.store) };
   }
 
   for (const [fault, detail] of [
@@ -113,7 +113,7 @@ describe("injected faults", () => {
         const retried = fetches.filter((f) => f.query.source.text === blocked[0]!.query.source.text);
         expect(retried.map((f) => f.status)).toEqual(["blocked", "ok"]);
         expect(s).toMatchObject({ blocked: 1, left: 0 });
-        expect(countRecords(b.store)).toBe(b.served("sim-div"));
+        expect(await countRecords(b.store)).toBe(b.served("sim-div"));
       } finally {
         await b.close();
       }
@@ -128,7 +128,7 @@ describe("injected faults", () => {
       ]);
       expect(events.find((e) => e.kind === "error")).toMatchObject({ willRetry: true });
       expect(fetches.filter((f) => f.status === "ok")).toHaveLength(3);
-      expect(countRecords(b.store)).toBe(b.served("sim-list"));
+      expect(await countRecords(b.store)).toBe(b.served("sim-list"));
     } finally {
       await b.close();
     }
@@ -171,9 +171,9 @@ describe("injected faults", () => {
       expect(s.engines["sim-div"]).toMatchObject({ givenUp: true, ok: 0, empty: 0, newRecords: 0 });
       expect(s.engines["sim-div"]!.left).toBe(4);
       expect(s.engines["sim-list"]).toMatchObject({ ok: 4, givenUp: false });
-      expect(countRecords(b.store, { engines: ["sim-list"] })).toBe(b.served("sim-list"));
+      expect(await countRecords(b.store, { engines: ["sim-list"] })).toBe(b.served("sim-list"));
       // Nothing of the blocked engine is stored as a result (blocked fetches only).
-      expect(new Set(listFetches(b.store, { engine: "sim-div" }).map((f) => f.status))).toEqual(new Set(["blocked"]));
+      expect(new Set((await listFetches(b.store, { engine: "sim-div" })).map((f) => f.status))).toEqual(new Set(["blocked"]));
     } finally {
       await b.close();
     }
@@ -201,17 +201,17 @@ describe("self-healing wrappers", () => {
           // The div wrapper learned on the first query's page reads the 2023 redesign as it is (its titles at
           // another depth, the template close enough): nothing to re-learn, every record stored.
           expect(learned, engine).toHaveLength(1);
-          expect(countRecords(b.store), engine).toBe(b.served(engine));
+          expect(await countRecords(b.store), engine).toBe(b.served(engine));
           continue;
         }
         expect(learned, engine).toHaveLength(2); // the first page, then the new layout
         expect(learned[1]!.detail).toMatch(/re-learned/);
         expect(s).toMatchObject({ ok: 6, errors: 0, relearned: 2 });
-        expect(countRecords(b.store), engine).toBe(b.served(engine));
+        expect(await countRecords(b.store), engine).toBe(b.served(engine));
         const file = JSON.parse(readFileSync(`${b.dir}/${engine}.json`, "utf8"));
         expect(file.previous).toHaveLength(1);
         expect(file.previous[0].learnedAt <= file.wrapper.learnedAt).toBe(true);
-        const after = listFetches(b.store).filter((f) => f.wrapperLearnedAt !== null);
+        const after = (await listFetches(b.store)).filter((f) => f.wrapperLearnedAt !== null);
         expect(after).toHaveLength(2);
         expect(b.sim.log.filter((l) => l.layout === "div-2023").length).toBeGreaterThanOrEqual(3);
       } finally {
@@ -243,16 +243,18 @@ describe("re-extracting kept pages", () => {
         ...FAST,
       });
       expect(s).toMatchObject({ ok: 1, errors: 3 }); // the redesign came at the engine's 3rd search
-      expect(listFetches(b.store, { status: "error" }).every((f) => f.hasHtml && /unrecognised page/.test(f.detail ?? ""))).toBe(true);
+      expect((await listFetches(b.store, { status: "error" })).every((f) => f.hasHtml && /unrecognised page/.test(f.detail ?? ""))).toBe(
+        true,
+      );
       const requests = b.sim.requests("sim-table");
       // A person re-learns the wrapper on the new layout, then re-extracts.
       await learnWrapperLive({ definition: setup!.definition, file: setup!.file, driver });
-      const r = reextractStoredPages(b.store, { engines: b.engines("sim-table") });
+      const r = await reextractStoredPages(b.store, { engines: b.engines("sim-table") });
       expect(b.sim.requests("sim-table")).toBe(requests + 1); // only the re-learning page
       expect(r).toMatchObject({ pages: 4, ok: 4, errors: 0 });
       expect(r.seenAgain).toBe(s.newRecords); // the first page again, with the previous wrapper
-      expect(countRecords(b.store)).toBe(b.served("sim-table") - b.sim.log[b.sim.log.length - 1]!.results);
-      noDuplicates(b);
+      expect(await countRecords(b.store)).toBe(b.served("sim-table") - b.sim.log[b.sim.log.length - 1]!.results);
+      await noDuplicates(b);
     } finally {
       await b.close();
     }
@@ -277,8 +279,8 @@ describe("two layouts at once (an A/B test)", () => {
       expect(events.filter((e) => e.kind === "wrapper-learned")).toHaveLength(2);
       expect(s).toMatchObject({ ok: 6, relearned: 2 });
       // Pages 4, 5 and 6 each fit the wrapper before the current one.
-      expect(listFetches(b.store).filter((f) => /an earlier layout/.test(f.detail ?? ""))).toHaveLength(3);
-      expect(countRecords(b.store)).toBe(b.served("sim-table"));
+      expect((await listFetches(b.store)).filter((f) => /an earlier layout/.test(f.detail ?? ""))).toHaveLength(3);
+      expect(await countRecords(b.store)).toBe(b.served("sim-table"));
     } finally {
       await b.close();
     }
@@ -302,14 +304,14 @@ describe("interrupting a harvest", () => {
         },
       });
       expect(s.status).toBe("interrupted");
-      expect(getRun(b.store, s.runId)!.status).toBe("interrupted");
-      const partial = countRecords(b.store);
+      expect((await getRun(b.store, s.runId))!.status).toBe("interrupted");
+      const partial = await countRecords(b.store);
       expect(partial).toBeGreaterThan(0);
       const rest = await harvest(b.store, { ...opts, driver });
       expect(rest.status).toBe("completed");
       expect(rest.skipped).toBeGreaterThanOrEqual(4);
-      expect(countRecords(b.store)).toBe(b.served("sim-list") + b.served("sim-table"));
-      noDuplicates(b);
+      expect(await countRecords(b.store)).toBe(b.served("sim-list") + b.served("sim-table"));
+      await noDuplicates(b);
     } finally {
       await own.close();
       await b.close();

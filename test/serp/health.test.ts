@@ -117,15 +117,15 @@ describe("a harvest watching its engines' health", () => {
       ...FAST,
     });
     expect(s.status).toBe("completed");
-    const drifts = listDriftEvents(b.store, { runId: s.runId });
+    const drifts = await listDriftEvents(b.store, { runId: s.runId });
     expect(drifts.map((d) => d.action)).toEqual(["relearned"]);
     expect(events.some((e) => e.kind === "drift" && e.action === "relearned")).toBe(true);
     expect(s.engines["sim-list"]!.drifts).toBe(1);
     // Every page after the change was stored with its ten real results, none of the trending links.
-    const records = listRecords(b.store, {});
+    const records = await listRecords(b.store, {});
     expect(records.filter((r) => r.url.includes("/trending/"))).toEqual([]);
     expect(records).toHaveLength(queries.length * 10);
-    expect(loadEngineHealth(b.store, "sim-list")!.pages).toBeGreaterThanOrEqual(queries.length - 1);
+    expect((await loadEngineHealth(b.store, "sim-list"))!.pages).toBeGreaterThanOrEqual(queries.length - 1);
   });
 
   it("stops the engine after three drifted pages in a row that no re-learned wrapper reads better, and counts them in `bitext runs`", async () => {
@@ -140,7 +140,7 @@ describe("a harvest watching its engines' health", () => {
       ...FAST,
     });
     const e = s.engines["sim-list"]!;
-    expect(listDriftEvents(b.store, { runId: s.runId }).map((d) => d.action)).toEqual(["drift", "drift", "stopped"]);
+    expect((await listDriftEvents(b.store, { runId: s.runId })).map((d) => d.action)).toEqual(["drift", "drift", "stopped"]);
     expect(e.givenUp).toBe(true);
     expect(e.givenUpBecause).toMatch(/^wrapper drift: 3 pages in a row outside its health profile, none fixed by re-learning \(last: /);
     expect(e.left).toBe(1);
@@ -159,7 +159,7 @@ describe("a harvest watching its engines' health", () => {
       ...FAST,
     });
     expect(s.engines["sim-list"]!.drifts).toBe(0);
-    expect(listDriftEvents(b.store)).toEqual([]);
-    expect(loadEngineHealth(b.store, "sim-list")!.pages).toBe(8);
+    expect(await listDriftEvents(b.store)).toEqual([]);
+    expect((await loadEngineHealth(b.store, "sim-list"))!.pages).toBe(8);
   });
 });

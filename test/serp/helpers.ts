@@ -25,7 +25,7 @@ export async function bench(faults: FaultRule[] = [], options: { latencyMs?: num
   const sim = await startSimulator({ faults, ...options });
   const dir = mkdtempSync(join(tmpdir(), "bitext-harvest-"));
   for (const e of sim.engines) writeDefinition(wrapperFilePath(dir, e.spec.name), e.spec.name, e.definition);
-  const store = openStore(join(dir, "bitext.db"));
+  const store = await openStore(join(dir, "bitext.db"));
   return {
     sim,
     dir,
@@ -37,7 +37,7 @@ export async function bench(faults: FaultRule[] = [], options: { latencyMs?: num
       return [...seen.values()].reduce((a, b) => a + b, 0);
     },
     async close() {
-      store.close();
+      await store.close();
       await sim.close();
       rmSync(dir, { recursive: true, force: true });
     },

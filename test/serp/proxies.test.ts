@@ -67,7 +67,7 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-describe("harvesting through proxies", () => {
+describe("harvesting through proxies", async () => {
   let driverless: Awaited<ReturnType<typeof bench>>;
   const proxies: ProxyServer[] = [];
   const seen: Array<{ port: number; host: string; user: string }> = [];
@@ -108,8 +108,11 @@ describe("harvesting through proxies", () => {
       expect(
         seen.filter((r) => r.port === proxy.port && r.host === "proxied.sim.invalid" && r.user === "ann").length,
       ).toBeGreaterThanOrEqual(3);
-      for (const f of listFetches(driverless.store, { runId: s.runId })) {
-        expect(getFetchTransport(driverless.store, f.id)).toEqual({ proxy: `http://127.0.0.1:${proxy.port}`, fetchedWith: "browser" });
+      for (const f of await listFetches(driverless.store, { runId: s.runId })) {
+        expect(await getFetchTransport(driverless.store, f.id)).toEqual({
+          proxy: `http://127.0.0.1:${proxy.port}`,
+          fetchedWith: "browser",
+        });
       }
     } finally {
       await driver.close();
@@ -131,8 +134,8 @@ describe("harvesting through proxies", () => {
         ...FAST,
       });
       expect(s).toMatchObject({ ok: 2, left: 0 });
-      for (const f of listFetches(driverless.store, { runId: s.runId })) {
-        expect(getFetchTransport(driverless.store, f.id)).toEqual({ proxy: `http://127.0.0.1:${proxy.port}`, fetchedWith: "http" });
+      for (const f of await listFetches(driverless.store, { runId: s.runId })) {
+        expect(await getFetchTransport(driverless.store, f.id)).toEqual({ proxy: `http://127.0.0.1:${proxy.port}`, fetchedWith: "http" });
       }
       expect(seen.filter((r) => r.port === proxy.port && r.user === "ann")).toHaveLength(2);
     } finally {
@@ -178,7 +181,7 @@ describe("harvesting through proxies", () => {
         concurrency: 1,
       });
       expect(s).toMatchObject({ ok: 4, left: 0 });
-      const fetches = listFetches(driverless.store, { runId: s.runId });
+      const fetches = await listFetches(driverless.store, { runId: s.runId });
       const failed = fetches.filter((f) => f.status === "error");
       expect(failed).toHaveLength(1); // a proxy that refuses is rested at once
       expect(failed[0]!.detail).toBe(`proxy: http://127.0.0.1:${deadPort} failed (net::ERR_PROXY_CONNECTION_FAILED)`);
@@ -245,7 +248,7 @@ describe("harvesting through proxies", () => {
       expect(s.engines["sim-table"]).toMatchObject({ left: 0, givenUp: false });
       expect(s.causes.proxy).toBeGreaterThan(0);
       expect(s.causes.refused + s.causes.network).toBe(0);
-      const failed = listFetches(driverless.store, { runId: s.runId }).filter((f) => f.status === "error");
+      const failed = (await listFetches(driverless.store, { runId: s.runId })).filter((f) => f.status === "error");
       expect(failed.length).toBeGreaterThan(0);
       for (const f of failed) expect(f.detail).toBe(`proxy: http://127.0.0.1:${deadPort} failed (ECONNREFUSED)`);
     } finally {

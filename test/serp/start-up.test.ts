@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { wrapperFilePath, writeDefinition } from "../../src/serp/engine-files.js";
 import { type Simulator, startSimulator } from "../../src/sim/index.js";
-import { openStore } from "../../src/store/index.js";
+import { openStore, sql } from "../../src/store/index.js";
 import { runCli, runCommand } from "../helpers/cli.js";
 
 /**
@@ -67,16 +67,16 @@ describe("before the first page", () => {
     expect(existsSync(mark)).toBe(false);
   });
 
-  it("a store another harvest holds is refused at once, before the browser starts; --reextract too", () => {
+  it("a store another harvest holds is refused at once, before the browser starts; --reextract too", async () => {
     rmSync(mark, { force: true });
     const db = join(dir, "locked.db");
-    const store = openStore(db);
+    const store = await openStore(db);
     const now = new Date().toISOString();
     // A live harvest in another process (this test's, which the CLI process is not).
-    store.sql
-      .prepare("INSERT INTO runs (started_at, status, options, pid, hostname, heartbeat_at) VALUES (?, 'running', '{}', ?, ?, ?)")
-      .run(now, process.pid, hostname(), now);
-    store.close();
+    await store.sql.run(
+      sql`INSERT INTO runs (started_at, status, options, pid, hostname, heartbeat_at) VALUES (${now}, 'running', '{}', ${process.pid}, ${hostname()}, ${now})`,
+    );
+    await store.close();
     const r = runCli(harvestArgs("locked.db"));
     expect(r.stderr).toMatch(/locked\.db: harvest run 1 is already running on this store/);
     expect(r.code).toBe(75);

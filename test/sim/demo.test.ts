@@ -46,9 +46,9 @@ describe("bitext demo", () => {
     expect(h).toMatchObject({ ok: 9, left: 0 });
     expect(h.blocked).toBe(1); // sim-div's 429
     expect(h.errors).toBe(1); // sim-list's reset
-    const store = openStore(report.db);
-    expect(countRecords(store)).toBe(h.newRecords);
-    store.close();
+    const store = await openStore(report.db);
+    expect(await countRecords(store)).toBe(h.newRecords);
+    await store.close();
     expect(lines.some((l) => /12 result pages fetched|result pages fetched/.test(l))).toBe(true);
 
     // …and ends with a corpus file of sentence pairs from the linked bilingual pages, cited by their real URLs.

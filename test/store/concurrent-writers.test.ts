@@ -74,7 +74,7 @@ describe.each(backends)("several processes writing one store on $name", (backend
   it("keeps records unique, counts every sighting, and gives each wrapper version one winner", async () => {
     const dir = mkdtempSync(join(tmpdir(), "bitext-writers-"));
     try {
-      const location = backend.location();
+      const location = await backend.location();
       // Not opened before: the writers' first opens race to create the schema (one migrates, under a lock).
       const recordsFile = join(dir, "records.json");
       writeFileSync(recordsFile, JSON.stringify(RECORDS));
@@ -85,44 +85,44 @@ describe.each(backends)("several processes writing one store on $name", (backend
       const reports = await Promise.all(writers.map((w) => w.done));
       process.stderr.write(`${backend.name}: wrapper saves lost to another writer: ${reports.map((r) => r.lost).join(", ")}\n`);
 
-      const store = openStore(location);
+      const store = await openStore(location);
       try {
         // 4 queries × the page's distinct URLs, each stored once whoever stored it first.
         const distinct = new Set(RECORDS.map((r) => r.url)).size;
-        expect(countRecords(store)).toBe(4 * distinct);
+        expect(await countRecords(store)).toBe(4 * distinct);
         const outcomes = reports.flatMap((r) => r.outcomes);
         expect(outcomes.reduce((n, o) => n + o.newRecords, 0)).toBe(4 * distinct);
         for (const o of outcomes) expect(o.newRecords + o.seenAgain).toBe(distinct);
         // 12 pages per process, 3 per query: every record was seen 3 × 3 times.
-        expect(new Set(listRecords(store).map((r) => r.seenCount))).toEqual(new Set([9]));
+        expect(new Set((await listRecords(store)).map((r) => r.seenCount))).toEqual(new Set([9]));
 
         const won = reports.flatMap((r) => r.won).sort((a, b) => a - b);
-        const latest = latestWrapper(store, "bing")!;
+        const latest = (await latestWrapper(store, "bing"))!;
         expect(won).toEqual(Array.from({ length: latest.version }, (_, i) => i + 1));
         expect(won.length).toBeGreaterThanOrEqual(40);
         const winner = reports.find((r) => r.won.includes(latest.version))!;
         expect(JSON.parse(latest.json).by).toBe(winner.pid);
       } finally {
-        store.close();
+        await store.close();
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);
 
-  it("lets a stale re-learn lose and hands back the wrapper that won", () => {
-    const store = openStore(backend.location());
+  it("lets a stale re-learn lose and hands back the wrapper that won", async () => {
+    const store = await openStore(await backend.location());
     try {
-      expect(latestWrapper(store, "bing")).toBeNull();
-      expect(saveWrapper(store, "bing", '{"v":"a"}', 0)).toEqual({ won: true, version: 1 });
-      expect(saveWrapper(store, "bing", '{"v":"b"}', 1)).toEqual({ won: true, version: 2 });
-      const lost = saveWrapper(store, "bing", '{"v":"c"}', 1);
+      expect(await latestWrapper(store, "bing")).toBeNull();
+      expect(await saveWrapper(store, "bing", '{"v":"a"}', 0)).toEqual({ won: true, version: 1 });
+      expect(await saveWrapper(store, "bing", '{"v":"b"}', 1)).toEqual({ won: true, version: 2 });
+      const lost = await saveWrapper(store, "bing", '{"v":"c"}', 1);
       expect(lost).toMatchObject({ won: false, latest: { engine: "bing", version: 2, json: '{"v":"b"}' } });
       // A caller ahead of the store (a version it never read) loses too, leaving no gap.
-      expect(saveWrapper(store, "bing", '{"v":"d"}', 5)).toMatchObject({ won: false, latest: { version: 2 } });
-      expect(saveWrapper(store, "baidu", "{}", 0)).toEqual({ won: true, version: 1 });
+      expect(await saveWrapper(store, "bing", '{"v":"d"}', 5)).toMatchObject({ won: false, latest: { version: 2 } });
+      expect(await saveWrapper(store, "baidu", "{}", 0)).toEqual({ won: true, version: 1 });
     } finally {
-      store.close();
+      await store.close();
     }
   });
 });
@@ -135,8 +135,8 @@ describe("a record another worker stores while ours waits (PostgreSQL)", () => {
 
   it("is counted as seen again once the other commits, not as an error or a duplicate", async () => {
     const dir = mkdtempSync(join(tmpdir(), "bitext-writers-"));
-    const location = pg.location();
-    openStore(location).close();
+    const location = await pg.location();
+    await (await openStore(location)).close();
     const recordsFile = join(dir, "records.json");
     writeFileSync(recordsFile, JSON.stringify(RECORDS));
     // The other worker: a transaction that has stored the page's first record and not committed yet.
@@ -164,7 +164,7 @@ describe("a record another worker stores while ours waits (PostgreSQL)", () => {
       const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
       // Ours looked the record up (not there yet), inserted it, and now waits on the uniqueness constraint.
       for (let waited = 0; ; waited += 50) {
-        const n = adminQuery(location, "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'")[0]!.n;
+        const n = (await adminQuery(location, "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'"))[0]!.n;
         if (n === 1) break;
         if (waited > 60_000) throw new Error(`the worker never waited on the other's record: ${stderr}`);
         await new Promise((r) => setTimeout(r, 50));
@@ -173,12 +173,12 @@ describe("a record another worker stores while ours waits (PostgreSQL)", () => {
       expect(await exited, stderr).toBe(0);
       const distinct = new Set(RECORDS.map((r) => r.url)).size;
       expect(JSON.parse(stdout)).toMatchObject({ newRecords: distinct - 1, seenAgain: 1 });
-      const store = openStore(location);
+      const store = await openStore(location);
       try {
-        expect(countRecords(store)).toBe(distinct);
-        expect(listRecords(store, { urlContains: first.url })[0]).toMatchObject({ seenCount: 2, firstFetchId: Number(fetchId) });
+        expect(await countRecords(store)).toBe(distinct);
+        expect((await listRecords(store, { urlContains: first.url }))[0]).toMatchObject({ seenCount: 2, firstFetchId: Number(fetchId) });
       } finally {
-        store.close();
+        await store.close();
       }
     } finally {
       other.end();

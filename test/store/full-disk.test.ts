@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeDefinition, wrapperFilePath } from "../../src/serp/engine-files.js";
 import { startSimulator } from "../../src/sim/index.js";
-import { getPage, listFetches, listPagePairs, listPages, listRecords, openStore, setClassification } from "../../src/store/index.js";
+import { getPage, listFetches, listPagePairs, listPages, listRecords, openStore, setClassification, sql } from "../../src/store/index.js";
 import { FIXTURES, ROOT } from "../helpers/cli.js";
 import { storeHarvestedRecords } from "../helpers/record-store.js";
 import { folderBytes, onSmallDisk, smallDiskUnavailable } from "../helpers/small-disk.js";
@@ -19,18 +19,19 @@ import { type LocalServer, startServer } from "../net/local-server.js";
  */
 
 describe("a write that returns rows (INSERT … RETURNING), outside a transaction", () => {
-  it("throws when its commit fails, instead of returning the id of a row that is not there", () => {
+  it("throws when its commit fails, instead of returning the id of a row that is not there", async () => {
     // A commit-time failure without a full disk: a deferred foreign key, checked when the statement commits.
-    const store = openStore(":memory:");
+    const store = await openStore(":memory:");
     try {
-      store.sql.exec(
+      await store.sql.exec(
         "CREATE TABLE parent (id INTEGER PRIMARY KEY); CREATE TABLE child (id INTEGER PRIMARY KEY, parent INTEGER REFERENCES parent (id) DEFERRABLE INITIALLY DEFERRED)",
       );
-      const insert = store.sql.prepare("INSERT INTO child (parent) VALUES (?) RETURNING id");
-      expect(() => insert.get(42)).toThrow(/FOREIGN KEY constraint failed/);
-      expect(store.sql.prepare("SELECT count(*) AS n FROM child").get()).toEqual({ n: 0 });
+      await expect(store.sql.get(sql`INSERT INTO child (parent) VALUES (${42}) RETURNING id`)).rejects.toThrow(
+        /FOREIGN KEY constraint failed/,
+      );
+      expect(await store.sql.get(sql`SELECT count(*) AS n FROM child`)).toEqual({ n: 0 });
     } finally {
-      store.close();
+      await store.close();
     }
   });
 });
@@ -40,7 +41,7 @@ const FAST_POLITENESS = { minDelayMs: 0, requestsPerMinute: 0, maxConcurrent: 2 
 const unavailable = smallDiskUnavailable();
 if (unavailable) console.warn(unavailable);
 
-describe.skipIf(unavailable !== null)("a full disk", () => {
+describe.skipIf(unavailable !== null)("a full disk", async () => {
   let server: LocalServer;
   beforeAll(async () => {
     const routes: Parameters<typeof startServer>[0] = {
@@ -63,40 +64,40 @@ describe.skipIf(unavailable !== null)("a full disk", () => {
 
   it("fetch-pages: exit 74 naming the store, no page claimed that is not stored, a rerun with space completes", async () => {
     const dir = mkdtempSync(join(tmpdir(), "bitext-full-"));
-    const store = openStore(join(dir, "bitext.db"));
-    storeHarvestedRecords(
+    const store = await openStore(join(dir, "bitext.db"));
+    await storeHarvestedRecords(
       store,
       "bing",
       Array.from({ length: 24 }, (_, i) => ({ url: server.url(`/p${i}.html`), title: `t${i}`, snippet: "s", rank: i + 1 })),
     );
-    for (const r of listRecords(store)) setClassification(store, r.id, { label: "bilingual", probability: 0.9, model: "test" });
-    store.close();
+    for (const r of await listRecords(store)) await setClassification(store, r.id, { label: "bilingual", probability: 0.9, model: "test" });
+    await store.close();
     // Room for the store, its WAL index (32 KB) and a little more: the disk fills before the 24 pages are in.
     const r = await onSmallDisk(dir, folderBytes(dir) + 32 * 1024 + 16 * 1024, ["fetch-pages", "--db", "{disk}/bitext.db", "--delay", "0"]);
     expect(r.stderr).toMatch(/bitext\.db: the disk is full \(SQLITE_FULL/);
     expect(r.code).toBe(74);
     expect(r.stdout).not.toMatch(/fetched/);
-    const after = openStore(join(r.out, "bitext.db"));
+    const after = await openStore(join(r.out, "bitext.db"));
     try {
-      expect(after.db.pragma("integrity_check", { simple: true })).toBe("ok");
-      const stored = listPages(after).filter((p) => p.hasHtml);
+      expect(await after.sql.get(sql`PRAGMA integrity_check`)).toEqual({ integrity_check: "ok" });
+      const stored = (await listPages(after)).filter((p) => p.hasHtml);
       expect(stored.length).toBeLessThan(24);
     } finally {
-      after.close();
+      await after.close();
     }
     // With space again, the same command finishes: every page stored, each with its pairs.
     const { runCommand } = await import("../helpers/cli.js");
     const rerun = await runCommand(["fetch-pages", "--db", join(r.out, "bitext.db"), "--delay", "0"]);
     expect(rerun.code).toBe(0);
-    const done = openStore(join(r.out, "bitext.db"));
+    const done = await openStore(join(r.out, "bitext.db"));
     try {
       for (let i = 0; i < 24; i++) {
-        const page = getPage(done, server.url(`/p${i}.html`))!;
+        const page = (await getPage(done, server.url(`/p${i}.html`)))!;
         expect(page.httpStatus).toBe(200);
-        expect(listPagePairs(done, page.id).length).toBeGreaterThan(0);
+        expect((await listPagePairs(done, page.id)).length).toBeGreaterThan(0);
       }
     } finally {
-      done.close();
+      await done.close();
       rmSync(dir, { recursive: true, force: true });
       rmSync(r.out, { recursive: true, force: true });
     }
@@ -109,7 +110,7 @@ describe.skipIf(unavailable !== null)("a full disk", () => {
       const wrappers = join(dir, "wrappers");
       for (const e of sim.engines)
         writeDefinition(wrapperFilePath(wrappers, e.spec.name), e.spec.name, { ...e.definition, politeness: FAST_POLITENESS });
-      openStore(join(dir, "bitext.db")).close();
+      await (await openStore(join(dir, "bitext.db"))).close();
       const r = await onSmallDisk(
         dir,
         folderBytes(dir) + 32 * 1024 + 16 * 1024,
@@ -133,13 +134,14 @@ describe.skipIf(unavailable !== null)("a full disk", () => {
       );
       expect(r.stderr).toMatch(/bitext\.db: the disk is full \(SQLITE_FULL/);
       expect(r.code).toBe(74);
-      const after = openStore(join(r.out, "bitext.db"));
+      const after = await openStore(join(r.out, "bitext.db"));
       try {
-        expect(after.db.pragma("integrity_check", { simple: true })).toBe("ok");
-        const sightings = after.db.prepare("SELECT count(*) AS n FROM record_fetches WHERE fetch_id = ?");
-        for (const f of listFetches(after)) expect((sightings.get(f.id) as { n: number }).n).toBe(f.recordCount);
+        expect(await after.sql.get(sql`PRAGMA integrity_check`)).toEqual({ integrity_check: "ok" });
+        const sightings = (id: number) =>
+          after.sql.get<{ n: number }>(sql`SELECT count(*) AS n FROM record_fetches WHERE fetch_id = ${id}`);
+        for (const f of await listFetches(after)) expect((await sightings(f.id))!.n).toBe(f.recordCount);
       } finally {
-        after.close();
+        await after.close();
       }
       rmSync(r.out, { recursive: true, force: true });
     } finally {

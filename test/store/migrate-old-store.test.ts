@@ -4,7 +4,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { listFetches, listRecords, openStore, pageTaskKey, recordFetch, schemaVersion } from "../../src/store/index.js";
-import { MIGRATIONS } from "../../src/store/migrations.js";
+import { MIGRATIONS, migrationSql } from "../../src/store/migrations.js";
 import { parallelText } from "../../src/language-pair.js";
 
 /**
@@ -17,7 +17,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function oldStore(path: string): void {
   const db = new Database(path);
-  for (const m of MIGRATIONS.slice(0, 5)) db.exec(m);
+  for (const m of MIGRATIONS.slice(0, 5)) db.exec(migrationSql(m, "sqlite"));
   db.pragma("user_version = 5");
   db.prepare("INSERT INTO runs (id, started_at, status) VALUES (1, '2026-11-20T10:00:00Z', 'completed')").run();
   const fetch = db.prepare(
@@ -34,14 +34,14 @@ function oldStore(path: string): void {
 }
 
 describe("a store written by an earlier bitext", () => {
-  it("migrates to the latest schema keeping every row, then stores a page task completed once", () => {
+  it("migrates to the latest schema keeping every row, then stores a page task completed once", async () => {
     const path = join(dir, "old.db");
     oldStore(path);
-    const store = openStore(path);
+    const store = await openStore(path);
     try {
-      expect(schemaVersion(store)).toBe(MIGRATIONS.length);
-      expect(listFetches(store).map((f) => f.id)).toEqual([1, 2]);
-      expect(listRecords(store)).toHaveLength(1);
+      expect(await schemaVersion(store)).toBe(MIGRATIONS.length);
+      expect((await listFetches(store)).map((f) => f.id)).toEqual([1, 2]);
+      expect(await listRecords(store)).toHaveLength(1);
       const key = pageTaskKey("demo@2026-11-26", "sim-list", parallelText("I see.", "我明白了。"), 1);
       const fetch = {
         runId: 1,
@@ -55,11 +55,11 @@ describe("a store written by an earlier bitext", () => {
         taskKey: key,
       };
       const records = [{ url: "http://a.example/", title: "A", snippet: "a", rank: 1 }];
-      expect(recordFetch(store, fetch, records)).toMatchObject({ duplicate: false, seenAgain: 1 });
-      expect(recordFetch(store, fetch, records)).toMatchObject({ duplicate: true, seenAgain: 0 });
-      expect(listRecords(store)[0]!.seenCount).toBe(3);
+      expect(await recordFetch(store, fetch, records)).toMatchObject({ duplicate: false, seenAgain: 1 });
+      expect(await recordFetch(store, fetch, records)).toMatchObject({ duplicate: true, seenAgain: 0 });
+      expect((await listRecords(store))[0]!.seenCount).toBe(3);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 });

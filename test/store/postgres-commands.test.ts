@@ -117,7 +117,7 @@ async function session(db: string, name: string) {
 describe("the same harvest and commands on SQLite and on PostgreSQL", () => {
   it("store and print the same records, runs and corpus", async () => {
     const sqlite = await session(join(dir, "bitext.db"), "sqlite");
-    const postgres = await session(cluster!.createDatabase(), "postgres");
+    const postgres = await session(await cluster!.createDatabase(), "postgres");
     expect(sqlite.harvest.newRecords).toBeGreaterThan(100);
     expect(sqlite.harvest.classified).toBe(sqlite.harvest.newRecords + sqlite.harvest.seenAgain);
     expect(sqlite.reextract.pages).toBe(sqlite.harvest.fetched);

@@ -13,6 +13,7 @@ import {
   listRecords,
   type Store,
   upsertPage,
+  sql,
 } from "../../src/store/index.js";
 import { storeBackends } from "../helpers/postgres.js";
 
@@ -26,17 +27,17 @@ const backends = storeBackends({ beforeAll, afterAll });
 
 describe.each(backends)("the report's figures from a store ($name)", (backend) => {
   let store: Store | null = null;
-  beforeEach((ctx) => {
+  beforeEach(async (ctx) => {
     if (backend.skip) ctx.skip();
     if (store) return;
-    store = openStore(backend.location());
+    store = await openStore(await backend.location());
     const s = store;
-    inTransaction(s, () => {
+    await inTransaction(s, async () => {
       for (const [engine, n] of [
         ["sim-list", 3],
         ["sim-div", 2],
       ] as const) {
-        recordFetch(
+        await recordFetch(
           s,
           {
             runId: null,
@@ -52,10 +53,10 @@ describe.each(backends)("the report's figures from a store ($name)", (backend) =
         );
       }
     });
-    const first = listRecords(s, { engines: ["sim-list"] })[0]!;
-    setClassification(s, first.id, { label: "bilingual", probability: 0.9, model: "m" });
-    const page = upsertPage(s, { url: "http://127.0.0.1/p/1", html: "<p>x</p>" });
-    replacePairs(
+    const first = (await listRecords(s, { engines: ["sim-list"] }))[0]!;
+    await setClassification(s, first.id, { label: "bilingual", probability: 0.9, model: "m" });
+    const page = await upsertPage(s, { url: "http://127.0.0.1/p/1", html: "<p>x</p>" });
+    await replacePairs(
       s,
       page,
       ["a", "b", "c", "d"].map((x) => ({ en: x, zh: `${x}中`, enNorm: x, zhNorm: `${x}中` })),
@@ -63,23 +64,23 @@ describe.each(backends)("the report's figures from a store ($name)", (backend) =
   });
   afterAll(() => store?.close());
 
-  it("counts records by engine and label, unlabelled ones as unclassified", () => {
-    expect(recordLabelCounts(store!).sort((a, b) => `${a.engine}${a.label}`.localeCompare(`${b.engine}${b.label}`))).toEqual([
+  it("counts records by engine and label, unlabelled ones as unclassified", async () => {
+    expect((await recordLabelCounts(store!)).sort((a, b) => `${a.engine}${a.label}`.localeCompare(`${b.engine}${b.label}`))).toEqual([
       { engine: "sim-div", label: "unclassified", records: 2 },
       { engine: "sim-list", label: "bilingual", records: 1 },
       { engine: "sim-list", label: "unclassified", records: 2 },
     ]);
   });
 
-  it("counts pairs without a quality verdict as pairs, then kept and rejected by rule once the scorer's reasons are there", () => {
+  it("counts pairs without a quality verdict as pairs, then kept and rejected by rule once the scorer's reasons are there", async () => {
     // Pairs stored without the scorer (reasons NULL: an older store, or scoring not run yet) are all counted kept.
-    expect(pairOutcomes(store!)).toEqual({ total: 4, scored: false, kept: 4, rejected: [], rejectedPairs: 0 });
-    const set = store!.sql.prepare("UPDATE sentence_pairs SET reasons = ? WHERE en = ?");
-    set.run("[]", "a");
-    set.run("[]", "b");
-    set.run('["length-ratio"]', "c");
-    set.run('["length-ratio","untranslated"]', "d");
-    expect(pairOutcomes(store!)).toEqual({
+    expect(await pairOutcomes(store!)).toEqual({ total: 4, scored: false, kept: 4, rejected: [], rejectedPairs: 0 });
+    const set = (reasons: string, en: string) => store!.sql.run(sql`UPDATE sentence_pairs SET reasons = ${reasons} WHERE en = ${en}`);
+    await set("[]", "a");
+    await set("[]", "b");
+    await set('["length-ratio"]', "c");
+    await set('["length-ratio","untranslated"]', "d");
+    expect(await pairOutcomes(store!)).toEqual({
       total: 4,
       scored: true,
       kept: 2,
@@ -91,10 +92,10 @@ describe.each(backends)("the report's figures from a store ($name)", (backend) =
     });
   });
 
-  it("lists the wrapper versions stored for workers", () => {
-    saveWrapper(store!, "sim-list", "{}", 0);
-    saveWrapper(store!, "sim-list", "{}", 1);
-    expect(listWrapperVersions(store!).map((w) => [w.engine, w.version])).toEqual([
+  it("lists the wrapper versions stored for workers", async () => {
+    await saveWrapper(store!, "sim-list", "{}", 0);
+    await saveWrapper(store!, "sim-list", "{}", 1);
+    expect((await listWrapperVersions(store!)).map((w) => [w.engine, w.version])).toEqual([
       ["sim-list", 1],
       ["sim-list", 2],
     ]);

@@ -17,6 +17,7 @@ import {
   startRun,
   staleRuns,
   upsertPage,
+  sql,
 } from "../../src/store/index.js";
 import { runCommand } from "../helpers/cli.js";
 import { storeBackends } from "../helpers/postgres.js";
@@ -48,18 +49,16 @@ function canMount(): boolean {
 }
 
 /** A run row as another process left it: its host, pid and last heartbeat `ageMs` ago. */
-function foreignRun(db: string, host: string, pid: number, ageMs: number): number {
-  const store = openStore(db);
+async function foreignRun(db: string, host: string, pid: number, ageMs: number): Promise<number> {
+  const store = await openStore(db);
   try {
     const at = new Date(Date.now() - ageMs).toISOString();
-    const row = store.sql
-      .prepare(
-        "INSERT INTO runs (started_at, status, options, pid, hostname, heartbeat_at) VALUES (?, 'running', '{}', ?, ?, ?) RETURNING id",
-      )
-      .get(at, pid, host, at) as { id: number };
-    return row.id;
+    const row = await store.sql.get<{ id: number }>(
+      sql`INSERT INTO runs (started_at, status, options, pid, hostname, heartbeat_at) VALUES (${at}, 'running', '{}', ${pid}, ${host}, ${at}) RETURNING id`,
+    );
+    return row!.id;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -70,38 +69,38 @@ describe.each(backends)("runs left running by a dead process, on $name", (backen
     if (backend.skip) ctx.skip();
   });
 
-  it("are stale once their heartbeat is older than the limit, whatever the host; live ones are not", () => {
-    const db = backend.location();
-    openStore(db).close();
-    const live = foreignRun(db, "other-host", 4242, 10_000);
-    const dead = foreignRun(db, "other-host", 4243, STALE_AFTER_MS + 60_000);
+  it("are stale once their heartbeat is older than the limit, whatever the host; live ones are not", async () => {
+    const db = await backend.location();
+    await (await openStore(db)).close();
+    const live = await foreignRun(db, "other-host", 4242, 10_000);
+    const dead = await foreignRun(db, "other-host", 4243, STALE_AFTER_MS + 60_000);
     // A reused pid: alive on this host (our own parent), but the run's heartbeat stopped long ago.
-    const reused = foreignRun(db, hostname(), process.ppid, STALE_AFTER_MS + 1_000);
-    const store = openStore(db);
+    const reused = await foreignRun(db, hostname(), process.ppid, STALE_AFTER_MS + 1_000);
+    const store = await openStore(db);
     try {
-      expect(staleRuns(store).map((r) => r.id)).toEqual([dead, reused]);
-      expect(activeRuns(store).map((r) => r.id)).toEqual([live]);
-      expect(getRun(store, dead)?.status).toBe("crashed");
-      expect(getRun(store, live)?.status).toBe("running");
+      expect((await staleRuns(store)).map((r) => r.id)).toEqual([dead, reused]);
+      expect((await activeRuns(store)).map((r) => r.id)).toEqual([live]);
+      expect((await getRun(store, dead))?.status).toBe("crashed");
+      expect((await getRun(store, live))?.status).toBe("running");
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
   it("a live run blocks a second harvest with a message naming it; a stale one does not", async () => {
-    const db = backend.location();
-    openStore(db).close();
-    const live = foreignRun(db, "other-host", 4242, 5_000);
-    const store = openStore(db);
+    const db = await backend.location();
+    await (await openStore(db)).close();
+    const live = await foreignRun(db, "other-host", 4242, 5_000);
+    const store = await openStore(db);
     try {
       let caught: unknown;
       try {
-        startExclusiveRun(store, {});
+        await startExclusiveRun(store, {});
       } catch (err) {
         caught = err;
       }
       expect(caught).toBeInstanceOf(UserError);
-      expect((caught as UserError).exitCode).toBe(75);
+      expect((await describeFailure(caught)).exitCode).toBe(75);
       expect((caught as UserError).message).toMatch(
         new RegExp(
           `^${escapeRegExp(store.path)}: harvest run ${live} is already running on this store \\(host other-host, pid 4242, started .*, last heartbeat 5 s ago\\)`,
@@ -110,22 +109,24 @@ describe.each(backends)("runs left running by a dead process, on $name", (backen
       // The library says when a dead run stops blocking; the CLI adds the command that shows such runs.
       expect((caught as UserError).message).toMatch(/ s after its last heartbeat$/);
       expect((await describeFailure(caught)).message).toMatch(/ s after its last heartbeat \(see bitext runs --stale\)$/);
-      store.sql.prepare("UPDATE runs SET heartbeat_at = ? WHERE id = ?").run(new Date(Date.now() - STALE_AFTER_MS - 1).toISOString(), live);
-      const mine = startExclusiveRun(store, {});
-      expect(getRun(store, live)?.status).toBe("crashed");
-      expect(getRun(store, mine)?.heartbeatAt).not.toBeNull();
-      finishRun(store, mine, "completed", {});
+      await store.sql.run(
+        sql`UPDATE runs SET heartbeat_at = ${new Date(Date.now() - STALE_AFTER_MS - 1).toISOString()} WHERE id = ${live}`,
+      );
+      const mine = await startExclusiveRun(store, {});
+      expect((await getRun(store, live))?.status).toBe("crashed");
+      expect((await getRun(store, mine))?.heartbeatAt).not.toBeNull();
+      await finishRun(store, mine, "completed", {});
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
   it("bitext runs lists them as stale and --clear-stale marks them crashed", async () => {
-    const db = backend.location();
-    const store = openStore(db);
-    finishRun(store, startRun(store, {}), "completed", {});
-    store.close();
-    const dead = foreignRun(db, "other-host", 99, STALE_AFTER_MS * 3);
+    const db = await backend.location();
+    const store = await openStore(db);
+    await finishRun(store, await startRun(store, {}), "completed", {});
+    await store.close();
+    const dead = await foreignRun(db, "other-host", 99, STALE_AFTER_MS * 3);
     const listed = await runCommand(["runs", "--db", db, "--stale", "--json"]);
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ id: dead, host: "other-host", pid: 99, stale: true })]);
@@ -137,25 +138,26 @@ describe.each(backends)("runs left running by a dead process, on $name", (backen
 });
 
 describe("environment errors", () => {
-  it("a full disk is a one-line error naming the store, not an internal error", () => {
+  it("a full disk is a one-line error naming the store, not an internal error", async () => {
     const db = join(dir, "full.db");
-    const store = openStore(db);
+    const store = await openStore(db);
     try {
       // A real SQLITE_FULL: the database may not grow past its current pages.
-      const pages = store.db.pragma("page_count", { simple: true }) as number;
-      store.db.pragma(`max_page_count = ${pages}`);
+      const pages = (await store.sql.get<{ page_count: number }>(sql`PRAGMA page_count`))!.page_count;
+      await store.sql.exec(`PRAGMA max_page_count = ${pages}`);
       let caught: unknown;
       try {
-        for (let i = 0; i < 100; i++) upsertPage(store, { url: `http://example.org/${i}`, html: "x".repeat(50_000) + i });
+        for (let i = 0; i < 100; i++) await upsertPage(store, { url: `http://example.org/${i}`, html: "x".repeat(50_000) + i });
       } catch (err) {
         caught = err;
       }
       expect((caught as { code?: string }).code).toBe("SQLITE_FULL");
-      const env = environmentError(caught);
-      expect(env?.exitCode).toBe(74);
+      // The store names its file itself (the driver knows it): no module-wide "last store opened".
+      const env = (environmentError(caught) ?? caught) as Error;
+      expect((await describeFailure(env)).exitCode).toBe(74);
       expect(env?.message).toMatch(new RegExp(`^${db}: the disk is full \\(SQLITE_FULL\\): free space`));
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
@@ -172,9 +174,9 @@ describe("environment errors", () => {
   // A real read-only medium needs a mount (root); elsewhere this test is skipped.
   it.skipIf(!canMount())("read-only commands read a store on a read-only medium, where SQLite cannot create its -shm file", async () => {
     const db = join(dir, "ro.db");
-    const store = openStore(db);
-    finishRun(store, startRun(store, { label: "kept" }), "completed", {});
-    store.close();
+    const store = await openStore(db);
+    await finishRun(store, await startRun(store, { label: "kept" }), "completed", {});
+    await store.close();
     const medium = join(dir, "medium");
     mkdirSync(medium);
     execFileSync("mount", ["-t", "tmpfs", "-o", "size=4m", "tmpfs", medium]);
@@ -189,11 +191,11 @@ describe("environment errors", () => {
       } finally {
         direct.close();
       }
-      const ro = openStore(onMedium, { readonly: true });
+      const ro = await openStore(onMedium, { readonly: true });
       try {
-        expect(getRun(ro, 1)?.options).toEqual({ label: "kept" });
+        expect((await getRun(ro, 1))?.options).toEqual({ label: "kept" });
       } finally {
-        ro.close();
+        await ro.close();
       }
       const listed = await runCommand(["runs", "--db", onMedium, "--json"]);
       expect(listed.stderr).toBe("");

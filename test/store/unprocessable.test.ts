@@ -11,7 +11,7 @@ import { storeHarvestedRecords } from "../helpers/record-store.js";
 import { type LocalServer, startServer } from "../net/local-server.js";
 
 /** A stored page that cannot be processed is marked with its reason, and later runs skip it. */
-describe("stored pages that cannot be processed", () => {
+describe("stored pages that cannot be processed", async () => {
   let server: LocalServer;
   let store: Store;
   const dir = mkdtempSync(join(tmpdir(), "bitext-unprocessable-"));
@@ -23,17 +23,17 @@ describe("stored pages that cannot be processed", () => {
       res.end(body);
     };
     server = await startServer({ "/deep.html": serve(hostile), "/office.html": serve(fixture("feng2011-figure3.html")) });
-    store = openStore(join(dir, "bitext.db"));
-    storeHarvestedRecords(
+    store = await openStore(join(dir, "bitext.db"));
+    await storeHarvestedRecords(
       store,
       "bing",
       ["/deep.html", "/office.html"].map((u, i) => ({ url: server.url(u), title: `t${i}`, snippet: "s", rank: i + 1 })),
     );
-    for (const r of listRecords(store)) setClassification(store, r.id, { label: "bilingual", probability: 0.9, model: "test" });
+    for (const r of await listRecords(store)) await setClassification(store, r.id, { label: "bilingual", probability: 0.9, model: "test" });
   });
 
   afterAll(async () => {
-    store?.close();
+    await store?.close();
     await server?.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -45,9 +45,9 @@ describe("stored pages that cannot be processed", () => {
     expect(first).toMatchObject({ fetched: 1, skipped: 1, failed: 0 });
     expect(first.pages.find((p) => p.url.endsWith("/deep.html"))).toMatchObject({ status: "skipped", pairs: 0 });
     expect(first.pairs).toBeGreaterThan(0);
-    const marked = getPage(store, server.url("/deep.html"));
+    const marked = await getPage(store, server.url("/deep.html"));
     expect(marked?.unprocessable).toBe(`too-many-elements: more than ${MAX_ELEMENTS.toLocaleString("en")} elements`);
-    expect(getPage(store, server.url("/office.html"))?.unprocessable).toBeNull();
+    expect((await getPage(store, server.url("/office.html")))?.unprocessable).toBeNull();
 
     const second = await fetchBilingualPages(store, { fetcher });
     expect(second).toMatchObject({ alreadyStored: 1, skipped: 1, failed: 0 });
@@ -61,7 +61,7 @@ describe("stored pages that cannot be processed", () => {
     // Downloading it again (--refetch) clears the mark until it is judged again.
     const again = await fetchBilingualPages(store, { fetcher, refetch: true });
     expect(again).toMatchObject({ fetched: 1, skipped: 1 });
-    expect(getPage(store, server.url("/deep.html"))?.unprocessable).toBe(
+    expect((await getPage(store, server.url("/deep.html")))?.unprocessable).toBe(
       `too-many-elements: more than ${MAX_ELEMENTS.toLocaleString("en")} elements`,
     );
   });

@@ -10,7 +10,7 @@ import { latestWrapper, type NewRecord, openStore, recordFetch, saveWrapper } fr
 
 const [location, recordsFile, go] = process.argv.slice(2) as [string, string, string];
 const records = JSON.parse(readFileSync(recordsFile, "utf8")) as NewRecord[];
-const store = openStore(location);
+const store = await openStore(location);
 const PAGES = 12;
 const ROUNDS = 40;
 try {
@@ -23,7 +23,7 @@ try {
     if (i < PAGES) {
       const query = parallelText(`query ${i % 4}`, `查询 ${i % 4}`);
       const page = records.slice((i * 7) % records.length).concat(records.slice(0, (i * 7) % records.length));
-      const o = recordFetch(
+      const o = await recordFetch(
         store,
         {
           runId: null,
@@ -40,13 +40,13 @@ try {
       outcomes.push({ newRecords: o.newRecords, seenAgain: o.seenAgain });
     }
     if (i < ROUNDS) {
-      const latest = latestWrapper(store, "bing");
-      const r = saveWrapper(store, "bing", JSON.stringify({ by: process.pid, round: i }), latest?.version ?? 0);
+      const latest = await latestWrapper(store, "bing");
+      const r = await saveWrapper(store, "bing", JSON.stringify({ by: process.pid, round: i }), latest?.version ?? 0);
       if (r.won) won.push(r.version);
       else lost++;
     }
   }
   process.stdout.write(`${JSON.stringify({ pid: process.pid, outcomes, won, lost })}\n`);
 } finally {
-  store.close();
+  await store.close();
 }

@@ -8,9 +8,9 @@ import { type NewRecord, openStore, recordFetch } from "../../../src/store/index
 
 const [location, recordsFile] = process.argv.slice(2) as [string, string];
 const records = JSON.parse(readFileSync(recordsFile, "utf8")) as NewRecord[];
-const store = openStore(location);
+const store = await openStore(location);
 try {
-  const outcome = recordFetch(
+  const outcome = await recordFetch(
     store,
     {
       runId: null,
@@ -26,5 +26,5 @@ try {
   );
   process.stdout.write(`${JSON.stringify(outcome)}\n`);
 } finally {
-  store.close();
+  await store.close();
 }
