@@ -13,6 +13,7 @@ import { type PageJob, pageJob, pageJobOptions, queueName } from "./jobs.js";
 import { applyLimits, openQueue } from "./queues.js";
 import { type RedisLike, SharedEngineState } from "./shared-state.js";
 import { SharedWrapper } from "./shared-wrappers.js";
+import { RedisPacer } from "./request-pacer.js";
 
 /**
  * A harvest worker: takes page jobs from the engines' queues and runs each with the local harvest's
@@ -90,6 +91,8 @@ interface WorkerContext {
   runs: Map<string, RunState>;
   queues: Map<string, Queue<PageJob>>;
   shared: SharedEngineState;
+  /** Each engine's request lease, shared by every worker. */
+  pacer: RedisPacer;
   /** Errors thrown to make BullMQ retry a page after its outcome (already reported as events). */
   pageFailures: WeakSet<Error>;
 }
@@ -129,7 +132,8 @@ async function openWorkerContext(o: QueueWorkerOptions): Promise<WorkerContext> 
     await Promise.all([...queues.values()].map((q) => q.close().catch(() => {})));
     throw err;
   }
-  const shared = new SharedEngineState((await queues.values().next().value!.backend.client) as unknown as RedisLike);
+  const client = (await queues.values().next().value!.backend.client) as unknown as RedisLike;
+  const shared = new SharedEngineState(client);
   return {
     o,
     bull,
@@ -141,6 +145,7 @@ async function openWorkerContext(o: QueueWorkerOptions): Promise<WorkerContext> 
     runs: new Map(),
     queues,
     shared,
+    pacer: new RedisPacer(client),
     pageFailures: new WeakSet(),
   };
 }
@@ -182,8 +187,10 @@ function engineState(cx: WorkerContext, rs: RunState, engine: string): EngineSta
   return e;
 }
 
-function pageContext(o: QueueWorkerOptions, runId: number, run: string, keepHtml: boolean) {
+function pageContext(cx: WorkerContext, runId: number, run: string, keepHtml: boolean) {
+  const o = cx.o;
   return {
+    pacer: cx.pacer,
     store: o.store,
     runId,
     harvest: run,
@@ -269,7 +276,7 @@ async function checkEngineOpen(cx: WorkerContext, rs: RunState, d: PageJob, queu
 async function fetchPage(cx: WorkerContext, rs: RunState, d: PageJob, w: EngineWrappers, task: PageTask): Promise<PageResult> {
   const sw = cx.sharedWrappers.get(d.engine)!;
   sw.refresh();
-  const r = await runPage(pageContext(cx.o, rs.runId, d.run, d.keepHtml), w, task);
+  const r = await runPage(pageContext(cx, rs.runId, d.run, d.keepHtml), w, task);
   if (r === null) throw new Error("page interrupted");
   if (r.learned) sw.learned();
   const v = r.verdict;

@@ -11,6 +11,7 @@ import { type PageLoader, type PageResult, type PageRunContext, type RecordClass
 import { type EngineState, type HarvestEvent, PagePolicy, type PageTask } from "./page-policy.js";
 import type { BreakerOptions } from "./politeness.js";
 import { schedule } from "../net/index.js";
+import { LocalPacer, type RequestPacer } from "./request-pacer.js";
 
 export type { EngineStats, HarvestEvent, HarvestStats, PageCounts, RecordClassifier, RunOutcome };
 
@@ -67,6 +68,8 @@ export interface HarvestOptions {
   health?: HealthOptions | false;
   /** Recorded with the run (the command line's options). */
   runOptions?: unknown;
+  /** Spaces the requests to each engine (default: this process's clock; a distributed harvest shares one through Redis). */
+  pacer?: RequestPacer;
   signal?: AbortSignal;
   onEvent?: (event: HarvestEvent) => void;
   onProgress?: (stats: HarvestStats) => void;
@@ -137,6 +140,7 @@ function pageContext(store: Store, runId: number, o: HarvestOptions): PageRunCon
     interpret: o.interpret ?? DEFAULT_INTERPRET,
     classifier: o.classifier ?? null,
     health: o.health === false ? null : new HealthWatch(store, o.health),
+    pacer: o.pacer ?? new LocalPacer(),
   };
 }
 

@@ -17,5 +17,6 @@ export * from "./profile.js";
 export * from "./proxies.js";
 export * from "./queries.js";
 export * from "./reextract.js";
+export * from "./request-pacer.js";
 export * from "./run.js";
 export * from "./schedule.js";

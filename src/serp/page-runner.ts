@@ -17,6 +17,7 @@ import { type EngineDefinition, type FetchMode, searchUrl } from "./engines.js";
 import type { DriftReport, HealthWatch } from "./health-watch.js";
 import { type InterpretOptions, interpretPage, type Verdict } from "./interpret.js";
 import { queryText } from "./queries.js";
+import { type RequestPacer, requestGapMs } from "./request-pacer.js";
 
 /**
  * One result page, from end to end: fetch → interpret → store. Loads the page, reads it with the
@@ -63,6 +64,8 @@ export interface PageRunContext {
   classifier: RecordClassifier | null;
   /** The engines' health watch (absent: pages are not judged for drift). */
   health?: HealthWatch | null;
+  /** The lease taken right before each request to an engine (its rate limit, held at the request); absent: none. */
+  pacer?: RequestPacer | null;
 }
 
 /** An engine's wrappers as the run goes: the current one and those it replaced, newest first. */
@@ -173,6 +176,9 @@ export async function fetchAndInterpret(
   // An engine whose pages came only through the browser before: straight to it, one download a page.
   if (mode === "auto" && engineNeedsBrowser(ctx.store, def.engine, NEEDS_BROWSER_MEMORY_MS) !== null) mode = "browser";
   const first = mode === "browser" ? ctx.loader : ctx.http!;
+  const gapMs = requestGapMs(def.politeness);
+  await ctx.pacer?.take(def.engine, gapMs, signal);
+  if (signal?.aborted) return null;
   let loaded = await first.load(def, url, { keepBody: ctx.keepHtml });
   if (signal?.aborted) return abandon(loaded);
   const interpretStart = performance.now();
@@ -188,6 +194,7 @@ export async function fetchAndInterpret(
   if (mode === "auto" && v.status !== "ok" && loaded.error === null) {
     const why = v.detail;
     const wrapperRead = w.wrapper !== null; // the HTTP page was read with a wrapper (not only a page to learn one from)
+    await ctx.pacer?.take(def.engine, gapMs, signal);
     const again = performance.now();
     loaded = await ctx.loader.load(def, url, { keepBody: ctx.keepHtml });
     if (signal?.aborted) return abandon(loaded);
