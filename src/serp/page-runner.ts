@@ -12,12 +12,13 @@ import {
 } from "../store/index.js";
 import type { Wrapper } from "../wrapper/index.js";
 import type { LoadedPage } from "./driver.js";
-import { type EngineSetup, saveWrapper } from "./engine-files.js";
+import type { EngineSetup } from "./engine-files.js";
 import { type EngineDefinition, type FetchMode, searchUrl } from "./engines.js";
 import type { DriftReport, HealthWatch } from "./health-watch.js";
 import { type InterpretOptions, interpretPage, type Verdict } from "./interpret.js";
 import { queryText } from "./queries.js";
 import { type RequestPacer, requestGapMs } from "./request-pacer.js";
+import type { WrapperRegistry } from "./wrapper-registry.js";
 
 /**
  * One result page, from end to end: fetch → interpret → store. Loads the page, reads it with the
@@ -64,6 +65,8 @@ export interface PageRunContext {
   classifier: RecordClassifier | null;
   /** The engines' health watch (absent: pages are not judged for drift). */
   health?: HealthWatch | null;
+  /** Where a wrapper a page taught is kept (the engine's file, the store's versions). */
+  wrappers: WrapperRegistry;
   /** The lease taken right before each request to an engine (its rate limit, held at the request); absent: none. */
   pacer?: RequestPacer | null;
 }
@@ -101,6 +104,9 @@ export async function runPage(
 ): Promise<PageResult | null> {
   const def = w.setup.definition;
   const url = searchUrl(def, queryText(task.query), task.page);
+  // The engine's lease first: the page's deadline runs from its request, not from the wait for its turn.
+  await ctx.pacer?.take(def.engine, requestGapMs(def.politeness), signal);
+  if (signal?.aborted) return null;
   const startedAt = nowIso();
   const started = performance.now();
   const fetched = await fetchAndInterpret(ctx, w, url, started, signal);
@@ -111,6 +117,7 @@ export async function runPage(
   if (v.cause === "blocked" && loaded.proxy) (loaded.fetchedWith === "http" ? ctx.http : ctx.loader)?.proxyBlocked?.(def);
   const trace = (await loaded.finishTrace?.(v.status !== "ok" && v.status !== "empty")) ?? null;
   const learnedAt = adoptWrapper(w, v);
+  if (learnedAt !== null) await ctx.wrappers.learned(w);
   const records = classified(ctx.classifier, task.query, resultRecords(v, task.page, def.resultsPerPage));
   const outcome = storePage(
     ctx,
@@ -176,9 +183,6 @@ export async function fetchAndInterpret(
   // An engine whose pages came only through the browser before: straight to it, one download a page.
   if (mode === "auto" && engineNeedsBrowser(ctx.store, def.engine, NEEDS_BROWSER_MEMORY_MS) !== null) mode = "browser";
   const first = mode === "browser" ? ctx.loader : ctx.http!;
-  const gapMs = requestGapMs(def.politeness);
-  await ctx.pacer?.take(def.engine, gapMs, signal);
-  if (signal?.aborted) return null;
   let loaded = await first.load(def, url, { keepBody: ctx.keepHtml });
   if (signal?.aborted) return abandon(loaded);
   const interpretStart = performance.now();
@@ -194,7 +198,7 @@ export async function fetchAndInterpret(
   if (mode === "auto" && v.status !== "ok" && loaded.error === null) {
     const why = v.detail;
     const wrapperRead = w.wrapper !== null; // the HTTP page was read with a wrapper (not only a page to learn one from)
-    await ctx.pacer?.take(def.engine, gapMs, signal);
+    await ctx.pacer?.take(def.engine, requestGapMs(def.politeness), signal); // a second request to the engine
     const again = performance.now();
     loaded = await ctx.loader.load(def, url, { keepBody: ctx.keepHtml });
     if (signal?.aborted) return abandon(loaded);
@@ -215,7 +219,7 @@ async function abandon(l: LoadedPage): Promise<null> {
   return null;
 }
 
-/** Take up the wrapper the page brought back into use or taught (saved to the engine's file); the new one's date. */
+/** Take up the wrapper the page brought back into use or taught (the caller keeps it); the new one's date. */
 function adoptWrapper(w: EngineWrappers, v: Verdict): string | null {
   if (v.reused) {
     // Pages of the earlier layout still come (an A/B test, or answers overtaking each other across a switch).
@@ -225,7 +229,6 @@ function adoptWrapper(w: EngineWrappers, v: Verdict): string | null {
   if (!v.learned) return null;
   if (w.wrapper) w.earlier = [w.wrapper, ...w.earlier].slice(0, 5);
   w.wrapper = v.learned;
-  saveWrapper(w.setup.file, v.learned);
   return v.learned.learnedAt;
 }
 

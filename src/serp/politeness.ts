@@ -8,6 +8,7 @@ import type { Politeness } from "./engines.js";
 /** Minimum delay between requests, requests per minute, and requests in flight, for one engine. */
 export class EngineGate {
   private lastStart = Number.NEGATIVE_INFINITY;
+  private previousStart = Number.NEGATIVE_INFINITY;
   private readonly starts: number[] = [];
   private inFlight = 0;
 
@@ -25,9 +26,18 @@ export class EngineGate {
   }
 
   start(now: number): void {
+    this.previousStart = this.lastStart;
     this.lastStart = now;
     this.starts.push(now);
     this.inFlight++;
+  }
+
+  /** The start at `at` sent no request after all (its page was fresh enough to skip): as if it had not been. */
+  cancel(at: number): void {
+    if (this.lastStart === at) this.lastStart = this.previousStart;
+    const i = this.starts.lastIndexOf(at);
+    if (i >= 0) this.starts.splice(i, 1);
+    this.inFlight = Math.max(0, this.inFlight - 1);
   }
 
   finish(): void {
