@@ -1,6 +1,6 @@
-import { HARVEST_DEFAULTS } from "../config/index.js";
+import { type HarvestConfig, type HarvestConfigInput, harvestConfig } from "../config/index.js";
 import { finishRun, type QueryPair, type Store, startExclusiveRun } from "../store/index.js";
-import { type EngineStats, type HarvestStats, type PageCounts, type RunOutcome } from "./counters.js";
+import type { EngineStats, HarvestStats, PageCounts, RunOutcome } from "./counters.js";
 import type { EngineSetup } from "./engine-files.js";
 import type { FetchMode } from "./engines.js";
 import type { HealthOptions } from "../health/index.js";
@@ -10,7 +10,6 @@ import { HarvestLoop, IN_PROCESS, type PageTimingMedians } from "./loop.js";
 import type { PageLoader, PageRunContext, RecordClassifier } from "./page-runner.js";
 import type { EngineState, HarvestEvent, PageTask, PolicyOptions } from "./page-policy.js";
 import { FileWrappers } from "./wrapper-registry.js";
-import type { BreakerOptions } from "./politeness.js";
 import { schedule } from "../net/index.js";
 import { LocalPacer, type RequestPacer } from "./request-pacer.js";
 
@@ -28,7 +27,8 @@ export type { EngineStats, HarvestEvent, HarvestStats, PageCounts, RecordClassif
  * same loop from BullMQ (`queue/worker.ts`).
  */
 
-export interface HarvestOptions {
+/** A harvest's inputs; its settings (`HarvestConfigInput`: pages, concurrency, retries, …) default in `config/harvest.ts`. */
+export interface HarvestOptions extends HarvestConfigInput {
   /** The run, already started with `startExclusiveRun` (the caller took the store's lock first); absent: started here. */
   runId?: number;
   queries: readonly QueryPair[];
@@ -39,30 +39,6 @@ export interface HarvestOptions {
   http?: PageLoader | null;
   /** One fetch mode for every engine, overriding their definitions. */
   fetchMode?: FetchMode | null;
-  /** Result pages per query (later pages only while pages come back full enough). */
-  pages?: number;
-  /** Page loads in flight at once, over all engines. */
-  concurrency?: number;
-  /** Skip an (engine, query, page) fetched successfully this recently (0: fetch everything again). */
-  maxAgeMs?: number;
-  /** Keep each result page's HTML (compressed) in the store. */
-  keepHtml?: boolean;
-  /** Retries of a page after a network error, timeout or unrecognised page. */
-  retries?: number;
-  /** Retries of a page after a block (each waits for the engine's breaker). */
-  blockRetries?: number;
-  /**
-   * Consecutive network-level failures (DNS, refused, timeout, TLS, reset) after which an engine is
-   * taken as down and given up for the run, its pages left for the next.
-   */
-  downAfter?: number;
-  backoff?: { baseMs: number; maxMs: number };
-  breaker?: BreakerOptions;
-  /**
-   * The longest the run waits with nothing to do (every engine left paused by its breaker or its Retry-After):
-   * beyond it the run stops now, its pages left for the next run, rather than hold the store and a browser idle.
-   */
-  maxWaitMs?: number;
   interpret?: InterpretOptions;
   classifier?: RecordClassifier | null;
   /** Judge pages against their engine's health profile (issue 30); false: do not. */
@@ -88,15 +64,16 @@ export interface HarvestSummary extends HarvestStats {
 
 export async function harvest(store: Store, o: HarvestOptions): Promise<HarvestSummary> {
   const started = Date.now();
+  const c = harvestConfig(o);
   const runId = o.runId ?? (await startExclusiveRun(store, o.runOptions ?? {})); // refuses while another harvest runs on this store
   const loop = new HarvestLoop(
     {
       store,
-      page: pageContext(store, runId, o),
+      page: pageContext(store, runId, o, c),
       engines: o.engines,
       queries: o.queries,
-      policy: policyOptions(o),
-      maxAgeMs: o.maxAgeMs ?? HARVEST_DEFAULTS.maxAgeMs,
+      policy: policyOptions(c),
+      maxAgeMs: c.maxAgeMs,
       ...(o.onEvent ? { onEvent: o.onEvent } : {}),
       ...(o.onProgress ? { onProgress: o.onProgress } : {}),
     },
@@ -107,8 +84,8 @@ export async function harvest(store: Store, o: HarvestOptions): Promise<HarvestS
   try {
     await schedule<PageTask>({
       lanes,
-      concurrency: Math.max(1, o.concurrency ?? HARVEST_DEFAULTS.concurrency),
-      maxIdleMs: o.maxWaitMs ?? HARVEST_DEFAULTS.maxWaitMs,
+      concurrency: c.concurrency,
+      maxIdleMs: c.maxWaitMs,
       ...(o.signal ? { signal: o.signal } : {}),
       // In-flight loads end now; their pages are fetched by the next run.
       onAbort: () => o.driver.close(),
@@ -132,7 +109,7 @@ export async function harvest(store: Store, o: HarvestOptions): Promise<HarvestS
   }
   const interrupted = o.signal?.aborted ?? false;
   // Why the schedule ended with pages queued (before they are counted as left).
-  const stoppedBecause = interrupted ? null : pausedTooLong(lanes, o.maxWaitMs ?? HARVEST_DEFAULTS.maxWaitMs);
+  const stoppedBecause = interrupted ? null : pausedTooLong(lanes, c.maxWaitMs);
   const end = loop.finish(interrupted);
   const summary: HarvestSummary = {
     ...end.stats,
@@ -147,7 +124,7 @@ export async function harvest(store: Store, o: HarvestOptions): Promise<HarvestS
 }
 
 /** What the page runner needs of the run: the store, the loaders and the options, defaults filled in. */
-function pageContext(store: Store, runId: number, o: HarvestOptions): PageRunContext {
+function pageContext(store: Store, runId: number, o: HarvestOptions, c: HarvestConfig): PageRunContext {
   return {
     store,
     runId,
@@ -155,7 +132,7 @@ function pageContext(store: Store, runId: number, o: HarvestOptions): PageRunCon
     loader: o.driver,
     http: o.http ?? null,
     fetchMode: o.fetchMode ?? null,
-    keepHtml: o.keepHtml ?? false,
+    keepHtml: c.keepHtml,
     interpret: o.interpret ?? DEFAULT_INTERPRET,
     classifier: o.classifier ?? null,
     health: o.health === false ? null : new HealthWatch(store, o.health),
@@ -181,14 +158,14 @@ function restingEngines(engines: readonly EngineState[], now: number): string[] 
     });
 }
 
-/** What the policy does after a page: the options' values, defaults filled in. */
-function policyOptions(o: HarvestOptions): PolicyOptions {
+/** What the policy does after a page, from the run's settings. */
+function policyOptions(c: HarvestConfig): PolicyOptions {
   return {
-    pages: Math.max(1, o.pages ?? HARVEST_DEFAULTS.pages),
-    retries: o.retries ?? HARVEST_DEFAULTS.retries,
-    blockRetries: o.blockRetries ?? HARVEST_DEFAULTS.blockRetries,
-    downAfter: Math.max(1, o.downAfter ?? HARVEST_DEFAULTS.downAfter),
-    backoff: o.backoff ?? HARVEST_DEFAULTS.backoff,
-    ...(o.breaker ? { breaker: o.breaker } : {}),
+    pages: c.pages,
+    retries: c.retries,
+    blockRetries: c.blockRetries,
+    downAfter: c.downAfter,
+    backoff: c.backoff,
+    breaker: c.breaker,
   };
 }
