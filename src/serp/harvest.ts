@@ -91,16 +91,13 @@ export async function harvest(store: Store, o: HarvestOptions): Promise<HarvestS
       onAbort: () => o.driver.close(),
       start: (li, task, now) => {
         const e = lanes[li]!;
-        // The gate is taken at once (the dispatcher's next pick sees it); a page skipped as fresh gives it back.
-        e.gate.start(now);
-        let skipped = false;
-        return loop
-          .step(e, task, o.signal)
+        // The gate is taken at once (the dispatcher's next pick sees it); a page skipped as fresh is not paced.
+        return e.gate
+          .run(now, () => loop.step(e, task, o.signal))
           .then((step) => {
-            skipped = step.kind === "skipped";
+            if (step.kind === "skipped") e.gate.cancel(now);
             if (step.kind === "interrupted") e.queue.unshift(task); // not stored: the next run fetches it
-          })
-          .finally(() => (skipped ? e.gate.cancel(now) : e.gate.finish()));
+          });
       },
     });
   } catch (err) {
