@@ -1,4 +1,5 @@
 import { hostname } from "node:os";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import type { Job, Queue, Worker } from "bullmq";
 import { finishRun, type Store, startRun } from "../store/index.js";
 import type { EngineSetup, EngineState, FetchMode, HarvestEvent, HarvestStats, InterpretOptions, PageTask } from "../serp/index.js";
@@ -60,6 +61,8 @@ export interface QueueWorkerOptions {
   onEvent?: (event: HarvestEvent & { run: string }) => void;
   /** A page stored (or skipped as fresh). */
   onPage?: (p: { run: string; engine: string; page: number; status: string; skipped: boolean }) => void;
+  /** The worker's queues are open and it takes jobs. */
+  onReady?: () => void;
   /** Trouble with Redis (reconnecting …). */
   onConnectionError?: (message: string) => void;
   /** A job failed with an exception (not a page outcome: the store or Redis failing under it); BullMQ retries it. */
@@ -73,6 +76,8 @@ export interface QueueWorkerSummary {
   runs: Record<string, { runId: number; status: string; stats: HarvestStats }>;
   /** The version of each engine's wrapper in the store that this worker used last (0: none stored). */
   wrappers: Record<string, number>;
+  /** The 99th percentile of the worker's event-loop delay over its life (ms): what held its timers and lock renewals. */
+  eventLoopLagP99Ms: number;
 }
 
 interface RunState {
@@ -106,12 +111,16 @@ interface Verdict {
 
 export async function runQueueWorker(o: QueueWorkerOptions): Promise<QueueWorkerSummary> {
   const started = Date.now();
+  const lag = monitorEventLoopDelay({ resolution: 10 });
+  lag.enable();
   const cx = await openWorkerContext(o);
   const workers = o.engines.map((s) => startEngineWorker(cx, s));
+  o.onReady?.();
   await until(o, cx.bull, [...cx.queues.values()]);
   await Promise.all(workers.map((w) => w.close()));
   await Promise.all([...cx.queues.values()].map((q) => q.close()));
-  return finishRuns(cx, started);
+  lag.disable();
+  return { ...(await finishRuns(cx, started)), eventLoopLagP99Ms: Math.round(lag.percentile(99) / 1e5) / 10 };
 }
 
 async function openWorkerContext(o: QueueWorkerOptions): Promise<WorkerContext> {
@@ -310,8 +319,8 @@ function startEngineWorker(cx: WorkerContext, s: EngineSetup): Worker<PageJob> {
 }
 
 /** Closes the worker's runs in the store and sums them up. */
-async function finishRuns(cx: WorkerContext, started: number): Promise<QueueWorkerSummary> {
-  const summary: QueueWorkerSummary = {
+async function finishRuns(cx: WorkerContext, started: number): Promise<Omit<QueueWorkerSummary, "eventLoopLagP99Ms">> {
+  const summary: Omit<QueueWorkerSummary, "eventLoopLagP99Ms"> = {
     worker: cx.name,
     durationMs: Date.now() - started,
     runs: {},
