@@ -10,12 +10,14 @@ import type { RedisLike } from "./shared-state.js";
  * The lease is granted on Redis' clock, the request leaves on the worker's: between them lie the answer's
  * way back and whatever holds the worker's event loop (a page being read, a store write). So the slot is
  * `gap + SLACK_MS` long, and a grant that took longer than `SLACK_MS` to come back is not used (its slot is
- * spent, the worker asks again): the request leaves within the slack of its grant, never closer than the gap
- * to the one before it.
+ * spent, the worker asks again, up to twice): the request leaves within the slack of its grant, so no closer
+ * than the gap to the one before it.
  */
 
 /** The most a grant may take to reach the worker and still be used (ms); each slot is this much longer than the gap. */
 export const SLACK_MS = 50;
+/** Late grants a request passes up before it takes one anyway. */
+const MAX_STALE = 2;
 
 const LEASE = "bitextRequestLease";
 const SCRIPT = `
@@ -34,10 +36,17 @@ export class RedisPacer implements RequestPacer {
 
   take(engine: string, gapMs: number, signal?: AbortSignal): Promise<void> {
     if (gapMs <= 0) return Promise.resolve();
+    let stale = 0;
     return leaseLoop(async () => {
       const asked = performance.now();
       const wait = Number(await this.redis.runCommand(LEASE, [`bitext:request-lease:${engine}`, gapMs + SLACK_MS]));
-      return wait === 0 && performance.now() - asked > SLACK_MS ? 1 : wait; // granted too long ago: ask again
+      // Granted too long ago: ask again — a few times only, so that a worker whose every answer comes late
+      // (an overloaded machine) still gets its turn rather than spend every slot.
+      if (wait === 0 && performance.now() - asked > SLACK_MS && stale < MAX_STALE) {
+        stale++;
+        return 1;
+      }
+      return wait;
     }, signal);
   }
 }

@@ -93,7 +93,8 @@ interface WorkerContext {
   name: string;
   breakerOptions: BreakerOptions;
   setups: Map<string, EngineSetup>;
-  runs: Map<string, RunState>;
+  /** The runs seen here, each started once however many of its jobs arrive together. */
+  runs: Map<string, Promise<RunState>>;
   queues: Map<string, Queue<PageJob>>;
   shared: SharedEngineState;
   /** Each engine's request lease, shared by every worker. */
@@ -157,48 +158,52 @@ async function openWorkerContext(o: QueueWorkerOptions): Promise<WorkerContext> 
  * The run a job belongs to, started in the store on its first job here: the harvest loop of a local run, its
  * page tasks in BullMQ's queues (`BullPageQueue`), its wrappers shared through the store.
  */
-async function runState(cx: WorkerContext, d: PageJob): Promise<RunState> {
+function runState(cx: WorkerContext, d: PageJob): Promise<RunState> {
   let rs = cx.runs.get(d.run);
   if (!rs) {
-    const o = cx.o;
-    const runId = await startRun(o.store, { queue: describeRedis(o.redis), run: d.run, worker: cx.name });
-    const wrappers = new StoreWrappers(o.store);
-    const page: PageRunContext = {
-      store: o.store,
-      runId,
-      harvest: d.run,
-      loader: o.loader,
-      http: o.http,
-      fetchMode: o.fetchMode,
-      keepHtml: d.keepHtml,
-      interpret: o.interpret,
-      classifier: o.classifier,
-      wrappers,
-      pacer: cx.pacer,
-    };
-    const loop: HarvestLoop<Verdict> = new HarvestLoop<Verdict>(
-      {
-        store: o.store,
-        page,
-        engines: o.engines,
-        queries: [],
-        policy: {
-          pages: d.pages,
-          retries: d.retries,
-          blockRetries: d.blockRetries,
-          downAfter: d.downAfter,
-          backoff: { baseMs: d.backoffMs, maxMs: d.backoffMs * 32 },
-          breaker: cx.breakerOptions,
-        },
-        maxAgeMs: d.maxAgeMs,
-        onEvent: (e) => o.onEvent?.({ ...e, run: d.run }),
-      },
-      new BullPageQueue(cx, d.run, (): RunCounters => loop.counters),
-    );
-    rs = { runId, loop, wrappers };
+    rs = startRunState(cx, d);
     cx.runs.set(d.run, rs);
   }
   return rs;
+}
+
+async function startRunState(cx: WorkerContext, d: PageJob): Promise<RunState> {
+  const o = cx.o;
+  const runId = await startRun(o.store, { queue: describeRedis(o.redis), run: d.run, worker: cx.name });
+  const wrappers = new StoreWrappers(o.store);
+  const page: PageRunContext = {
+    store: o.store,
+    runId,
+    harvest: d.run,
+    loader: o.loader,
+    http: o.http,
+    fetchMode: o.fetchMode,
+    keepHtml: d.keepHtml,
+    interpret: o.interpret,
+    classifier: o.classifier,
+    wrappers,
+    pacer: cx.pacer,
+  };
+  const loop: HarvestLoop<Verdict> = new HarvestLoop<Verdict>(
+    {
+      store: o.store,
+      page,
+      engines: o.engines,
+      queries: [],
+      policy: {
+        pages: d.pages,
+        retries: d.retries,
+        blockRetries: d.blockRetries,
+        downAfter: d.downAfter,
+        backoff: { baseMs: d.backoffMs, maxMs: d.backoffMs * 32 },
+        breaker: cx.breakerOptions,
+      },
+      maxAgeMs: d.maxAgeMs,
+      onEvent: (e) => o.onEvent?.({ ...e, run: d.run }),
+    },
+    new BullPageQueue(cx, d.run, (): RunCounters => loop.counters),
+  );
+  return { runId, loop, wrappers };
 }
 
 /**
@@ -326,7 +331,8 @@ async function finishRuns(cx: WorkerContext, started: number): Promise<Omit<Queu
     runs: {},
     wrappers: {},
   };
-  for (const [run, rs] of cx.runs) {
+  for (const [run, running] of cx.runs) {
+    const rs = await running;
     const { status, stats } = rs.loop.finish(false);
     await finishRun(cx.o.store, rs.runId, status, stats);
     summary.runs[run] = { runId: rs.runId, status, stats };
