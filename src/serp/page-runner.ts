@@ -10,15 +10,15 @@ import {
   setFetchTransport,
   type Store,
 } from "../store/index.js";
-import type { Wrapper } from "../wrapper/index.js";
 import type { LoadedPage } from "./driver.js";
-import type { EngineSetup } from "./engine-files.js";
 import { type EngineDefinition, type FetchMode, searchUrl } from "./engines.js";
 import type { DriftReport, HealthWatch } from "./health-watch.js";
 import { type InterpretOptions, interpretPage, type Verdict } from "./interpret.js";
 import { queryText } from "./queries.js";
 import { type RequestPacer, requestGapMs } from "./request-pacer.js";
-import type { WrapperRegistry } from "./wrapper-registry.js";
+import type { EngineWrappers, WrapperRegistry } from "./wrapper-registry.js";
+
+export type { EngineWrappers };
 
 /**
  * One result page, from end to end: fetch → interpret → store. Loads the page, reads it with the
@@ -69,13 +69,6 @@ export interface PageRunContext {
   wrappers: WrapperRegistry;
   /** The lease taken right before each request to an engine (its rate limit, held at the request); absent: none. */
   pacer?: RequestPacer | null;
-}
-
-/** An engine's wrappers as the run goes: the current one and those it replaced, newest first. */
-export interface EngineWrappers {
-  setup: EngineSetup;
-  wrapper: Wrapper | null;
-  earlier: Wrapper[];
 }
 
 export interface PageResult {

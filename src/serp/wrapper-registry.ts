@@ -1,5 +1,12 @@
-import { saveWrapper } from "./engine-files.js";
-import type { EngineWrappers } from "./page-runner.js";
+import type { Wrapper } from "../wrapper/index.js";
+import { type EngineSetup, saveWrapper } from "./engine-files.js";
+
+/** An engine's wrappers as the run goes: the current one and those it replaced, newest first. */
+export interface EngineWrappers {
+  setup: EngineSetup;
+  wrapper: Wrapper | null;
+  earlier: Wrapper[];
+}
 
 /**
  * Where a harvest keeps the wrappers its pages teach: one place per kind of run. A local run writes
