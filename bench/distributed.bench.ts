@@ -1,8 +1,11 @@
 /**
  * Distributed harvesting: pages per second with 1, 2 and 4 `bitext worker` processes taking page jobs
  * from one Redis (BullMQ) into one SQLite store (WAL), against the engine simulator, over the HTTP fast
- * path and through the browser (each worker its own Chromium), and the scaling ratio against 1 worker. Pages per second are counted at the simulator, from its
- * first search to its last of the trial (worker start-up is not in them). Every search takes
+ * path and through the browser (each worker its own Chromium), and the scaling ratio against 1 worker. The workers
+ * are started, and have said they serve, before the trial's jobs are enqueued; pages per second are counted from
+ * the enqueue to the simulator's last search of the trial. Each worker reports its event-loop delay (p99, from
+ * `monitorEventLoopDelay`); the table gives the largest. `-- --store postgres`: a throwaway database per trial on
+ * the local PostgreSQL (127.0.0.1:5432, trust auth; BENCH_PG to name another server). Every search takes
  * BENCH_LATENCY ms (default 100: an engine's answer time), so a worker mostly waits, as on the web;
  * the engines set no politeness limit here. Each setting runs REPEATS times; the table gives medians.
  */
@@ -19,6 +22,7 @@ import { readQueryFile } from "../src/serp/queries.js";
 import { startSimulator } from "../src/sim/index.js";
 import { openStore } from "../src/store/index.js";
 import { spawnCli } from "../test/helpers/cli.js";
+import { adminQuery } from "../test/helpers/postgres.js";
 import { redisUnavailable, startRedis } from "../test/helpers/redis.js";
 import { median } from "./stats.js";
 
@@ -27,6 +31,10 @@ const QUERIES = Number(process.env.BENCH_QUERIES ?? 120);
 // A browser page costs ~150 ms of Chromium CPU: fewer pages keep the browser trials as long as the HTTP ones.
 const BROWSER_QUERIES = Number(process.env.BENCH_BROWSER_QUERIES ?? 30);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY ?? 100);
+const STORE: "sqlite" | "postgres" = process.argv.includes("postgres") ? "postgres" : "sqlite";
+const PG_SERVER = process.env.BENCH_PG ?? "postgres://postgres@127.0.0.1:5432/postgres";
+/** Only these fetch paths (BENCH_PATHS=http), all by default. */
+const PATHS = (process.env.BENCH_PATHS ?? "http,browser").split(",");
 
 /**
  * Per fetch path: pages per trial, the simulator's answer time and each worker's concurrency per engine. The
@@ -56,7 +64,7 @@ export async function run(): Promise<void> {
     console.log(`skipped: ${unavailable}`);
     return;
   }
-  for (const setting of SETTINGS) await runSetting(setting);
+  for (const setting of SETTINGS) if (PATHS.includes(setting.path)) await runSetting(setting);
 }
 
 async function runSetting({ path, queries: count, latencyMs, concurrency }: Setting): Promise<void> {
@@ -76,15 +84,17 @@ async function runSetting({ path, queries: count, latencyMs, concurrency }: Sett
     const list = join(dir, "queries.tsv");
     writeFileSync(list, `${queries.map((q) => `${q.source.text}\t${q.target.text}`).join("\n")}\n`);
     await learnWrappers(dir, wrappers, queries.slice(0, 2));
-    const rates = await trials(redis.url, sim, wrappers, dir, queries, concurrency);
+    const { rates, lags } = await trials(redis.url, sim, wrappers, dir, queries, concurrency);
     const base = median(rates.get(1)!);
-    const rows: Array<Array<string | number>> = [["workers", "pages/s (median)", "× 1 worker", "per worker"]];
+    const rows: Array<Array<string | number>> = [
+      ["workers", "pages/s (median)", "× 1 worker", "per worker", "event-loop lag p99 (ms, worst worker)"],
+    ];
     for (const n of WORKERS) {
       const m = median(rates.get(n)!);
-      rows.push([n, m.toFixed(1), (m / base).toFixed(2), (m / base / n).toFixed(2)]);
+      rows.push([n, m.toFixed(1), (m / base).toFixed(2), (m / base / n).toFixed(2), median(lags.get(n)!).toFixed(1)]);
     }
     console.log(
-      `\nfetch ${path}: ${queries.length} queries × ${ENGINES.length} engines = ${queries.length * ENGINES.length} pages per trial, ` +
+      `\nfetch ${path}, ${STORE} store: ${queries.length} queries × ${ENGINES.length} engines = ${queries.length * ENGINES.length} pages per trial, ` +
         `${latencyMs} ms per search, concurrency ${concurrency} per engine per worker, ${REPEATS} repeats, ${cpus().length} CPU cores, ` +
         `load average at the end ${loadavg()
           .map((l) => l.toFixed(1))
@@ -113,7 +123,7 @@ async function learnWrappers(dir: string, wrappers: string, queries: ReturnType<
   }
 }
 
-/** Pages per second at the simulator, per worker count, REPEATS trials each (worker counts interleaved). */
+/** Pages per second and the worst worker's event-loop lag, per worker count, REPEATS trials each (counts interleaved). */
 async function trials(
   redisUrl: string,
   sim: Awaited<ReturnType<typeof startSimulator>>,
@@ -121,13 +131,14 @@ async function trials(
   dir: string,
   queries: ReturnType<typeof readQueryFile>,
   concurrency: number,
-): Promise<Map<number, number[]>> {
+): Promise<{ rates: Map<number, number[]>; lags: Map<number, number[]> }> {
   const rates = new Map<number, number[]>();
+  const lags = new Map<number, number[]>();
   let trial = 0;
   for (let r = 0; r < REPEATS; r++) {
     for (const n of WORKERS) {
       trial++;
-      const db = join(dir, `trial-${trial}.db`);
+      const db = await trialStore(dir, trial);
       await (await openStore(db)).close();
       const settings = {
         run: `bench-${trial}`,
@@ -139,25 +150,41 @@ async function trials(
         downAfter: 3,
         backoffMs: 500,
       };
+      const workers = Array.from({ length: n }, () => workerProcess(redisUrl, wrappers, db, concurrency));
+      await Promise.all(workers.map((w) => w.ready));
+      const from = sim.log.length;
+      const expected = queries.length * ENGINES.length;
+      const t0 = Date.now();
       await enqueueHarvest(
         parseRedisUrl(redisUrl),
         settings,
         ENGINES.map((e) => loadEngine(wrappers, e)),
         queries,
       );
-      const from = sim.log.length;
-      await Promise.all(Array.from({ length: n }, () => workerProcess(redisUrl, wrappers, db, concurrency)));
+      while (sim.log.length - from < expected) await new Promise((res) => setTimeout(res, 20));
+      const span = (sim.log.at(-1)!.at - t0) / 1000;
+      const ended = await Promise.all(workers.map((w) => w.stop()));
       const log = sim.log.slice(from);
-      if (log.length !== queries.length * ENGINES.length)
-        throw new Error(`trial ${trial}: ${log.length} searches, expected ${queries.length * ENGINES.length}`);
-      const span = (log.at(-1)!.at - log[0]!.at) / 1000;
+      if (log.length !== expected) throw new Error(`trial ${trial}: ${log.length} searches, expected ${expected}`);
       rates.set(n, [...(rates.get(n) ?? []), log.length / span]);
+      lags.set(n, [...(lags.get(n) ?? []), Math.max(...ended)]);
     }
   }
-  return rates;
+  return { rates, lags };
 }
 
-function workerProcess(queue: string, wrappers: string, db: string, concurrency: number): Promise<void> {
+/** The trial's store: a SQLite file, or a new database on the PostgreSQL server. */
+async function trialStore(dir: string, trial: number): Promise<string> {
+  if (STORE === "sqlite") return join(dir, `trial-${trial}.db`);
+  const name = `bitext_bench_${process.pid}_${trial}`;
+  await adminQuery(PG_SERVER, `CREATE DATABASE ${name}`);
+  const u = new URL(PG_SERVER);
+  u.pathname = `/${name}`;
+  return u.href;
+}
+
+/** A worker serving until stopped: `ready` once it says it serves, `stop()` its event-loop lag p99 (ms). */
+function workerProcess(queue: string, wrappers: string, db: string, concurrency: number) {
   const child = spawnCli(
     [
       "worker",
@@ -171,15 +198,34 @@ function workerProcess(queue: string, wrappers: string, db: string, concurrency:
       db,
       "--no-classify",
       "--no-learn",
-      "--exit-when-drained",
+      "--json",
       "--concurrency",
       String(concurrency),
     ],
-    { stdio: ["ignore", "ignore", "pipe"] },
+    { stdio: ["ignore", "pipe", "pipe"] },
   );
+  let stdout = "";
   let stderr = "";
   child.stderr!.on("data", (d) => (stderr += d));
-  return new Promise((resolve, reject) =>
-    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`worker exited ${code}: ${stderr}`)))),
+  const exited = new Promise<number>((resolve, reject) =>
+    child.on("exit", (code) => {
+      const lag = /"eventLoopLagP99Ms":\s*([\d.]+)/.exec(stdout);
+      if (code === 0 && lag) resolve(Number(lag[1]));
+      else reject(new Error(`worker exited ${code}: ${stderr}`));
+    }),
   );
+  // The queues are open (Redis answered) once the worker has applied its engines' limits: its first output line.
+  const ready = new Promise<void>((resolve) =>
+    child.stdout!.on("data", (d) => {
+      stdout += d;
+      resolve();
+    }),
+  );
+  return {
+    ready,
+    stop: () => {
+      child.kill("SIGTERM");
+      return exited;
+    },
+  };
 }

@@ -100,8 +100,6 @@ async function runWorker(flags: WorkerFlags, settings: Settings): Promise<void> 
   );
   const json = flags.json ?? false;
   let lastTrouble = "";
-  if (!json)
-    printLine(`bitext worker ${process.pid}: serving ${engines.map((e) => e.name).join(", ")} from ${describeRedis(redis)} into ${db}`);
   try {
     const summary = await runQueueWorker({
       redis,
@@ -116,6 +114,13 @@ async function runWorker(flags: WorkerFlags, settings: Settings): Promise<void> 
       stallMs,
       exitWhenDrained: flags.exitWhenDrained ?? false,
       signal: interrupt.signal,
+      // Said once Redis answered and the queues are open (a bench or a supervisor waits for it).
+      onReady: () =>
+        json
+          ? printJsonLine({ at: new Date().toISOString(), kind: "ready", worker: process.pid })
+          : printLine(
+              `bitext worker ${process.pid}: serving ${engines.map((e) => e.name).join(", ")} from ${describeRedis(redis)} into ${db}`,
+            ),
       onEvent: (e) => (json ? printJsonLine({ at: new Date().toISOString(), ...e }) : logEvent(e)),
       onJobError: (message, willRetry) =>
         process.stderr.write(`bitext worker: ${message}${willRetry ? " (retried by the queue)" : " (job failed)"}\n`),

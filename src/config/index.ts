@@ -5,9 +5,11 @@ import { UserError } from "../errors.js";
 import { EN_ZH, type LanguagePair } from "../language-pair.js";
 import { parseJsonTextAt, readTextFile, validated } from "../io/index.js";
 import { isPostgresUrl } from "../store/index.js";
-import { type ConfigFileContent, configSchema, DEFAULTS, HARVEST_DEFAULTS } from "./schema.js";
+import type { HarvestConfigInput } from "./harvest.js";
+import { type ConfigFileContent, configSchema, DEFAULTS } from "./schema.js";
 import { configFilesIn, currentHome, describeResource, type Home, listResources, userDataPath } from "./workspace.js";
 
+export * from "./harvest.js";
 export * from "./schema.js";
 export * from "./workspace.js";
 
@@ -139,23 +141,13 @@ export function configuredPoliteness(
   };
 }
 
-/** What a harvest does on blocks: the config file's `blocks` over HARVEST_DEFAULTS, in ms. */
-export function configuredBlocks(settings: Settings = loadSettings()): {
-  blockRetries: number;
-  backoff: { baseMs: number; maxMs: number };
-  breaker: { threshold: number; cooldownMs: number; maxTrips: number };
-  maxWaitMs: number;
-} {
+/** What the config file's `blocks` sets of a harvest's settings (in ms); what it leaves out takes the harvest's defaults. */
+export function configuredBlocks(settings: Settings = loadSettings()): HarvestConfigInput {
   const b = settings.config.blocks ?? {};
-  const d = HARVEST_DEFAULTS;
   return {
-    blockRetries: b.retries ?? d.blockRetries,
-    backoff: { baseMs: b.backoff ?? d.backoff.baseMs, maxMs: b.maxBackoff ?? d.backoff.maxMs },
-    breaker: {
-      threshold: b.pauseAfter ?? d.breaker.threshold,
-      cooldownMs: b.pause ?? d.breaker.cooldownMs,
-      maxTrips: b.maxPauses ?? d.breaker.maxTrips,
-    },
-    maxWaitMs: b.maxWait ?? d.maxWaitMs,
+    blockRetries: b.retries,
+    maxWaitMs: b.maxWait,
+    backoff: { baseMs: b.backoff, maxMs: b.maxBackoff },
+    breaker: { threshold: b.pauseAfter, cooldownMs: b.pause, maxTrips: b.maxPauses },
   };
 }

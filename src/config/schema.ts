@@ -23,27 +23,6 @@ export const DEFAULTS = {
   demoDir: "data/demo",
 } as const;
 
-/**
- * The harvest's defaults in the library's units (what `harvest()` and `runHarvest()` use for an option
- * not given): the same values as DEFAULTS, which the CLI and the config file show, and the retry policy's
- * settings, which only the library sets.
- */
-export const HARVEST_DEFAULTS = {
-  pages: DEFAULTS.pages,
-  concurrency: DEFAULTS.concurrency,
-  maxAgeMs: parseDuration(DEFAULTS.maxAge),
-  retries: DEFAULTS.retries,
-  timeoutMs: parseDuration(DEFAULTS.timeout),
-  blockRetries: 2,
-  /** Consecutive network failures after which an engine is given up for the run. */
-  downAfter: 3,
-  backoff: { baseMs: 2000, maxMs: 60_000 },
-  /** Blocks in a row that pause an engine; its first pause (doubled each time); pauses before it is given up. */
-  breaker: { threshold: 3, cooldownMs: 5 * 60_000, maxTrips: 3 },
-  /** The longest a run waits with every engine paused (blocked): beyond it the run stops, its pages left. */
-  maxWaitMs: 2 * 60_000,
-} as const;
-
 /** A duration: `30s`, `500ms`, `2h`, `1h30m`, `0`, or a number of milliseconds. Parsed to milliseconds. */
 export const durationSchema = z.union([z.number().nonnegative(), z.string()]).transform((v, ctx) => {
   if (typeof v === "number") return Math.round(v);

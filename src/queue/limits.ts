@@ -1,4 +1,4 @@
-import type { Politeness } from "../serp/index.js";
+import { type Politeness, requestGapMs } from "../serp/index.js";
 
 /**
  * An engine's politeness (engine definition, or the config file over it) as BullMQ's limits on the
@@ -7,9 +7,9 @@ import type { Politeness } from "../serp/index.js";
  * BullMQ's limiter lets `max` jobs start per window of `duration`, a fixed window: with `max` > 1,
  * twice `max` could start within one window's length across a window boundary. So every limit is
  * turned into one start per interval — the minimum delay, or a minute over the requests per
- * minute, whichever is longer — plus a tenth: the limiter spaces job *starts*, and the time from a
- * job's start to its request varies by some milliseconds between workers; the tenth absorbs that,
- * so the requests the engine sees keep both limits over any window.
+ * minute, whichever is longer. This is only a coarse guard (jobs do not pile up waiting in workers):
+ * the limiter spaces job *starts*, not requests; what the engine sees is spaced by the request lease
+ * each page takes right before its request (`serp/request-pacer.ts`, `queue/request-pacer.ts`).
  */
 export interface QueueLimits {
   /** One job start per this many ms over all workers (null: no limit). */
@@ -18,11 +18,7 @@ export interface QueueLimits {
   concurrency: number;
 }
 
-/** Job starts are spaced by the engine's interval times this (see above). */
-export const START_MARGIN = 1.1;
-
 export function queueLimits(p: Politeness): QueueLimits {
-  const perMinute = p.requestsPerMinute > 0 ? Math.ceil(60_000 / p.requestsPerMinute) : 0;
-  const interval = Math.max(p.minDelayMs, perMinute);
-  return { intervalMs: interval > 0 ? Math.ceil(interval * START_MARGIN) : null, concurrency: Math.max(1, p.maxConcurrent) };
+  const interval = requestGapMs(p);
+  return { intervalMs: interval > 0 ? interval : null, concurrency: Math.max(1, p.maxConcurrent) };
 }

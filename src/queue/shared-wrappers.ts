@@ -1,50 +1,52 @@
-import type { EngineWrappers } from "../serp/index.js";
+import type { EngineWrappers, WrapperRegistry } from "../serp/index.js";
 import { latestWrapper, type StoredWrapper, type Store, saveWrapper } from "../store/index.js";
 import { MAX_PREVIOUS, wrapperSchema } from "../wrapper/index.js";
 
 /**
- * An engine's wrapper as the workers share it, through the store: each version is stored once
- * (compare-and-set: of two workers re-learning from the same version, one wins and the other takes
- * the winner's), and before each page a worker adopts any newer version another worker stored. So a
- * layout change is learned by one worker and reaches the others, and no two wrappers fight.
+ * The engines' wrappers as the workers of a distributed run share them: versions in the store, each
+ * stored once (compare-and-set: of two workers re-learning from the same version, one wins and the
+ * other takes the winner's), and before each page a worker adopts any newer version another worker
+ * stored. So a layout change is learned by one worker and reaches the others, and no two wrappers
+ * fight. Nothing is written to wrapper files: the store is the one place.
  */
-export class SharedWrapper {
-  private version = 0;
+export class StoreWrappers implements WrapperRegistry {
+  /** The version of each engine's wrapper in use here (0: none stored yet). */
+  private readonly versions = new Map<string, number>();
 
-  constructor(
-    private readonly store: Store,
-    private readonly w: EngineWrappers,
-  ) {}
+  constructor(private readonly store: Store) {}
 
-  /** Before a page: take a newer stored wrapper; store ours when the store has none yet. */
-  async refresh(): Promise<void> {
-    const latest = await latestWrapper(this.store, this.w.setup.name);
+  async refresh(w: EngineWrappers): Promise<void> {
+    const latest = await latestWrapper(this.store, w.setup.name);
     if (latest === null) {
-      if (this.w.wrapper) await this.publish();
-    } else if (latest.version > this.version) {
-      this.adopt(latest);
+      if (w.wrapper) await this.publish(w);
+    } else if (latest.version > this.version(w)) {
+      this.adopt(w, latest);
     }
   }
 
-  /** After a page that taught the worker a wrapper: store it as the next version (or take the one stored first). */
-  async learned(): Promise<void> {
-    if (this.w.wrapper) await this.publish();
+  async learned(w: EngineWrappers): Promise<void> {
+    if (w.wrapper) await this.publish(w);
   }
 
-  get storedVersion(): number {
-    return this.version;
+  /** The store version of each engine's wrapper this registry used last. */
+  get used(): Record<string, number> {
+    return Object.fromEntries(this.versions);
   }
 
-  private async publish(): Promise<void> {
-    const r = await saveWrapper(this.store, this.w.setup.name, JSON.stringify(this.w.wrapper), this.version);
-    if (r.won) this.version = r.version;
-    else this.adopt(r.latest);
+  private version(w: EngineWrappers): number {
+    return this.versions.get(w.setup.name) ?? 0;
   }
 
-  private adopt(latest: StoredWrapper): void {
+  private async publish(w: EngineWrappers): Promise<void> {
+    const r = await saveWrapper(this.store, w.setup.name, JSON.stringify(w.wrapper), this.version(w));
+    if (r.won) this.versions.set(w.setup.name, r.version);
+    else this.adopt(w, r.latest);
+  }
+
+  private adopt(w: EngineWrappers, latest: StoredWrapper): void {
     const wrapper = wrapperSchema.parse(JSON.parse(latest.json));
-    if (this.w.wrapper) this.w.earlier = [this.w.wrapper, ...this.w.earlier.filter((x) => x !== this.w.wrapper)].slice(0, MAX_PREVIOUS);
-    this.w.wrapper = wrapper;
-    this.version = latest.version;
+    if (w.wrapper) w.earlier = [w.wrapper, ...w.earlier.filter((x) => x !== w.wrapper)].slice(0, MAX_PREVIOUS);
+    w.wrapper = wrapper;
+    this.versions.set(w.setup.name, latest.version);
   }
 }

@@ -1,32 +1,38 @@
 import { hostname } from "node:os";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import type { Job, Queue, Worker } from "bullmq";
-import { finishRun, lastCompletedFetch, type Store, startRun } from "../store/index.js";
-import { RunCounters, type HarvestStats } from "../serp/index.js";
-import type { EngineSetup } from "../serp/index.js";
-import type { FetchMode } from "../serp/index.js";
-import type { InterpretOptions } from "../serp/index.js";
-import { type EngineWrappers, type PageLoader, type PageResult, type RecordClassifier, runPage } from "../serp/index.js";
-import { type EngineState, type HarvestEvent, PagePolicy, type PageTask } from "../serp/index.js";
+import { finishRun, type Store, startRun } from "../store/index.js";
+import type { EngineSetup, EngineState, FetchMode, HarvestEvent, HarvestStats, InterpretOptions, PageTask } from "../serp/index.js";
+import {
+  HarvestLoop,
+  type PageLoader,
+  type PageQueue,
+  type PageResult,
+  type PageRunContext,
+  type RecordClassifier,
+  type RunCounters,
+} from "../serp/index.js";
 import { type BreakerOptions, CircuitBreaker, DEFAULT_BREAKER } from "../serp/index.js";
 import { type Bullmq, describeRedis, loadBullmq, type RedisAddress } from "./connection.js";
 import { type PageJob, pageJob, pageJobOptions, queueName } from "./jobs.js";
 import { applyLimits, openQueue } from "./queues.js";
+import { RedisPacer } from "./request-pacer.js";
 import { type RedisLike, SharedEngineState } from "./shared-state.js";
-import { SharedWrapper } from "./shared-wrappers.js";
+import { StoreWrappers } from "./shared-wrappers.js";
 
 /**
- * A harvest worker: takes page jobs from the engines' queues and runs each with the local harvest's
- * page runner (fetch → interpret → store, self-healing wrappers, classification), then applies the
- * local harvest's page policy to the outcome — with the circuit breaker, the failures in a row and
- * "given up" shared through Redis. What the policy asks for becomes BullMQ's: the next page of a
- * query a new job, a retry a failed attempt (BullMQ backs off), a page left for the next run a job
- * failed for good, an engine pause the engine queue's rate limit (every worker waits).
+ * A harvest worker: the harvest loop (`serp/loop.ts`, the local run's) fed by BullMQ. Each page job is
+ * one step of the loop — skip when fresh, else fetch → interpret → store, count, and the page policy —
+ * with the page tasks waiting in BullMQ's queues (`BullPageQueue`): the policy decides over the circuit
+ * breaker, the failures in a row and "given up" shared through Redis, and what it asks for becomes
+ * BullMQ's: the next page of a query a new job, a retry a failed attempt (BullMQ backs off), a page
+ * left for the next run a job failed for good, an engine pause the engine queue's rate limit.
  *
  * Wrappers are shared through the store (`shared-wrappers.ts`): one learned or re-learned by a worker
  * reaches the others before their next page.
  *
- * Politeness holds over all workers through the engine queues' global rate limit and concurrency
- * (see `limits.ts`). A worker that dies mid-page loses its job lock; after the stall interval
+ * Politeness holds over all workers through the request lease each page takes (`request-pacer.ts`),
+ * with the engine queues' global concurrency and a coarse rate limit (`limits.ts`). A worker that dies mid-page loses its job lock; after the stall interval
  * another worker takes the job. A page is skipped when the store already holds a successful fetch
  * of it within the run's max age, so a job run twice (a worker killed after its commit, before
  * BullMQ heard of it) stores nothing twice.
@@ -55,6 +61,8 @@ export interface QueueWorkerOptions {
   onEvent?: (event: HarvestEvent & { run: string }) => void;
   /** A page stored (or skipped as fresh). */
   onPage?: (p: { run: string; engine: string; page: number; status: string; skipped: boolean }) => void;
+  /** The worker's queues are open and it takes jobs. */
+  onReady?: () => void;
   /** Trouble with Redis (reconnecting …). */
   onConnectionError?: (message: string) => void;
   /** A job failed with an exception (not a page outcome: the store or Redis failing under it); BullMQ retries it. */
@@ -68,30 +76,29 @@ export interface QueueWorkerSummary {
   runs: Record<string, { runId: number; status: string; stats: HarvestStats }>;
   /** The version of each engine's wrapper in the store that this worker used last (0: none stored). */
   wrappers: Record<string, number>;
+  /** The 99th percentile of the worker's event-loop delay over its life (ms): what held its timers and lock renewals. */
+  eventLoopLagP99Ms: number;
 }
 
 interface RunState {
   runId: number;
-  /** Resolves once the run's row is in the store (`runId` set). */
-  stored: Promise<void>;
-  counters: RunCounters;
-  policy: PagePolicy;
-  engines: Map<string, EngineState>;
-  events: HarvestEvent[];
+  loop: HarvestLoop<Verdict>;
+  wrappers: StoreWrappers;
 }
 
-/** What the worker's job handlers share: its options, its engines' queues and wrappers, the runs it has seen. */
+/** What the worker's job handlers share: its options, its engines' queues, the runs it has seen. */
 interface WorkerContext {
   o: QueueWorkerOptions;
   bull: Bullmq;
   name: string;
   breakerOptions: BreakerOptions;
-  wrappers: Map<string, EngineWrappers>;
   setups: Map<string, EngineSetup>;
-  sharedWrappers: Map<string, SharedWrapper>;
-  runs: Map<string, RunState>;
+  /** The runs seen here, each started once however many of its jobs arrive together. */
+  runs: Map<string, Promise<RunState>>;
   queues: Map<string, Queue<PageJob>>;
   shared: SharedEngineState;
+  /** Each engine's request lease, shared by every worker. */
+  pacer: RedisPacer;
   /** Errors thrown to make BullMQ retry a page after its outcome (already reported as events). */
   pageFailures: WeakSet<Error>;
 }
@@ -105,19 +112,20 @@ interface Verdict {
 
 export async function runQueueWorker(o: QueueWorkerOptions): Promise<QueueWorkerSummary> {
   const started = Date.now();
+  const lag = monitorEventLoopDelay({ resolution: 10 });
+  lag.enable();
   const cx = await openWorkerContext(o);
   const workers = o.engines.map((s) => startEngineWorker(cx, s));
+  o.onReady?.();
   await until(o, cx.bull, [...cx.queues.values()]);
   await Promise.all(workers.map((w) => w.close()));
   await Promise.all([...cx.queues.values()].map((q) => q.close()));
-  return finishRuns(cx, started);
+  lag.disable();
+  return { ...(await finishRuns(cx, started)), eventLoopLagP99Ms: Math.round(lag.percentile(99) / 1e5) / 10 };
 }
 
 async function openWorkerContext(o: QueueWorkerOptions): Promise<WorkerContext> {
   const bull = await loadBullmq();
-  const wrappers = new Map<string, EngineWrappers>(
-    o.engines.map((s) => [s.name, { setup: s, wrapper: s.wrapper, earlier: [...s.previous] }]),
-  );
   const queues = new Map<string, Queue<PageJob>>();
   try {
     for (const s of o.engines) {
@@ -131,34 +139,58 @@ async function openWorkerContext(o: QueueWorkerOptions): Promise<WorkerContext> 
     await Promise.all([...queues.values()].map((q) => q.close().catch(() => {})));
     throw err;
   }
-  const shared = new SharedEngineState((await queues.values().next().value!.backend.client) as unknown as RedisLike);
+  const client = (await queues.values().next().value!.backend.client) as unknown as RedisLike;
   return {
     o,
     bull,
     name: `${hostname()}:${process.pid}`,
     breakerOptions: o.breaker ?? DEFAULT_BREAKER,
-    wrappers,
     setups: new Map(o.engines.map((s) => [s.name, s])),
-    sharedWrappers: new Map([...wrappers].map(([name, w]) => [name, new SharedWrapper(o.store, w)])),
     runs: new Map(),
     queues,
-    shared,
+    shared: new SharedEngineState(client),
+    pacer: new RedisPacer(client),
     pageFailures: new WeakSet(),
   };
 }
 
-/** The run a job belongs to, started in the store (with its counters and page policy) on its first job here. */
-function runState(cx: WorkerContext, d: PageJob): RunState {
+/**
+ * The run a job belongs to, started in the store on its first job here: the harvest loop of a local run, its
+ * page tasks in BullMQ's queues (`BullPageQueue`), its wrappers shared through the store.
+ */
+function runState(cx: WorkerContext, d: PageJob): Promise<RunState> {
   let rs = cx.runs.get(d.run);
   if (!rs) {
-    const counters = new RunCounters(
-      cx.o.engines.map((s) => s.name),
-      0,
-    );
-    const events: HarvestEvent[] = [];
-    const policy = new PagePolicy(
-      counters,
-      {
+    rs = startRunState(cx, d);
+    cx.runs.set(d.run, rs);
+  }
+  return rs;
+}
+
+async function startRunState(cx: WorkerContext, d: PageJob): Promise<RunState> {
+  const o = cx.o;
+  const runId = await startRun(o.store, { queue: describeRedis(o.redis), run: d.run, worker: cx.name });
+  const wrappers = new StoreWrappers(o.store);
+  const page: PageRunContext = {
+    store: o.store,
+    runId,
+    harvest: d.run,
+    loader: o.loader,
+    http: o.http,
+    fetchMode: o.fetchMode,
+    keepHtml: d.keepHtml,
+    interpret: o.interpret,
+    classifier: o.classifier,
+    wrappers,
+    pacer: cx.pacer,
+  };
+  const loop: HarvestLoop<Verdict> = new HarvestLoop<Verdict>(
+    {
+      store: o.store,
+      page,
+      engines: o.engines,
+      queries: [],
+      policy: {
         pages: d.pages,
         retries: d.retries,
         blockRetries: d.blockRetries,
@@ -166,102 +198,74 @@ function runState(cx: WorkerContext, d: PageJob): RunState {
         backoff: { baseMs: d.backoffMs, maxMs: d.backoffMs * 32 },
         breaker: cx.breakerOptions,
       },
-      (e) => events.push(e),
-    );
-    const created: RunState = { runId: 0, stored: Promise.resolve(), counters, policy, engines: new Map(), events };
-    created.stored = startRun(cx.o.store, { queue: describeRedis(cx.o.redis), run: d.run, worker: cx.name }).then((id) => {
-      created.runId = id;
+      maxAgeMs: d.maxAgeMs,
+      onEvent: (e) => o.onEvent?.({ ...e, run: d.run }),
+    },
+    new BullPageQueue(cx, d.run, (): RunCounters => loop.counters),
+  );
+  return { runId, loop, wrappers };
+}
+
+/**
+ * A distributed run's page tasks wait in BullMQ: the policy decides under the engine's shared lock, over the
+ * breaker, failures in a row and "given up" that every worker shares; what it queued is handed back (the
+ * worker makes jobs of it) and the engine's lane stays empty.
+ */
+class BullPageQueue implements PageQueue<Verdict> {
+  constructor(
+    private readonly cx: WorkerContext,
+    private readonly run: string,
+    private readonly counters: () => RunCounters,
+  ) {}
+
+  decide(e: EngineState, apply: (e: EngineState) => void): Promise<Verdict> {
+    const engine = e.setup.name;
+    return this.cx.shared.update(this.run, engine, (s) => {
+      e.breaker = new CircuitBreaker(this.cx.breakerOptions, s.breaker ?? undefined);
+      e.downStreak = s.downStreak;
+      const mine = this.counters().engine(engine);
+      if (s.givenUp !== null && !mine.givenUp) this.counters().givenUp(engine, s.givenUp);
+      e.queue = [];
+      apply(e);
+      const queued = e.queue.splice(0);
+      return {
+        state: { breaker: e.breaker.state, downStreak: e.downStreak, givenUp: mine.givenUpBecause },
+        result: { queued, pauseMs: Math.max(0, e.breaker.state.openUntil - Date.now()), givenUp: mine.givenUpBecause },
+      };
     });
-    rs = created;
-    cx.runs.set(d.run, rs);
   }
-  return rs;
 }
 
-function engineState(cx: WorkerContext, rs: RunState, engine: string): EngineState {
-  let e = rs.engines.get(engine);
-  if (!e) {
-    e = rs.policy.engine(cx.setups.get(engine)!, []);
-    rs.engines.set(engine, e);
-  }
-  return e;
-}
-
-function pageContext(o: QueueWorkerOptions, runId: number, run: string, keepHtml: boolean) {
-  return {
-    store: o.store,
-    runId,
-    harvest: run,
-    loader: o.loader,
-    http: o.http,
-    fetchMode: o.fetchMode,
-    keepHtml,
-    interpret: o.interpret,
-    classifier: o.classifier,
-  };
-}
-
-function flushEvents(o: QueueWorkerOptions, rs: RunState, run: string): void {
-  for (const e of rs.events.splice(0)) o.onEvent?.({ ...e, run });
-}
-
-/** The policy's verdict on a page, under the engine's shared lock: what it queued, and the breaker's pause. */
-function decide(cx: WorkerContext, rs: RunState, d: PageJob, apply: (e: EngineState) => void): Promise<Verdict> {
-  return cx.shared.update(d.run, d.engine, (s) => {
-    const e = engineState(cx, rs, d.engine);
-    e.breaker = new CircuitBreaker(cx.breakerOptions, s.breaker ?? undefined);
-    e.downStreak = s.downStreak;
-    const mine = rs.counters.engine(d.engine);
-    if (s.givenUp !== null && !mine.givenUp) rs.counters.givenUp(d.engine, s.givenUp);
-    e.queue = [];
-    apply(e);
-    const queued = e.queue.splice(0);
-    return {
-      state: { breaker: e.breaker.state, downStreak: e.downStreak, givenUp: mine.givenUpBecause },
-      result: { queued, pauseMs: Math.max(0, e.breaker.state.openUntil - Date.now()), givenUp: mine.givenUpBecause },
-    };
-  });
-}
-
-/** One page job: fetched (or skipped as fresh), judged by the policy, its next page queued, its outcome told to BullMQ. */
+/** One page job: the harvest loop's step on it, its next page queued, its outcome told to BullMQ. */
 async function processPageJob(cx: WorkerContext, job: Job<PageJob>): Promise<unknown> {
   const d = job.data;
   const queue = cx.queues.get(d.engine);
-  const w = cx.wrappers.get(d.engine);
-  if (!queue || !w) throw new cx.bull.UnrecoverableError(`engine ${d.engine} is not served by worker ${cx.name}`);
-  const rs = runState(cx, d);
-  await rs.stored;
+  if (!queue || !cx.setups.has(d.engine)) throw new cx.bull.UnrecoverableError(`engine ${d.engine} is not served by worker ${cx.name}`);
+  const rs = await runState(cx, d);
   const task: PageTask = { query: d.query, page: d.page, errors: d.errors, blocks: d.blocks, notBefore: 0 };
-  if (d.page === 1 && job.attemptsMade === 0) rs.counters.stats.jobs++;
+  if (d.page === 1 && job.attemptsMade === 0) rs.loop.counters.stats.jobs++;
   await checkEngineOpen(cx, rs, d, queue);
 
-  const since = new Date(Date.now() - d.maxAgeMs).toISOString();
-  const fresh = d.maxAgeMs > 0 ? await lastCompletedFetch(cx.o.store, { engine: d.engine, query: d.query, page: d.page }, since) : null;
-  let r: PageResult | null = null;
-  let verdict: Verdict;
-  if (fresh) {
-    rs.counters.skipped(d.engine);
-    verdict = await decide(cx, rs, d, (e) => rs.policy.nextPage(e, task, fresh.recordCount));
-  } else {
-    r = await fetchPage(cx, rs, d, w, task);
-    verdict = await judgeFetchedPage(cx, rs, d, task, r);
-  }
-  flushEvents(cx.o, rs, d.run);
+  const step = await rs.loop.step(rs.loop.engine(d.engine), task);
+  if (step.kind === "interrupted") throw new Error("page interrupted");
+  const verdict = step.decision;
   if (verdict.pauseMs > 0) await queue.rateLimit(verdict.pauseMs);
   const next = await queueNextPage(queue, d, verdict);
-  const status = fresh ? "skipped" : r!.verdict.status;
-  cx.o.onPage?.({ run: d.run, engine: d.engine, page: d.page, status, skipped: fresh !== null });
-  if (fresh || r!.verdict.status === "ok" || r!.verdict.status === "empty") {
-    return { status, records: fresh ? fresh.recordCount : r!.verdict.records.length, next: next !== undefined };
-  }
-  return failPage(cx, job, r!, verdict);
+  const skipped = step.kind === "skipped";
+  const status = skipped ? "skipped" : step.result.verdict.status;
+  cx.o.onPage?.({ run: d.run, engine: d.engine, page: d.page, status, skipped });
+  if (skipped) return { status, records: step.records, next: next !== undefined };
+  const r = step.result;
+  if (r.verdict.status === "ok" || r.verdict.status === "empty")
+    return { status, records: r.verdict.records.length, next: next !== undefined };
+  return failPage(cx, job, r, verdict);
 }
 
 /** Throws when the engine is given up for the run (the job fails for good) or its shared breaker is open (rate limit). */
 async function checkEngineOpen(cx: WorkerContext, rs: RunState, d: PageJob, queue: Queue<PageJob>): Promise<void> {
   const before = await cx.shared.read(d.run, d.engine);
   if (before.givenUp !== null) {
-    rs.counters.left(d.engine);
+    rs.loop.counters.left(d.engine);
     throw new cx.bull.UnrecoverableError(`${d.engine} given up for run ${d.run}: ${before.givenUp}`);
   }
   const pause = before.breaker ? new CircuitBreaker(cx.breakerOptions, before.breaker).waitMs(Date.now()) : 0;
@@ -269,40 +273,6 @@ async function checkEngineOpen(cx: WorkerContext, rs: RunState, d: PageJob, queu
     await queue.rateLimit(pause);
     throw cx.bull.Worker.RateLimitError();
   }
-}
-
-/** Runs the page with the engine's wrapper (refreshed from the store first) and counts its outcome. */
-async function fetchPage(cx: WorkerContext, rs: RunState, d: PageJob, w: EngineWrappers, task: PageTask): Promise<PageResult> {
-  const sw = cx.sharedWrappers.get(d.engine)!;
-  await sw.refresh();
-  const r = await runPage(pageContext(cx.o, rs.runId, d.run, d.keepHtml), w, task);
-  if (r === null) throw new Error("page interrupted");
-  if (r.learned) await sw.learned();
-  const v = r.verdict;
-  const c = rs.counters;
-  c.fetched(d.engine, v.status, v.cause);
-  c.records(d.engine, r.newRecords, r.seenAgain);
-  c.classified(r.classified);
-  if (r.learned) {
-    c.relearned(d.engine);
-    rs.events.push({ kind: "wrapper-learned", engine: d.engine, url: r.finalUrl, detail: v.detail, file: w.setup.file });
-  }
-  return r;
-}
-
-function judgeFetchedPage(cx: WorkerContext, rs: RunState, d: PageJob, task: PageTask, page: PageResult): Promise<Verdict> {
-  const v = page.verdict;
-  return decide(cx, rs, d, (e) =>
-    rs.policy.afterPage(e, task, {
-      status: v.status,
-      cause: v.cause,
-      detail: v.detail,
-      url: page.url,
-      records: v.records.length,
-      permanent: v.permanent ?? false,
-      retryAfterMs: page.retryAfterMs,
-    }),
-  );
 }
 
 /** Queues the job of the query's next page when the policy asked for it; returns that task. */
@@ -354,18 +324,19 @@ function startEngineWorker(cx: WorkerContext, s: EngineSetup): Worker<PageJob> {
 }
 
 /** Closes the worker's runs in the store and sums them up. */
-async function finishRuns(cx: WorkerContext, started: number): Promise<QueueWorkerSummary> {
-  const summary: QueueWorkerSummary = {
+async function finishRuns(cx: WorkerContext, started: number): Promise<Omit<QueueWorkerSummary, "eventLoopLagP99Ms">> {
+  const summary: Omit<QueueWorkerSummary, "eventLoopLagP99Ms"> = {
     worker: cx.name,
     durationMs: Date.now() - started,
     runs: {},
-    wrappers: Object.fromEntries([...cx.sharedWrappers].map(([engine, sw]) => [engine, sw.storedVersion])),
+    wrappers: {},
   };
-  for (const [run, rs] of cx.runs) {
-    const status = rs.counters.outcome(false);
-    await rs.stored;
-    await finishRun(cx.o.store, rs.runId, status, rs.counters.stats);
-    summary.runs[run] = { runId: rs.runId, status, stats: rs.counters.stats };
+  for (const [run, running] of cx.runs) {
+    const rs = await running;
+    const { status, stats } = rs.loop.finish(false);
+    await finishRun(cx.o.store, rs.runId, status, stats);
+    summary.runs[run] = { runId: rs.runId, status, stats };
+    Object.assign(summary.wrappers, rs.wrappers.used);
   }
   return summary;
 }

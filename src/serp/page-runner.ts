@@ -10,13 +10,15 @@ import {
   setFetchTransport,
   type Store,
 } from "../store/index.js";
-import type { Wrapper } from "../wrapper/index.js";
 import type { LoadedPage } from "./driver.js";
-import { type EngineSetup, saveWrapper } from "./engine-files.js";
 import { type EngineDefinition, type FetchMode, searchUrl } from "./engines.js";
 import type { DriftReport, HealthWatch } from "./health-watch.js";
 import { type InterpretOptions, interpretPage, type Verdict } from "./interpret.js";
 import { queryText } from "./queries.js";
+import { type RequestPacer, requestGapMs } from "./request-pacer.js";
+import type { EngineWrappers, WrapperRegistry } from "./wrapper-registry.js";
+
+export type { EngineWrappers };
 
 /**
  * One result page, from end to end: fetch → interpret → store. Loads the page, reads it with the
@@ -63,13 +65,10 @@ export interface PageRunContext {
   classifier: RecordClassifier | null;
   /** The engines' health watch (absent: pages are not judged for drift). */
   health?: HealthWatch | null;
-}
-
-/** An engine's wrappers as the run goes: the current one and those it replaced, newest first. */
-export interface EngineWrappers {
-  setup: EngineSetup;
-  wrapper: Wrapper | null;
-  earlier: Wrapper[];
+  /** Where a wrapper a page taught is kept (the engine's file, the store's versions). */
+  wrappers: WrapperRegistry;
+  /** The lease taken right before each request to an engine (its rate limit, held at the request); absent: none. */
+  pacer?: RequestPacer | null;
 }
 
 export interface PageResult {
@@ -98,6 +97,9 @@ export async function runPage(
 ): Promise<PageResult | null> {
   const def = w.setup.definition;
   const url = searchUrl(def, queryText(task.query), task.page);
+  // The engine's lease first: the page's deadline runs from its request, not from the wait for its turn.
+  await ctx.pacer?.take(def.engine, requestGapMs(def.politeness), signal);
+  if (signal?.aborted) return null;
   const startedAt = nowIso();
   const started = performance.now();
   const fetched = await fetchAndInterpret(ctx, w, url, started, signal);
@@ -108,6 +110,7 @@ export async function runPage(
   if (v.cause === "blocked" && loaded.proxy) (loaded.fetchedWith === "http" ? ctx.http : ctx.loader)?.proxyBlocked?.(def);
   const trace = (await loaded.finishTrace?.(v.status !== "ok" && v.status !== "empty")) ?? null;
   const learnedAt = adoptWrapper(w, v);
+  if (learnedAt !== null) await ctx.wrappers.learned(w);
   const records = classified(ctx.classifier, task.query, resultRecords(v, task.page, def.resultsPerPage));
   const outcome = await storePage(
     ctx,
@@ -188,6 +191,7 @@ export async function fetchAndInterpret(
   if (mode === "auto" && v.status !== "ok" && loaded.error === null) {
     const why = v.detail;
     const wrapperRead = w.wrapper !== null; // the HTTP page was read with a wrapper (not only a page to learn one from)
+    await ctx.pacer?.take(def.engine, requestGapMs(def.politeness), signal); // a second request to the engine
     const again = performance.now();
     loaded = await ctx.loader.load(def, url, { keepBody: ctx.keepHtml });
     if (signal?.aborted) return abandon(loaded);
@@ -208,7 +212,7 @@ async function abandon(l: LoadedPage): Promise<null> {
   return null;
 }
 
-/** Take up the wrapper the page brought back into use or taught (saved to the engine's file); the new one's date. */
+/** Take up the wrapper the page brought back into use or taught (the caller keeps it); the new one's date. */
 function adoptWrapper(w: EngineWrappers, v: Verdict): string | null {
   if (v.reused) {
     // Pages of the earlier layout still come (an A/B test, or answers overtaking each other across a switch).
@@ -218,7 +222,6 @@ function adoptWrapper(w: EngineWrappers, v: Verdict): string | null {
   if (!v.learned) return null;
   if (w.wrapper) w.earlier = [w.wrapper, ...w.earlier].slice(0, 5);
   w.wrapper = v.learned;
-  saveWrapper(w.setup.file, v.learned);
   return v.learned.learnedAt;
 }
 

@@ -1,3 +1,4 @@
+import pLimit, { type LimitFunction } from "p-limit";
 import type { Politeness } from "./engines.js";
 
 /**
@@ -5,17 +6,24 @@ import type { Politeness } from "./engines.js";
  * so the harvest scheduler can ask "when may this engine be asked next?" without sleeping in a slot.
  */
 
-/** Minimum delay between requests, requests per minute, and requests in flight, for one engine. */
+/**
+ * Minimum delay between request starts and requests per minute (pacing, on the clock given), and requests in
+ * flight (a p-limit of the engine's `maxConcurrent`), for one engine: the lane scheduler's view of when the
+ * engine may take another page.
+ */
 export class EngineGate {
   private lastStart = Number.NEGATIVE_INFINITY;
+  private previousStart = Number.NEGATIVE_INFINITY;
   private readonly starts: number[] = [];
-  private inFlight = 0;
+  private readonly limit: LimitFunction;
 
-  constructor(private readonly p: Politeness) {}
+  constructor(private readonly p: Politeness) {
+    this.limit = pLimit(Math.max(1, p.maxConcurrent));
+  }
 
   /** Milliseconds until a request may start (0: now; Infinity: wait for one in flight to finish). */
   waitMs(now: number): number {
-    if (this.inFlight >= this.p.maxConcurrent) return Number.POSITIVE_INFINITY;
+    if (this.limit.activeCount + this.limit.pendingCount >= this.limit.concurrency) return Number.POSITIVE_INFINITY;
     let wait = Math.max(0, this.lastStart + this.p.minDelayMs - now);
     if (this.p.requestsPerMinute > 0) {
       while (this.starts.length > 0 && this.starts[0]! <= now - 60_000) this.starts.shift();
@@ -24,18 +32,23 @@ export class EngineGate {
     return wait;
   }
 
-  start(now: number): void {
+  /** Run a page task started at `now`: it counts for pacing, and holds one of the engine's places in flight until it settles. */
+  run<T>(now: number, task: () => Promise<T>): Promise<T> {
+    this.previousStart = this.lastStart;
     this.lastStart = now;
     this.starts.push(now);
-    this.inFlight++;
+    return this.limit(task);
   }
 
-  finish(): void {
-    this.inFlight = Math.max(0, this.inFlight - 1);
+  /** The task started at `at` sent no request after all (its page was fresh enough to skip): not counted for pacing. */
+  cancel(at: number): void {
+    if (this.lastStart === at) this.lastStart = this.previousStart;
+    const i = this.starts.lastIndexOf(at);
+    if (i >= 0) this.starts.splice(i, 1);
   }
 
   get active(): number {
-    return this.inFlight;
+    return this.limit.activeCount;
   }
 }
 

@@ -1,13 +1,20 @@
 import { type LanguagePair, parallelText } from "../language-pair.js";
 import { existsSync } from "node:fs";
 import { SettingError, UserError } from "../errors.js";
-import { configuredBlocks, configuredPoliteness, HARVEST_DEFAULTS, loadSettings, resolveResource } from "../config/index.js";
+import {
+  configuredBlocks,
+  configuredPoliteness,
+  type HarvestConfigInput,
+  harvestConfig,
+  harvestSettingsOver,
+  loadSettings,
+  resolveResource,
+} from "../config/index.js";
 import { finishRun, getRun, openStore, startExclusiveRun } from "../store/index.js";
 import type { SerpDriver } from "./driver.js";
 import { defaultWrappersDir, type EngineSetup, loadEngine } from "./engine-files.js";
 import { type HarvestEvent, type HarvestStats, type HarvestSummary, harvest, type RecordClassifier } from "./harvest.js";
 import type { InterpretOptions } from "./interpret.js";
-import type { BreakerOptions } from "./politeness.js";
 import { defaultProfileDir } from "./profile.js";
 import type { FetchMode } from "./engines.js";
 import { HttpLoader } from "./http-loader.js";
@@ -21,7 +28,8 @@ import { checkQueryLengths, readQueryFiles } from "./queries.js";
  * close everything whatever happens. Shared by `bitext harvest`, `bitext daemon` and `bitext demo`.
  */
 
-export interface HarvestRunOptions {
+/** A harvest as a command runs it; its settings (`HarvestConfigInput`) over the config file's `blocks`, then the defaults. */
+export interface HarvestRunOptions extends HarvestConfigInput {
   queryFiles: readonly string[];
   /** The languages of the query lists' columns (a list's own `# languages:` header wins; default en–zh). */
   pair?: LanguagePair;
@@ -29,12 +37,6 @@ export interface HarvestRunOptions {
   db: string;
   /** Folder of wrapper files (default: the shipped `wrappers/`). */
   wrappersDir?: string;
-  pages?: number;
-  concurrency?: number;
-  maxAgeMs?: number;
-  keepHtml?: boolean;
-  retries?: number;
-  timeoutMs?: number;
   /** Classifier model: a path, undefined for the default model if it exists, null for none. */
   model?: string | null;
   /** Learn and re-learn wrappers from pages (self-healing). */
@@ -54,10 +56,6 @@ export interface HarvestRunOptions {
   fetchMode?: FetchMode | null;
   /** A browser already started (the caller closes it); else one is started for the run. */
   driver?: SerpDriver;
-  backoff?: { baseMs: number; maxMs: number };
-  breaker?: BreakerOptions;
-  /** The longest the run waits with every engine paused (default: the config file's blocks.maxWait, else 2 min). */
-  maxWaitMs?: number;
   interpret?: Partial<InterpretOptions>;
   signal?: AbortSignal;
   onEvent?: (event: HarvestEvent) => void;
@@ -93,14 +91,15 @@ export async function runHarvest(o: HarvestRunOptions): Promise<HarvestRunResult
     throw err;
   }
   const profileDir = o.profileDir === undefined ? defaultProfileDir() : o.profileDir;
-  const blocks = configuredBlocks();
+  // The run's settings: those given here over the config file's `blocks`, the rest by default (config/harvest.ts).
+  const config = harvestConfig(harvestSettingsOver(configuredBlocks(), o));
   const proxies = o.proxies && o.proxies.length > 0 ? new ProxyPool(o.proxies) : null;
   // The browser starts at the first page that needs it: never with --fetch http.
   const driver =
     o.driver ??
     new LazyBrowser({
       ...(o.chromium ? { executablePath: o.chromium } : {}),
-      timeoutMs: o.timeoutMs ?? HARVEST_DEFAULTS.timeoutMs,
+      timeoutMs: config.timeoutMs,
       headless: !o.headed,
       profileDir,
       acceptConsent: o.acceptConsent ?? false,
@@ -112,7 +111,7 @@ export async function runHarvest(o: HarvestRunOptions): Promise<HarvestRunResult
     const mode = o.fetchMode ?? null;
     if (mode !== "browser" && (mode !== null || engines.some((e) => e.definition.fetch !== "browser"))) {
       http = new HttpLoader({
-        timeoutMs: o.timeoutMs ?? HARVEST_DEFAULTS.timeoutMs,
+        timeoutMs: config.timeoutMs,
         identity: driver instanceof LazyBrowser ? await driver.identity() : driver.identity,
         profileDir,
         proxies,
@@ -126,16 +125,7 @@ export async function runHarvest(o: HarvestRunOptions): Promise<HarvestRunResult
       driver,
       http,
       fetchMode: mode,
-      pages: o.pages ?? HARVEST_DEFAULTS.pages,
-      concurrency: o.concurrency ?? HARVEST_DEFAULTS.concurrency,
-      maxAgeMs: o.maxAgeMs ?? HARVEST_DEFAULTS.maxAgeMs,
-      keepHtml: o.keepHtml ?? false,
-      retries: o.retries ?? HARVEST_DEFAULTS.retries,
-      // Blocks: the config file's `blocks` (back-off, pauses, give-up, the longest wait), an option given here over it.
-      ...blocks,
-      ...(o.backoff ? { backoff: o.backoff } : {}),
-      ...(o.breaker ? { breaker: o.breaker } : {}),
-      ...(o.maxWaitMs !== undefined ? { maxWaitMs: o.maxWaitMs } : {}),
+      ...config,
       interpret: { learn: o.learn ?? true, healShare: 0.5, minLearnedRecords: 3, ...o.interpret },
       classifier,
       runOptions: o.runOptions ?? {},

@@ -41,7 +41,7 @@ interface Site {
 }
 
 /** A simulator whose engines are fetched over HTTP (the fast path), their definitions in a temp folder. */
-async function site(latencyMs = 0): Promise<Site> {
+async function site(latencyMs = 0, limits = LIMITS): Promise<Site> {
   const sim = await startSimulator({ latencyMs });
   const dir = mkdtempSync(join(tmpdir(), "bitext-queue-"));
   const wrappers = join(dir, "wrappers");
@@ -49,7 +49,7 @@ async function site(latencyMs = 0): Promise<Site> {
     writeDefinition(wrapperFilePath(wrappers, e.spec.name), e.spec.name, {
       ...e.definition,
       fetch: "http",
-      politeness: LIMITS[e.spec.name] ?? e.definition.politeness,
+      politeness: limits[e.spec.name] ?? e.definition.politeness,
     });
   }
   return {
@@ -414,4 +414,37 @@ describe.each(backends)("distributed harvest: a worker paused past its job lock 
     },
     120_000,
   );
+});
+
+describe.skipIf(unavailable !== null)("distributed harvest: the engine's rate limit holds at the request", () => {
+  const GAP_MS = 120;
+  let redis: RedisServer;
+  let s: Site;
+  beforeAll(async () => {
+    redis = await startRedis();
+    s = await site(0, { "sim-table": { minDelayMs: GAP_MS, requestsPerMinute: 0, maxConcurrent: 4 } });
+  });
+  afterAll(async () => {
+    await s?.close();
+    await redis?.stop();
+  });
+
+  it("3 workers, 4 pages in flight each: no two requests to the engine closer than its minimum delay", async () => {
+    const list = queryFile(s.dir, "paced", 30, 600);
+    await enqueue(redis, s, list, "sim-table", ["--run", "paced", "--pages", "1"]);
+    const db = join(s.dir, "paced.db");
+    await (await openStore(db)).close();
+    const before = s.sim.log.length;
+    const ended = await Promise.all([1, 2, 3].map(() => worker(redis, s, db, "sim-table", ["--concurrency", "4"]).done));
+    for (const e of ended) expect(e, e.stderr).toMatchObject({ code: 0 });
+    expect(ended.filter((e) => /\b[1-9]\d* pages fetched/.test(e.stdout)).length).toBeGreaterThan(1);
+    const times = s.sim.log
+      .slice(before)
+      .filter((l) => l.engine === "sim-table")
+      .map((l) => l.at)
+      .sort((a, b) => a - b);
+    expect(times.length).toBeGreaterThanOrEqual(30);
+    const gaps = times.slice(1).map((t, i) => t - times[i]!);
+    expect(Math.min(...gaps), `gaps: ${gaps.join(" ")}`).toBeGreaterThanOrEqual(GAP_MS);
+  }, 120_000);
 });

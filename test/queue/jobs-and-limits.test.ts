@@ -4,7 +4,7 @@ import { UserError } from "../../src/errors.js";
 import { describeFailure } from "../../src/cli/errors.js";
 import { parseRedisUrl } from "../../src/queue/connection.js";
 import { pageJobId } from "../../src/queue/jobs.js";
-import { queueLimits, START_MARGIN } from "../../src/queue/limits.js";
+import { queueLimits } from "../../src/queue/limits.js";
 import { tickRunName } from "../../src/queue/schedules.js";
 
 /** The pure parts of the queue: job ids, an engine's politeness as queue limits, the Redis address. */
@@ -35,13 +35,13 @@ describe("page job ids", () => {
 });
 
 describe("queue limits from politeness", () => {
-  it("spaces starts by the longer of the minimum delay and a minute over the requests per minute, plus the margin", () => {
+  it("spaces starts by the longer of the minimum delay and a minute over the requests per minute (a coarse guard: requests are spaced by the lease)", () => {
     expect(queueLimits({ minDelayMs: 2000, requestsPerMinute: 20, maxConcurrent: 1 })).toEqual({
-      intervalMs: Math.ceil(3000 * START_MARGIN),
+      intervalMs: 3000,
       concurrency: 1,
     });
     expect(queueLimits({ minDelayMs: 5000, requestsPerMinute: 20, maxConcurrent: 2 })).toEqual({
-      intervalMs: Math.ceil(5000 * START_MARGIN),
+      intervalMs: 5000,
       concurrency: 2,
     });
     expect(queueLimits({ minDelayMs: 0, requestsPerMinute: 0, maxConcurrent: 4 })).toEqual({ intervalMs: null, concurrency: 4 });

@@ -39,7 +39,7 @@ describe("harvesting several engines with a real browser", () => {
       });
       expect(s.status).toBe("completed");
       expect(s.jobsDone).toBe(15);
-      expect(s.blocked + s.errors).toBe(0);
+      expect(s.blocked + s.errors, JSON.stringify(events.slice(0, 5))).toBe(0);
       for (const engine of ["sim-list", "sim-div", "sim-table"]) {
         expect(b.served(engine)).toBeGreaterThan(20);
         expect(await countRecords(b.store, { engines: [engine] }), engine).toBe(b.served(engine));

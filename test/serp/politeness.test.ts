@@ -5,27 +5,36 @@ describe("pacing requests to one engine", () => {
   it("keeps the minimum delay between request starts", () => {
     const gate = new EngineGate({ minDelayMs: 3000, requestsPerMinute: 0, maxConcurrent: 2 });
     expect(gate.waitMs(0)).toBe(0);
-    gate.start(0);
+    void gate.run(0, async () => {});
     expect(gate.waitMs(1000)).toBe(2000);
     expect(gate.waitMs(3000)).toBe(0);
   });
 
-  it("caps requests per minute over a sliding window", () => {
+  it("caps requests per minute over a sliding window", async () => {
     const gate = new EngineGate({ minDelayMs: 0, requestsPerMinute: 3, maxConcurrent: 10 });
-    for (const t of [0, 10, 20]) {
-      gate.start(t);
-      gate.finish();
-    }
+    for (const t of [0, 10, 20]) await gate.run(t, async () => {});
     expect(gate.waitMs(30)).toBe(60_000 - 30);
     expect(gate.waitMs(60_000)).toBe(0);
   });
 
-  it("caps requests in flight", () => {
+  it("caps requests in flight, a place given back when its task settles, even by failing", async () => {
     const gate = new EngineGate({ minDelayMs: 0, requestsPerMinute: 0, maxConcurrent: 1 });
-    gate.start(0);
+    let fail: (e: Error) => void = () => {};
+    const pending = new Promise<void>((_, reject) => (fail = reject));
+    const running = gate.run(0, () => pending);
     expect(gate.waitMs(5)).toBe(Number.POSITIVE_INFINITY);
-    gate.finish();
+    expect(gate.active).toBe(1);
+    fail(new Error("x"));
+    await expect(running).rejects.toThrow("x");
     expect(gate.waitMs(5)).toBe(0);
+  });
+
+  it("a task that sent no request (its page skipped) is not counted for pacing", async () => {
+    const gate = new EngineGate({ minDelayMs: 3000, requestsPerMinute: 2, maxConcurrent: 2 });
+    await gate.run(0, async () => {});
+    await gate.run(3000, async () => {});
+    gate.cancel(3000);
+    expect(gate.waitMs(3000)).toBe(0);
   });
 });
 

@@ -15,8 +15,8 @@ import { adminQuery, storeBackends } from "../helpers/postgres.js";
  */
 let dir: string | undefined;
 let store: Store | undefined;
-afterEach(() => {
-  store?.close();
+afterEach(async () => {
+  await store?.close();
   store = undefined;
   if (dir) rmSync(dir, { recursive: true, force: true });
 });

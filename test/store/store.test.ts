@@ -35,7 +35,6 @@ import {
 } from "../../src/store/index.js";
 import { MIGRATIONS } from "../../src/store/migrations.js";
 import { adminQuery, storeBackends } from "../helpers/postgres.js";
-import { runCli } from "../helpers/cli.js";
 import { buildRecordStore } from "../helpers/record-store.js";
 
 /** Real result records: Bing's page for "kumolife" (archive-query-log), and one of Baidu's. */
@@ -73,8 +72,8 @@ const backends = storeBackends({ beforeAll, afterAll });
 
 let dir: string | undefined;
 let store: Store | undefined;
-afterEach(() => {
-  store?.close();
+afterEach(async () => {
+  await store?.close();
   store = undefined;
   if (dir) rmSync(dir, { recursive: true, force: true });
   dir = undefined;
