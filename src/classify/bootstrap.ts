@@ -85,6 +85,7 @@ export function buildBootstrapSet(inputs: BootstrapInputs, options: BootstrapOpt
   interleavedPositives(c);
   titlePositives(c);
   pagePositives(c, inputs.page, inputs.pageTitle ?? "");
+  pageMismatched(c, inputs.page, inputs.pageTitle ?? "");
   realPageSnippets(c, inputs.realPages ?? [], options.perSource ?? Math.round(c.perKind / 2));
   highlightNegatives(c, inputs.serp);
   return c.out;
@@ -327,6 +328,18 @@ function pagePositives(c: Composer, page: readonly PairSource[], pageTitle: stri
       source: `composed page: ${ids(window)}`,
     });
   }
+}
+
+/**
+ * Hard negatives from the same page: its mismatched snippets (`mismatchedSnippets`: a sentence beside the translation
+ * of another one half the page away, and the translations that follow it). One text, one topic, one layout — only
+ * the translation is missing. Seeded by the snippet maker, so the random sequence of the other kinds is unchanged.
+ */
+function pageMismatched(c: Composer, page: readonly PairSource[], pageTitle: string): void {
+  if (page.length === 0) return;
+  // The pairs' sources name the page file first ("animal_farm….html paragraph 3, sentence 1").
+  const units: BilingualPageUnits = { source: page[0]!.source.split(" paragraph ")[0]!, title: pageTitle, pairs: page, enFirst: true };
+  for (const { source, ...input } of mismatchedSnippets(units)) c.add({ ...input, label: "monolingual", source: `composed page-mismatched: ${source}` });
 }
 
 /** `n` items spread evenly over `xs` (all of them when there are no more than `n`). */
