@@ -367,6 +367,7 @@ function realPageSnippets(c: Composer, pages: readonly BilingualPageUnits[], per
     for (const [kind, label, make] of [
       ["page-snippet", "bilingual", (p: BilingualPageUnits) => pageSnippets(p)],
       ["page-mismatched", "monolingual", (p: BilingualPageUnits) => mismatchedSnippets(p)],
+      ["page-neighbour", "monolingual", (p: BilingualPageUnits) => mismatchedSnippets(p, { shift: 1, seed: 20240604 })],
       ["page-crossed", "monolingual", crossed],
     ] as const) {
       const snippets: PageSnippet[] = spread(mine.flatMap(make), perSource);
