@@ -339,7 +339,8 @@ function pageMismatched(c: Composer, page: readonly PairSource[], pageTitle: str
   if (page.length === 0) return;
   // The pairs' sources name the page file first ("animal_farm….html paragraph 3, sentence 1").
   const units: BilingualPageUnits = { source: page[0]!.source.split(" paragraph ")[0]!, title: pageTitle, pairs: page, enFirst: true };
-  for (const { source, ...input } of mismatchedSnippets(units)) c.add({ ...input, label: "monolingual", source: `composed page-mismatched: ${source}` });
+  for (const { source, ...input } of mismatchedSnippets(units))
+    c.add({ ...input, label: "monolingual", source: `composed page-mismatched: ${source}` });
 }
 
 /** `n` items spread evenly over `xs` (all of them when there are no more than `n`). */

@@ -107,55 +107,61 @@ function occur(into: Occurrences, item: string, bit: number): void {
  */
 class SentenceHits {
   /** Known content units of each Chinese sentence; content words of each English sentence. */
-  readonly units = new Int32Array(MAX_SENTENCES);
-  readonly words = new Int32Array(MAX_SENTENCES);
-  readonly unitHits = new Int32Array(MAX_SENTENCES * MAX_SENTENCES);
-  readonly wordHits = new Int32Array(MAX_SENTENCES * MAX_SENTENCES);
+  private readonly units = new Int32Array(MAX_SENTENCES);
+  private readonly words = new Int32Array(MAX_SENTENCES);
+  private readonly unitHits = new Int32Array(MAX_SENTENCES * MAX_SENTENCES);
+  private readonly wordHits = new Int32Array(MAX_SENTENCES * MAX_SENTENCES);
   /** Per English word: the Chinese sentences whose content units it translates. */
   private readonly hitBy: Int32Array;
 
   constructor(private readonly enMasks: readonly number[]) {
     this.hitBy = new Int32Array(enMasks.length);
-    for (const m of enMasks) forBits(m, (j) => this.words[j]!++);
+    for (const m of enMasks) for (let j = 0; j < MAX_SENTENCES; j++) if (m & (1 << j)) this.words[j]!++;
   }
 
   /** A known content unit occurring in the Chinese sentences `mask`, translating the English words `hit`. */
   unit(mask: number, hit: readonly number[]): void {
-    forBits(mask, (i) => this.units[i]!++);
     let english = 0;
     for (const k of hit) {
       english |= this.enMasks[k]!;
       this.hitBy[k]! |= mask;
     }
-    if (english) forBits(mask, (i) => forBits(english, (j) => this.unitHits[i * MAX_SENTENCES + j]!++));
+    for (let i = 0; i < MAX_SENTENCES && mask >>> i; i++) {
+      if (!(mask & (1 << i))) continue;
+      this.units[i]!++;
+      for (let j = 0; j < MAX_SENTENCES && english >>> j; j++) if (english & (1 << j)) this.unitHits[i * MAX_SENTENCES + j]!++;
+    }
   }
 
   /**
-   * Cell (i, j) = the mean of the two coverages (of the units of i by j, of the words of j by i), over the sentences that have something to count (a sentence
-   * without content, e.g. a cut-off tail, is left out of the matrix).
+   * Cell (i, j) = the mean of the two coverages (of the units of i by j, of the words of j by i), over the sentences
+   * that have something to count (a sentence without content, e.g. a cut-off tail, is left out of the matrix).
    */
   alignment(p: number, q: number) {
-    this.enMasks.forEach((m, k) => {
+    for (let k = 0; k < this.enMasks.length; k++) {
       const by = this.hitBy[k]!;
-      if (by) forBits(by, (i) => forBits(m, (j) => this.wordHits[i * MAX_SENTENCES + j]!++));
-    });
-    const rows = range(Math.min(p, MAX_SENTENCES)).filter((i) => this.units[i]! > 0);
-    const cols = range(Math.min(q, MAX_SENTENCES)).filter((j) => this.words[j]! > 0);
+      const m = this.enMasks[k]!;
+      for (let i = 0; i < MAX_SENTENCES && by >>> i; i++) {
+        if (!(by & (1 << i))) continue;
+        for (let j = 0; j < MAX_SENTENCES && m >>> j; j++) if (m & (1 << j)) this.wordHits[i * MAX_SENTENCES + j]!++;
+      }
+    }
+    const rows: number[] = [];
+    const cols: number[] = [];
+    for (let i = 0; i < Math.min(p, MAX_SENTENCES); i++) if (this.units[i]! > 0) rows.push(i);
+    for (let j = 0; j < Math.min(q, MAX_SENTENCES); j++) if (this.words[j]! > 0) cols.push(j);
     const cells = new Float64Array(rows.length * cols.length);
-    rows.forEach((i, r) => {
-      cols.forEach((j, c) => {
-        cells[r * cols.length + c] = (this.unitHits[i * MAX_SENTENCES + j]! / this.units[i]! + this.wordHits[i * MAX_SENTENCES + j]! / this.words[j]!) / 2;
-      });
-    });
+    for (let r = 0; r < rows.length; r++) {
+      const i = rows[r]!;
+      for (let c = 0; c < cols.length; c++) {
+        const j = cols[c]!;
+        const cell = i * MAX_SENTENCES + j;
+        cells[r * cols.length + c] = (this.unitHits[cell]! / this.units[i]! + this.wordHits[cell]! / this.words[j]!) / 2;
+      }
+    }
     return monotoneAlignment(cells, rows.length, cols.length);
   }
 }
-
-function forBits(mask: number, f: (bit: number) => void): void {
-  for (let m = mask, b = 0; m; m >>>= 1, b++) if (m & 1) f(b);
-}
-
-const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 
 export function translationEvidence(h: Halves, lex: Lexicon): TranslationEvidence {
   const enOccurrences: Occurrences = new Map();

@@ -138,4 +138,3 @@ describe("real mismatched snippets: both languages, one story, not translations 
     expect(median(translated)).toBeGreaterThan(median(mismatched) + 0.1);
   });
 });
-
