@@ -127,8 +127,8 @@ async function referenceClassifier(dir: string): Promise<Classifier | undefined>
   return old.loadClassifier(join(ROOT, "test", "fixtures", "classify", "model-feng2010-6.json"));
 }
 
-/** The commit before the translation-evidence features (feature set bitext-10/1 and its model). */
-const PREVIOUS_ROUND = "bb80c07";
+/** The commit before the sentence-aligned features (round 2: feature set bitext-15/1 and its model). */
+const PREVIOUS_ROUND = "f8f8d36";
 
 /**
  * This round against the last: the classifier and shipped model of PREVIOUS_ROUND (extracted from git beside the
@@ -212,7 +212,7 @@ export async function run(): Promise<void> {
   const round = await againstPreviousRound(records);
   if (round) {
     console.log(
-      `\nSame process, interleaved, median of 9, shipped models: ${PREVIOUS_ROUND} (bitext-10/1) ${((n * 1000) / round.before).toFixed(0)} records/s, ` +
+      `\nSame process, interleaved, median of 9, shipped models: ${PREVIOUS_ROUND} (bitext-15/1) ${((n * 1000) / round.before).toFixed(0)} records/s, ` +
         `now (${FEATURE_VERSION}) ${((n * 1000) / round.after).toFixed(0)} records/s; time per record now / before × ${(round.after / round.before).toFixed(2)}`,
     );
   }

@@ -9,6 +9,7 @@ import { parseDocument } from "../html/index.js";
 import { EN_ZH, langShares, parseParallelTsv } from "../text/index.js";
 import type { PairSource, SerpSource } from "./bootstrap.js";
 import type { BilingualPageUnits } from "./page-snippets.js";
+import { LETTERS_PER_HAN } from "./translation-evidence.js";
 
 function filesUnder(dir: string, suffix: string): string[] {
   let entries: string[];
@@ -94,10 +95,21 @@ export function readHeldOutPairs(file: string, every: number): PairSource[] {
 const EN_SENTENCE_END = /(?<=[.!?]["”’)]?)\s+(?=["“(]?[A-Z])/;
 const ZH_SENTENCE_END = /(?<=[。！？][”」』）]?)/;
 
+const LATIN_LETTERS = /\p{Script=Latin}/gu;
+const HAN_CHARACTERS = /\p{Script=Han}/gu;
+
+/** Whether an English and a Chinese sentence have lengths a translation has: within a factor 2 of LETTERS_PER_HAN. */
+function lengthsFit(en: string, zh: string): boolean {
+  const r = (en.match(LATIN_LETTERS)?.length ?? 0) / (LETTERS_PER_HAN * (zh.match(HAN_CHARACTERS)?.length ?? 0));
+  return r >= 0.5 && r <= 2;
+}
+
 /**
  * Sentence pairs of a bilingual page laid out paragraph, translation, paragraph, translation…: each
  * English paragraph followed by a mostly-Chinese one; their sentences are paired in order when both have
- * the same number of sentences, else only the first sentences are paired.
+ * the same number of sentences and every pair's length fits a translation's, else only the first sentences
+ * are paired. (A translation that splits one sentence in two and joins two others keeps the count and shifts
+ * every pair between: those pairs are not translations of each other.)
  */
 export function readBilingualPage(file: string): { title: string; pairs: PairSource[] } {
   const doc = parseDocument(readFileSync(file, "utf8"));
@@ -112,7 +124,7 @@ export function readBilingualPage(file: string): { title: string; pairs: PairSou
     if ((langShares(en, EN_ZH).en ?? 0) < 0.8 || (langShares(zh, EN_ZH).zh ?? 0) < 0.8) continue;
     const es = en.split(EN_SENTENCE_END).filter(Boolean);
     const zs = zh.split(ZH_SENTENCE_END).filter(Boolean);
-    const n = es.length === zs.length ? es.length : 1;
+    const n = es.length === zs.length && es.every((e, k) => lengthsFit(e, zs[k]!)) ? es.length : 1;
     for (let k = 0; k < n; k++) pairs.push({ en: es[k]!, zh: zs[k]!, source: `${basename(file)} paragraph ${i + 1}, sentence ${k + 1}` });
     i++;
   }

@@ -85,6 +85,7 @@ export function buildBootstrapSet(inputs: BootstrapInputs, options: BootstrapOpt
   interleavedPositives(c);
   titlePositives(c);
   pagePositives(c, inputs.page, inputs.pageTitle ?? "");
+  pageMismatched(c, inputs.page, inputs.pageTitle ?? "");
   realPageSnippets(c, inputs.realPages ?? [], options.perSource ?? Math.round(c.perKind / 2));
   highlightNegatives(c, inputs.serp);
   return c.out;
@@ -329,6 +330,19 @@ function pagePositives(c: Composer, page: readonly PairSource[], pageTitle: stri
   }
 }
 
+/**
+ * Hard negatives from the same page: its mismatched snippets (`mismatchedSnippets`: a sentence beside the translation
+ * of another one half the page away, and the translations that follow it). One text, one topic, one layout — only
+ * the translation is missing. Seeded by the snippet maker, so the random sequence of the other kinds is unchanged.
+ */
+function pageMismatched(c: Composer, page: readonly PairSource[], pageTitle: string): void {
+  if (page.length === 0) return;
+  // The pairs' sources name the page file first ("animal_farm….html paragraph 3, sentence 1").
+  const units: BilingualPageUnits = { source: page[0]!.source.split(" paragraph ")[0]!, title: pageTitle, pairs: page, enFirst: true };
+  for (const { source, ...input } of mismatchedSnippets(units))
+    c.add({ ...input, label: "monolingual", source: `composed page-mismatched: ${source}` });
+}
+
 /** `n` items spread evenly over `xs` (all of them when there are no more than `n`). */
 function spread<T>(xs: readonly T[], n: number): T[] {
   if (xs.length <= n) return [...xs];
@@ -354,6 +368,7 @@ function realPageSnippets(c: Composer, pages: readonly BilingualPageUnits[], per
     for (const [kind, label, make] of [
       ["page-snippet", "bilingual", (p: BilingualPageUnits) => pageSnippets(p)],
       ["page-mismatched", "monolingual", (p: BilingualPageUnits) => mismatchedSnippets(p)],
+      ["page-neighbour", "monolingual", (p: BilingualPageUnits) => mismatchedSnippets(p, { shift: 1, seed: 20240604 })],
       ["page-crossed", "monolingual", crossed],
     ] as const) {
       const snippets: PageSnippet[] = spread(mine.flatMap(make), perSource);

@@ -49,18 +49,23 @@ import {
   tokenize,
 } from "../text/index.js";
 import { cleanText, prepareRecordText } from "./preprocess.js";
-import { LETTERS_PER_HAN, translationEvidence } from "./translation-evidence.js";
+import { type Halves, LETTERS_PER_HAN, translationEvidence } from "./translation-evidence.js";
 import type { ClassifierInput } from "./types.js";
 
 /** Bumped whenever a definition above changes: models record it and refuse another version. */
-export const FEATURE_VERSION = "bitext-15/1";
+export const FEATURE_VERSION = "bitext-17/1";
 
 /**
  * Feature sets a model may have been trained on: the seed's six (feng2010-6/1), those plus the four
  * character-level features (bitext-10/1), and those plus the five of translation evidence (bitext-15/1). Each
  * set extends the one before unchanged, so an older model still classifies, from its first columns.
  */
-export const FEATURE_SETS: Readonly<Record<string, number>> = { "feng2010-6/1": 6, "bitext-10/1": 10, "bitext-15/1": 15 };
+export const FEATURE_SETS: Readonly<Record<string, number>> = {
+  "feng2010-6/1": 6,
+  "bitext-10/1": 10,
+  "bitext-15/1": 15,
+  "bitext-17/1": 17,
+};
 
 export const FEATURE_NAMES = [
   "wordOverlap",
@@ -78,6 +83,8 @@ export const FEATURE_NAMES = [
   "englishCoverage",
   "sentenceLengthFit",
   "punctuationAlignment",
+  "alignedCoverage",
+  "alignmentGain",
 ] as const;
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 
@@ -87,7 +94,7 @@ export const FEATURE_GROUPS: Readonly<Record<"W" | "L" | "F" | "X" | "T", readon
   L: [2, 3, 4],
   F: [5],
   X: [6, 7, 8, 9],
-  T: [10, 11, 12, 13, 14],
+  T: [10, 11, 12, 13, 14, 15, 16],
 };
 
 export type SnippetFeatures = Record<FeatureName, number>;
@@ -337,11 +344,47 @@ export function queryNeedle(query: string): string {
 /** The query side is the same for every record a query returned: cleaned once per query. */
 const needles = new Map<string, string>();
 
-/** A segment as the features need it: language, tokens and their ids. */
+/** A segment as the features need it: language, tokens and their ids, and its sentences. */
 interface TokenisedSegment {
   seg: LangSegment;
   tokens: string[];
   ids: number[];
+  /** The segment cut after each sentence end; `closed` when the piece ends with an end mark. */
+  pieces: Piece[];
+}
+
+interface Piece {
+  text: string;
+  tokens: string[];
+  closed: boolean;
+}
+
+/**
+ * Sentence ends: . ! ? before a space or the end in English (3.5 and U.S.A go on), 。 ! ? (width-folded) in Chinese;
+ * a run of marks ends one sentence.
+ */
+const SENTENCE_BREAK: Readonly<Record<"a" | "b", RegExp>> = { a: /[.!?]+(?=\s|$)/g, b: /[。!?！？]+/g };
+
+/**
+ * The segment's sentence pieces and tokens, tokenised piece by piece: no token spans an end mark, so the tokens are
+ * those of the whole segment.
+ */
+function tokenizeBySentence(seg: LangSegment, pair: LanguagePair): { tokens: string[]; pieces: Piece[] } {
+  const re = SENTENCE_BREAK[seg.lang === pair.a ? "a" : "b"];
+  const pieces: Piece[] = [];
+  let from = 0;
+  re.lastIndex = 0;
+  for (let m = re.exec(seg.text); m; m = re.exec(seg.text)) {
+    const to = m.index + m[0].length;
+    const text = seg.text.slice(from, to);
+    pieces.push({ text, tokens: tokenize(text, seg.lang), closed: true });
+    from = to;
+  }
+  if (from < seg.text.length) {
+    const text = from ? seg.text.slice(from) : seg.text;
+    pieces.push({ text, tokens: tokenize(text, seg.lang), closed: false });
+  }
+  return { tokens: pieces.length === 1 ? pieces[0]!.tokens : pieces.flatMap((p) => p.tokens), pieces };
 }
 
 /** Clean, segment and tokenise a record, and compute its features from that. */
@@ -354,8 +397,8 @@ function computeFeatures(
   table.bound();
   const { text } = prepareRecordText(input);
   const segments: TokenisedSegment[] = segmentByLanguage(text, pair).map((seg) => {
-    const tokens = tokenize(seg.text, seg.lang);
-    return { seg, tokens, ids: table.idsOf(tokens) };
+    const { tokens, pieces } = tokenizeBySentence(seg, pair);
+    return { seg, tokens, ids: table.idsOf(tokens), pieces };
   });
   // Equation 3 sums over the words of the non-English (pair.b) side. All words count, function words
   // included: 我 next to "I" is evidence of translation too, and p and q are the segments' lengths.
@@ -420,41 +463,70 @@ function halvesOf(segments: readonly TokenisedSegment[], pair: LanguagePair) {
   const b: number[] = [];
   const aTokens = new Set<string>();
   const terms = new Set<string>();
-  const enTokens: string[] = [];
-  const zhTokens: string[] = [];
-  const shortTokens: string[] = [];
-  let enText = "";
-  let zhText = "";
-  let shortText = "";
-  let bText = "";
   let aEnds = 0;
   let bEnds = 0;
+  let anySentence = false;
   for (const s of segments) {
     if (s.seg.lang === pair.a && s.tokens.length >= SENTENCE_TOKENS) {
+      anySentence = true;
       for (const id of s.ids) a.push(id);
-      for (const t of s.tokens) {
-        aTokens.add(t);
-        enTokens.push(t);
-      }
-      enText += `${s.seg.text} `;
+      for (const t of s.tokens) aTokens.add(t);
       aEnds += s.seg.text.match(A_SENTENCE_END)?.length ?? 0;
     } else {
       if (s.seg.lang === pair.b) for (const id of s.ids) b.push(id);
-      for (const t of s.tokens) {
-        if (s.seg.lang === pair.a || LATIN_OR_NUMBER.test(t)) terms.add(t);
-        if (s.seg.lang === pair.b) zhTokens.push(t);
-        else if (s.seg.lang === pair.a) shortTokens.push(t);
-      }
-      if (s.seg.lang === pair.a) shortText += `${s.seg.text} `;
-      if (s.seg.lang === pair.b) bText += s.seg.text;
-      zhText += s.seg.text;
+      for (const t of s.tokens) if (s.seg.lang === pair.a || LATIN_OR_NUMBER.test(t)) terms.add(t);
       bEnds += s.seg.text.match(B_SENTENCE_END)?.length ?? 0;
     }
   }
-  const text = enTokens.length
-    ? { enTokens, enText, zhTokens, zhText }
-    : { enTokens: shortTokens, enText: shortText, zhTokens, zhText: bText };
-  return { a, b, aTokens, terms, aEnds, bEnds, text };
+  const english = anySentence
+    ? (s: TokenisedSegment) => s.seg.lang === pair.a && s.tokens.length >= SENTENCE_TOKENS
+    : (s: TokenisedSegment) => s.seg.lang === pair.a;
+  return { a, b, aTokens, terms, aEnds, bEnds, text: translationHalves(segments, pair, english, anySentence) };
+}
+
+/**
+ * The halves as the translation evidence reads them, sentence by sentence: a half's sentence ends at an end mark or
+ * where the other half's text comes between. With English sentences in the snippet, the Chinese half's text includes
+ * the short English runs inside it (names, code); without, it is the Chinese runs alone.
+ */
+function translationHalves(
+  segments: readonly TokenisedSegment[],
+  pair: LanguagePair,
+  english: (s: TokenisedSegment) => boolean,
+  termsInChinese: boolean,
+): Halves {
+  const en: string[][] = [];
+  const zh: Array<{ text: string; tokens: string[] }> = [];
+  let enText = "";
+  let zhText = "";
+  let enOpen = false;
+  let zhOpen = false;
+  for (const s of segments) {
+    if (english(s)) {
+      zhOpen = false;
+      for (const p of s.pieces) {
+        if (!enOpen) en.push([]);
+        const sentence = en[en.length - 1]!;
+        for (const t of p.tokens) sentence.push(t);
+        enOpen = !p.closed;
+      }
+      enText += `${s.seg.text} `;
+    } else if (s.seg.lang === pair.b) {
+      enOpen = false;
+      for (const p of s.pieces) {
+        if (!zhOpen) zh.push({ text: "", tokens: [] });
+        const sentence = zh[zh.length - 1]!;
+        sentence.text += p.text;
+        for (const t of p.tokens) sentence.tokens.push(t);
+        zhOpen = !p.closed;
+      }
+      zhText += s.seg.text;
+    } else if (termsInChinese) {
+      enOpen = false;
+      zhText += s.seg.text;
+    }
+  }
+  return { en, enText, zh, zhText };
 }
 
 const DIGITS = /\p{N}+/gu;

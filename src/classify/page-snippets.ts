@@ -106,12 +106,16 @@ export function pageSnippets(page: BilingualPageUnits, options: { seed?: number;
  * a fragment of the other-language unit of the pair half the page away, continued with the units of that language
  * that follow it (the text of a page in the second language), cut at 150–300 characters. The query is the first
  * fragment's pair (the engine matched one side of it), the title the page title's part in the first fragment's
- * language (a bilingual title is itself a translation). Pages of fewer than 4 pairs give none.
+ * language (a bilingual title is itself a translation). Pages of fewer than 4 pairs give none. `shift` (default half the
+ * page) is how many pairs away the second fragment is taken: 1 gives the next pair's translation, the closest text.
  */
-export function mismatchedSnippets(page: BilingualPageUnits, options: { seed?: number; perPage?: number } = {}): PageSnippet[] {
+export function mismatchedSnippets(
+  page: BilingualPageUnits,
+  options: { seed?: number; perPage?: number; shift?: number } = {},
+): PageSnippet[] {
   const n = page.pairs.length;
   if (n < 4) return [];
-  const shift = Math.floor(n / 2);
+  const shift = options.shift ?? Math.floor(n / 2);
   return mismatch(page, page, (i) => (i + shift) % n, options.seed ?? 20240602, options.perPage);
 }
 

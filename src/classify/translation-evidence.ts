@@ -15,13 +15,14 @@
  * snippets are matched alike. Only forward lookups (Chinese → English) are used: the reverse index costs ≈ 0.9 s.
  */
 import { isStopWord, type Lexicon } from "../text/index.js";
+import { monotoneAlignment } from "./sentence-alignment.js";
 
 export interface Halves {
-  /** English tokens (stems) of the English half. */
-  enTokens: readonly string[];
+  /** The English half's sentences, as tokens (stems). */
+  en: ReadonlyArray<readonly string[]>;
   enText: string;
-  /** Chinese tokens (jieba words, Latin terms as English tokens) of the Chinese half. */
-  zhTokens: readonly string[];
+  /** The Chinese half's sentences: their Chinese text (its Han characters) and tokens (jieba words, Latin terms). */
+  zh: ReadonlyArray<{ text: string; tokens: readonly string[] }>;
   zhText: string;
 }
 
@@ -31,6 +32,8 @@ export interface TranslationEvidence {
   englishCoverage: number;
   sentenceLengthFit: number;
   punctuationAlignment: number;
+  alignedCoverage: number;
+  alignmentGain: number;
 }
 
 /** Latin letters per Han character in translated text (the Gale-Church c of the Tatoeba dev pairs). */
@@ -39,6 +42,10 @@ export const LETTERS_PER_HAN = 2.8;
 const HAN_CHAR = /\p{Script=Han}/gu;
 const HAN_WORD = /^\p{Script=Han}{2,}$/u;
 const ENGLISH_WORD = /^\p{Script=Latin}{2,}$/u;
+
+/** Sentences of a half told apart by the alignment; later ones count as the last (a bit each in a mask). */
+const MAX_SENTENCES = 16;
+const sentenceBit = (i: number) => 1 << Math.min(i, MAX_SENTENCES - 1);
 
 /** A Chinese unit (character or word) as the coverage needs it, looked up once per lexicon. */
 interface Unit {
@@ -82,39 +89,117 @@ const NO_EVIDENCE: TranslationEvidence = {
   englishCoverage: 0,
   sentenceLengthFit: 0,
   punctuationAlignment: 0,
+  alignedCoverage: 0,
+  alignmentGain: 0,
 };
 
-export function translationEvidence(h: Halves, lex: Lexicon): TranslationEvidence {
-  const en: string[] = [];
-  const seen = new Set<string>();
-  for (const t of h.enTokens) {
-    if (!seen.has(t) && isContentWord(t)) en.push(t);
-    seen.add(t);
+/** Distinct items with the sentences they occur in (bit i set: sentence i). */
+type Occurrences = Map<string, number>;
+
+function occur(into: Occurrences, item: string, bit: number): void {
+  into.set(item, (into.get(item) ?? 0) | bit);
+}
+
+/**
+ * The hits between the halves' sentences, for the alignment: per Chinese sentence i and English sentence j, the
+ * known content units of i with a translation among the content words of j, and the content words of j that translate
+ * a content unit of i.
+ */
+class SentenceHits {
+  /** Known content units of each Chinese sentence; content words of each English sentence. */
+  private readonly units = new Int32Array(MAX_SENTENCES);
+  private readonly words = new Int32Array(MAX_SENTENCES);
+  private readonly unitHits = new Int32Array(MAX_SENTENCES * MAX_SENTENCES);
+  private readonly wordHits = new Int32Array(MAX_SENTENCES * MAX_SENTENCES);
+  /** Per English word: the Chinese sentences whose content units it translates. */
+  private readonly hitBy: Int32Array;
+
+  constructor(private readonly enMasks: readonly number[]) {
+    this.hitBy = new Int32Array(enMasks.length);
+    for (const m of enMasks) for (let j = 0; j < MAX_SENTENCES; j++) if (m & (1 << j)) this.words[j]!++;
   }
-  if (en.length === 0) return NO_EVIDENCE;
-  const chars = new Set(h.zhText.match(HAN_CHAR) ?? []);
-  const words = new Set<string>();
-  for (const t of h.zhTokens) if (t.length > 1 && HAN_WORD.test(t)) words.add(t);
+
+  /** A known content unit occurring in the Chinese sentences `mask`, translating the English words `hit`. */
+  unit(mask: number, hit: readonly number[]): void {
+    let english = 0;
+    for (const k of hit) {
+      english |= this.enMasks[k]!;
+      this.hitBy[k]! |= mask;
+    }
+    for (let i = 0; i < MAX_SENTENCES && mask >>> i; i++) {
+      if (!(mask & (1 << i))) continue;
+      this.units[i]!++;
+      for (let j = 0; j < MAX_SENTENCES && english >>> j; j++) if (english & (1 << j)) this.unitHits[i * MAX_SENTENCES + j]!++;
+    }
+  }
+
+  /**
+   * Cell (i, j) = the mean of the two coverages (of the units of i by j, of the words of j by i), over the sentences
+   * that have something to count (a sentence without content, e.g. a cut-off tail, is left out of the matrix).
+   */
+  alignment(p: number, q: number) {
+    for (let k = 0; k < this.enMasks.length; k++) {
+      const by = this.hitBy[k]!;
+      const m = this.enMasks[k]!;
+      for (let i = 0; i < MAX_SENTENCES && by >>> i; i++) {
+        if (!(by & (1 << i))) continue;
+        for (let j = 0; j < MAX_SENTENCES && m >>> j; j++) if (m & (1 << j)) this.wordHits[i * MAX_SENTENCES + j]!++;
+      }
+    }
+    const rows: number[] = [];
+    const cols: number[] = [];
+    for (let i = 0; i < Math.min(p, MAX_SENTENCES); i++) if (this.units[i]! > 0) rows.push(i);
+    for (let j = 0; j < Math.min(q, MAX_SENTENCES); j++) if (this.words[j]! > 0) cols.push(j);
+    const cells = new Float64Array(rows.length * cols.length);
+    for (let r = 0; r < rows.length; r++) {
+      const i = rows[r]!;
+      for (let c = 0; c < cols.length; c++) {
+        const j = cols[c]!;
+        const cell = i * MAX_SENTENCES + j;
+        cells[r * cols.length + c] = (this.unitHits[cell]! / this.units[i]! + this.wordHits[cell]! / this.words[j]!) / 2;
+      }
+    }
+    return monotoneAlignment(cells, rows.length, cols.length);
+  }
+}
+
+export function translationEvidence(h: Halves, lex: Lexicon): TranslationEvidence {
+  const enOccurrences: Occurrences = new Map();
+  h.en.forEach((tokens, j) => {
+    for (const t of tokens) if (isContentWord(t)) occur(enOccurrences, t, sentenceBit(j));
+  });
+  if (enOccurrences.size === 0) return NO_EVIDENCE;
+  const en = [...enOccurrences.keys()];
+  const chars: Occurrences = new Map();
+  const words: Occurrences = new Map();
+  h.zh.forEach((s, i) => {
+    const bit = sentenceBit(i);
+    for (const c of s.text.match(HAN_CHAR) ?? []) occur(chars, c, bit);
+    for (const t of s.tokens) if (t.length > 1 && HAN_WORD.test(t)) occur(words, t, bit);
+  });
+  const sentences = new SentenceHits([...enOccurrences.values()]);
   // One pass over the units and the English words: no set of every gloss is built.
   const enCovered = new Uint8Array(en.length);
   let anyGloss = false;
-  const coverage = (us: ReadonlySet<string>) => {
+  const hit: number[] = [];
+  const coverage = (us: Occurrences) => {
     let known = 0;
     let covered = 0;
-    for (const u of us) {
+    for (const [u, mask] of us) {
       const { translations: t, stop } = unitOf(lex, u);
       if (!t) continue;
       anyGloss = true;
-      let hit = false;
+      hit.length = 0;
       for (let k = 0; k < en.length; k++) {
         if (t.has(en[k]!)) {
-          hit = true;
+          hit.push(k);
           enCovered[k] = 1;
         }
       }
       if (stop) continue;
       known++;
-      if (hit) covered++;
+      if (hit.length) covered++;
+      sentences.unit(mask, hit);
     }
     return known ? covered / known : 0;
   };
@@ -122,12 +207,15 @@ export function translationEvidence(h: Halves, lex: Lexicon): TranslationEvidenc
   const wordCoverage = coverage(words);
   let englishCovered = 0;
   for (let k = 0; k < en.length; k++) englishCovered += enCovered[k]!;
+  const { aligned, gain } = sentences.alignment(h.zh.length, h.en.length);
   return {
     charCoverage,
     wordCoverage,
     englishCoverage: anyGloss ? englishCovered / en.length : 0,
     sentenceLengthFit: sentenceLengthFit(h.enText, h.zhText),
     punctuationAlignment: punctuationAlignment(h.enText, h.zhText),
+    alignedCoverage: aligned,
+    alignmentGain: gain,
   };
 }
 

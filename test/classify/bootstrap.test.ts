@@ -95,6 +95,7 @@ describe("building the bootstrap annotation set from real data", () => {
         "composed cece",
         "composed title",
         "composed page",
+        "composed page-mismatched",
         "real serp-highlight",
       ]),
     );
@@ -109,6 +110,7 @@ describe("building the bootstrap annotation set from real data", () => {
     for (const [k, label] of [
       ["page-snippet", "bilingual"],
       ["page-mismatched", "monolingual"],
+      ["page-neighbour", "monolingual"],
     ] as const) {
       const mine = kind(k);
       expect(mine.every((a) => a.label === label)).toBe(true);
@@ -120,6 +122,13 @@ describe("building the bootstrap annotation set from real data", () => {
     }
     expect(kind("page-snippet").some((a) => a.source!.includes("/rivers "))).toBe(true);
     expect(kind("page-snippet").some((a) => a.source!.includes("/fathers-back "))).toBe(true);
+    // Neighbours: a unit beside the translation of the next one (the closest text that is not its translation; the
+    // last unit's neighbour is the first).
+    expect(kind("page-neighbour").every((a) => /mismatched pair (\d+) with pair (\d+)$/.test(a.source!))).toBe(true);
+    for (const a of kind("page-neighbour")) {
+      const [, i, j] = /pair (\d+) with pair (\d+)$/.exec(a.source!)!;
+      expect([Number(i) + 1, 1]).toContain(Number(j));
+    }
   });
 
   it("uses real records that repeat their highlighted query as hard negatives", () => {

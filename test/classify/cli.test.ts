@@ -73,7 +73,8 @@ describe("bitext classify", () => {
         durationMs: 5,
       },
       [
-        { url: "https://a.test/", title: "I quit! 我不干了!", snippet: "I see. 我明白了。 I quit! 我不干了!", rank: 1 },
+        // (The seed's "I see. 我明白了。" holds no dictionary evidence of translation; "I understand" does.)
+        { url: "https://a.test/", title: "I quit! 我不干了!", snippet: "I understand. 我明白了。 I quit! 我不干了!", rank: 1 },
         {
           url: "https://b.test/",
           title: "气枪",

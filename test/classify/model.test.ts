@@ -33,9 +33,9 @@ describe("training, saving and loading a classifier", () => {
   });
 
   it("records the feature set, scaling, C, γ, CV figures and training set in the model", () => {
-    expect(model.features.names).toHaveLength(15);
-    expect(model.features.version).toBe("bitext-15/1");
-    expect(model.scaling.min).toHaveLength(15);
+    expect(model.features.names).toHaveLength(17);
+    expect(model.features.version).toBe("bitext-17/1");
+    expect(model.scaling.min).toHaveLength(17);
     expect(grid.C).toContain(model.svm.C);
     expect(grid.gamma).toContain(model.svm.gamma);
     expect(model.cv.grid).toHaveLength(4);
@@ -96,7 +96,7 @@ describe("the shipped model", () => {
     expect(bilingual!.label).toBe("bilingual");
     expect(monolingual!.label).toBe("monolingual");
     // The seed's own example holds no dictionary evidence (明白 is "understand", not "see"; 不干 is not "quit"): a model
-    // that rejects snippets whose two languages are not translations of each other (bitext-15/1) is unsure of it;
+    // that rejects snippets whose two languages are not translations of each other (bitext-15/1 on) is unsure of it;
     // it still ranks it far above the monolingual record.
     expect(seed!.probability).toBeGreaterThan(100 * monolingual!.probability);
   });
@@ -145,7 +145,7 @@ describe("broken model files", () => {
     expectUserError(write("other.json", JSON.stringify({ hello: "world" })), /other\.json: format: expected "bitext-classifier"/);
     const m = JSON.parse(good) as ModelFile;
     (m.scaling as { min: unknown }).min = [1, 2];
-    expectUserError(write("scaling.json", JSON.stringify(m)), /scaling\.json: scaling\.min: expected 15 finite numbers/);
+    expectUserError(write("scaling.json", JSON.stringify(m)), /scaling\.json: scaling\.min: expected 17 finite numbers/);
   });
 });
 
