@@ -35,9 +35,15 @@ export interface PageEvidence {
   site: string | null;
 }
 
-export function pageEvidence(seq: TagPathSequence, pageUrl?: string): PageEvidence {
+/** `site`: the page's `pageSite` when already known (it depends on the page's URL and links, not on its tag paths). */
+export function pageEvidence(seq: TagPathSequence, pageUrl?: string, site = pageSite(seq, pageUrl)): PageEvidence {
   const query = pageQuery(seq);
-  return { query, terms: query ? queryTerms(query) : [], site: engineSite(pageUrl) ?? dominantSite(seq) };
+  return { query, terms: query ? queryTerms(query) : [], site };
+}
+
+/** The site the page belongs to: its URL's, else the one its links mostly lead to. */
+export function pageSite(seq: TagPathSequence, pageUrl?: string): string | null {
+  return engineSite(pageUrl) ?? dominantSite(seq);
 }
 
 /**

@@ -1,13 +1,22 @@
 import { createHash } from "node:crypto";
 import { UserError } from "../errors.js";
 import { collapsedView, indexTagPaths, type TagPathIndex, type TagPathSequence } from "../html/index.js";
-import { graphWithTieBreakNoise, sparseAffinityPropagation } from "./ap.js";
-import { isResultLike, type PageEvidence, pageEvidence, recordEvidence, recordScore, siteDiversity, titleHeaded } from "./evidence.js";
+import { graphPreferences, graphWithTieBreakNoise, sparseAffinityPropagation } from "./ap.js";
+import {
+  isResultLike,
+  type PageEvidence,
+  pageEvidence,
+  pageSite,
+  recordEvidence,
+  recordScore,
+  siteDiversity,
+  titleHeaded,
+} from "./evidence.js";
 import { layoutFingerprint } from "./layout.js";
 import { BLOCK_TAGS, HEADING_TAGS, textContext, type TextContext } from "./record-text.js";
 import { buildRecord, controlTitleFlags, findTitleLink, headingTail, recordRegions, relativePath } from "./records.js";
 import { searchLinkFlags } from "./search-links.js";
-import { DEFAULT_EPSILON, similarityGraph } from "./similarity.js";
+import { DEFAULT_EPSILON, type SimilarityGraph, similarityGraph } from "./similarity.js";
 import type { RecordCluster, Wrapper, WrapperParams } from "./types.js";
 
 /** A record root must explain at least this share of what the best root explains, with records at least this complete. */
@@ -90,12 +99,19 @@ export function chooseAnalysis(
   let pathMode: Wrapper["pathMode"] = "exact";
   let preference: "median" | "min" = "median";
   let collapsed: TagPathSequence | null = null;
+  // The page's site is read off its URL or links, which collapsing leaves as they are: once for both views.
+  const site = pageSite(seq, pageUrl);
+  let reading: PageReading | null = null;
   for (const v of variants) {
     if (v.pathMode === "collapsed" && !collapsed) collapsed = collapsedView(seq);
     // Collapsing changed no path (no tandem repeats): the collapsed variants would repeat the exact ones.
     if (v.pathMode === "collapsed" && collapsed!.paths.length === seq.paths.length) break;
     const view = v.pathMode === "exact" ? seq : collapsed!;
-    const candidate = analysePage(view, params, pageUrl, v.preference);
+    if (reading?.index.seq !== view) reading = readPage(view, params.epsilon, pageEvidence(view, pageUrl, site));
+    // Where fewer than half the pairs of paths interleave (nearly every page), the median similarity is 0 like the
+    // minimum: the same AP on the same graph, so the same analysis as the median's, which did not win already.
+    if (v.preference === "min" && reading.preferences.min === reading.preferences.median) continue;
+    const candidate = analyseReading(reading, params, pageUrl, v.preference);
     if (!analysis || bestScore(candidate) > bestScore(analysis)) {
       analysis = candidate;
       pathMode = v.pathMode;
@@ -122,12 +138,45 @@ export function analysePage(
   pageUrl?: string,
   preference: "median" | "min" = "median",
 ): PageAnalysis {
+  return analyseReading(readPage(seq, params.epsilon, pageEvidence(seq, pageUrl)), params, pageUrl, preference);
+}
+
+/**
+ * One reading of a page (exact or collapsed tag paths) and what the learner derives from it whatever AP's
+ * preference: the index, the paths that take part in clustering, their similarity graph and its preferences.
+ */
+interface PageReading {
+  index: TagPathIndex;
+  candidates: number[];
+  /** σ over the candidates, tie-break noise added (null: fewer than two candidates, nothing to cluster). */
+  graph: SimilarityGraph | null;
+  preferences: { median: number; min: number };
+  evidence: PageEvidence;
+}
+
+function readPage(seq: TagPathSequence, epsilon: number, evidence: PageEvidence): PageReading {
   const index = indexTagPaths(seq);
   const candidates: number[] = [];
   for (let id = 0; id < seq.paths.length; id++) if (index.occurrences[id]!.length >= 2) candidates.push(id);
-  const clusters = clusterPaths(index, candidates, params.epsilon, preference);
+  if (candidates.length < 2) return { index, candidates, graph: null, preferences: { median: 0, min: 0 }, evidence };
+  const graph = graphWithTieBreakNoise(
+    similarityGraph(
+      candidates.map((id) => index.occurrences[id]!),
+      epsilon,
+    ),
+  );
+  return { index, candidates, graph, preferences: graphPreferences(graph), evidence };
+}
+
+function analyseReading(
+  reading: PageReading,
+  params: WrapperParams,
+  pageUrl: string | undefined,
+  preference: "median" | "min",
+): PageAnalysis {
+  const { index, candidates, evidence } = reading;
+  const clusters = clusterReading(reading, reading.preferences[preference]);
   const ctx = textContext(index);
-  const evidence = pageEvidence(seq, pageUrl);
   const byRoot = new Map<number, RecordCluster>();
   const prefixesOf = pathPrefixes(index);
   const snippetRecords = new Map<RecordCluster, number>();
@@ -150,17 +199,11 @@ export function analysePage(
   return { index, candidates, clusters, recordClusters, snippetRecords };
 }
 
-/** AP over the σ matrix of the candidate paths; returns clusters as lists of path ids. */
-export function clusterPaths(
-  index: TagPathIndex,
-  candidates: number[],
-  epsilon: number,
-  preference: "median" | "min" = "median",
-): number[][] {
+/** AP over the σ graph of the reading's candidate paths with the given preference; clusters as lists of path ids. */
+function clusterReading(reading: PageReading, preference: number): number[][] {
+  const { candidates, graph } = reading;
   if (candidates.length === 0) return [];
-  if (candidates.length === 1) return [candidates];
-  const occ = candidates.map((id) => index.occurrences[id]!);
-  const graph = graphWithTieBreakNoise(similarityGraph(occ, epsilon));
+  if (graph === null) return [candidates];
   const { labels } = sparseAffinityPropagation(graph, { preference });
   const groups = new Map<number, number[]>();
   labels.forEach((label, i) => {
