@@ -178,12 +178,12 @@ function analyseReading(
   const clusters = clusterReading(reading, reading.preferences[preference]);
   const ctx = textContext(index);
   const byRoot = new Map<number, RecordCluster>();
-  const prefixesOf = pathPrefixes(index);
+  const rootSearch = new RootSearch(index);
   const snippetRecords = new Map<RecordCluster, number>();
   const recordRoots = new Map<RecordCluster, number[]>();
   for (const members of clusters) {
     if (members.length < params.minClusterSize) continue;
-    const root = recordRoot(index, members, params.minRecords, prefixesOf);
+    const root = recordRoot(index, members, params.minRecords, rootSearch);
     if (root === null) continue;
     const { rule, withSnippet, roots } = describeCluster(ctx, evidence, root, members, pageUrl);
     const existing = byRoot.get(root);
@@ -214,12 +214,6 @@ function clusterReading(reading: PageReading, preference: number): number[][] {
   return [...groups.values()];
 }
 
-function depthOf(path: string): number {
-  let d = 1;
-  for (let i = 0; i < path.length; i++) if (path.charCodeAt(i) === 92) d++;
-  return d;
-}
-
 /**
  * The record root P_a of a cluster: among the ancestor paths of its members occurring more than T
  * times, the one that splits the cluster's occurrences into the most records while explaining the
@@ -231,42 +225,55 @@ export function recordRoot(
   index: TagPathIndex,
   members: number[],
   minRecords: number,
-  prefixesOf: (id: number) => ReadonlyArray<readonly [number, number]> = pathPrefixes(index),
+  search: RootSearch = new RootSearch(index),
 ): number | null {
   const { seq } = index;
   let total = 0;
   const prefixes = new Map<number, number>(); // path id → depth
+  const under = new Map<number, number[]>(); // path id → the members under it (its own path or below), in order
   for (const m of members) {
     total += index.occurrences[m]!.length;
-    for (const [id, d] of prefixesOf(m)) if (index.occurrences[id]!.length > minRecords) prefixes.set(id, d);
+    for (const [id, d] of search.prefixes(m)) {
+      if (index.occurrences[id]!.length <= minRecords) continue;
+      prefixes.set(id, d);
+      const list = under.get(id);
+      if (list) list.push(m);
+      else under.set(id, [m]);
+    }
   }
   // Each candidate root: how many records (its occurrences holding cluster content), what share of the
   // cluster's occurrences it explains, and how complete its records are (share of the member paths under
   // it found in each record, averaged).
   const scored: Array<{ id: number; depth: number; records: number; share: number; completeness: number }> = [];
+  const { seen, counted, count } = search.marks();
+  const records: number[] = []; // record positions, in order of first sight
   for (const [id, depth] of prefixes) {
-    const rootPath = seq.paths[id]!;
+    const inside = under.get(id)!;
+    const visit = search.nextVisit();
     let covered = 0;
-    let under = 0;
-    const contents = new Map<number, Set<number>>(); // record position → member paths present
-    for (const m of members) {
-      const path = seq.paths[m]!;
-      if (path !== rootPath && !path.startsWith(`${rootPath}\\`)) continue;
-      under++;
-      const up = depthOf(path) - depth;
+    records.length = 0;
+    for (const m of inside) {
+      const memberVisit = search.nextVisit();
+      const up = search.depth(m) - depth;
       for (const pos of index.occurrences[m]!) {
         let a = pos;
         for (let k = 0; k < up; k++) a = index.parents[a]!;
-        const set = contents.get(a) ?? new Set<number>();
-        contents.set(a, set);
-        set.add(m);
+        if (seen[a] !== visit) {
+          seen[a] = visit;
+          count[a] = 0;
+          records.push(a);
+        }
+        if (counted[a] !== memberVisit) {
+          counted[a] = memberVisit;
+          count[a]!++;
+        }
         covered++;
       }
     }
-    if (contents.size <= minRecords) continue;
+    if (records.length <= minRecords) continue;
     let completeness = 0;
-    for (const set of contents.values()) completeness += set.size / under;
-    scored.push({ id, depth, records: contents.size, share: covered / total, completeness: completeness / contents.size });
+    for (const a of records) completeness += count[a]! / inside.length;
+    scored.push({ id, depth, records: records.length, share: covered / total, completeness: completeness / records.length });
   }
   if (scored.length === 0) return null;
   // Explain (nearly) all of the cluster, with records that each hold (nearly) all of it, then split it
@@ -304,28 +311,58 @@ function holdsBlock(index: TagPathIndex, pos: number): boolean {
 }
 
 /**
- * For a path id, the ids and depths of its prefixes that are paths of the page (`html`, `html\\body`, …,
- * itself), computed once per path and page (every cluster's root search asks for them).
+ * What every cluster's record-root search on a page reads: for a path id, the ids and depths of its prefixes that
+ * are paths of the page (`html`, `html\\body`, …, itself), computed once per path; and per position, marks that
+ * count each record's member paths without a map or set per record (allocated once per page, not per cluster).
  */
-export function pathPrefixes(index: TagPathIndex): (id: number) => ReadonlyArray<readonly [number, number]> {
-  const { seq } = index;
-  const pathId = new Map(seq.paths.map((p, i) => [p, i] as const));
-  const cache = new Map<number, Array<readonly [number, number]>>();
-  return (m) => {
-    let out = cache.get(m);
+export class RootSearch {
+  private readonly index: TagPathIndex;
+  private pathId: Map<string, number> | null = null;
+  private readonly cache = new Map<number, Array<readonly [number, number]>>();
+  private buffers: { seen: Int32Array; counted: Int32Array; count: Int32Array } | null = null;
+  private visits = 0;
+
+  constructor(index: TagPathIndex) {
+    this.index = index;
+  }
+
+  prefixes(m: number): ReadonlyArray<readonly [number, number]> {
+    let out = this.cache.get(m);
     if (out) return out;
+    const { seq } = this.index;
+    this.pathId ??= new Map(seq.paths.map((p, i) => [p, i] as const));
     out = [];
     const path = seq.paths[m]!;
     let d = 1;
     for (let i = 0; i <= path.length; i++) {
       if (i < path.length && path.charCodeAt(i) !== 92) continue;
-      const id = pathId.get(path.slice(0, i));
+      const id = this.pathId.get(path.slice(0, i));
       if (id !== undefined) out.push([id, d]);
       d++;
     }
-    cache.set(m, out);
+    this.cache.set(m, out);
     return out;
-  };
+  }
+
+  /** The number of tags of a path (its own path is the last of its prefixes). */
+  depth(m: number): number {
+    const prefixes = this.prefixes(m);
+    return prefixes[prefixes.length - 1]![1];
+  }
+
+  /**
+   * Per position: the visit (a root's or a member's) that last saw it, and a count; a new visit number makes every
+   * mark stale, so the arrays are never cleared.
+   */
+  marks(): { seen: Int32Array; counted: Int32Array; count: Int32Array } {
+    const n = this.index.length;
+    this.buffers ??= { seen: new Int32Array(n), counted: new Int32Array(n), count: new Int32Array(n) };
+    return this.buffers;
+  }
+
+  nextVisit(): number {
+    return ++this.visits;
+  }
 }
 
 function liftRoot(index: TagPathIndex, root: number): number {
@@ -493,6 +530,15 @@ function describeCluster(
 /** A short, stable hash of the sample page's tag-path sequence. */
 export function sequenceHash(seq: TagPathSequence): string {
   const h = createHash("sha256");
-  for (const id of seq.pathIds) h.update(seq.paths[id]!).update("\n");
-  return h.digest("hex");
+  // Hashed in chunks of whole lines (the same bytes as a line at a time: one call into the hash per path cost more
+  // than the hashing), short enough that a page of very deep paths never makes one huge string.
+  let chunk = "";
+  for (const id of seq.pathIds) {
+    chunk += `${seq.paths[id]!}\n`;
+    if (chunk.length >= 65536) {
+      h.update(chunk);
+      chunk = "";
+    }
+  }
+  return h.update(chunk).digest("hex");
 }
