@@ -3,6 +3,8 @@ import { UserError } from "../errors.js";
 import { collapsedView, indexTagPaths, type TagPathIndex, type TagPathSequence } from "../html/index.js";
 import { graphPreferences, graphWithTieBreakNoise, sparseAffinityPropagation } from "./ap.js";
 import {
+  hasSnippet,
+  isCard,
   isResultLike,
   type PageEvidence,
   pageEvidence,
@@ -185,14 +187,16 @@ function analyseReading(
     if (members.length < params.minClusterSize) continue;
     const root = recordRoot(index, members, params.minRecords, rootSearch);
     if (root === null) continue;
-    const { rule, withSnippet, roots } = describeCluster(ctx, evidence, root, members, pageUrl);
+    // Another cluster with the same root adds its paths to the rule (its records are the same).
     const existing = byRoot.get(root);
-    if (existing) existing.paths.push(...rule.paths);
-    else {
-      byRoot.set(root, rule);
-      snippetRecords.set(rule, withSnippet);
-      recordRoots.set(rule, roots);
+    if (existing) {
+      for (const m of members) existing.paths.push(index.seq.paths[m]!);
+      continue;
     }
+    const { rule, withSnippet, roots } = describeCluster(ctx, evidence, root, members, pageUrl);
+    byRoot.set(root, rule);
+    snippetRecords.set(rule, withSnippet);
+    recordRoots.set(rule, roots);
   }
   const recordClusters = [...byRoot.values()].filter((c) => c.score > 0).sort((a, b) => b.score - a.score);
   assignRoles(index, recordClusters, recordRoots, (c) => (snippetRecords.get(c) ?? 0) * 2 >= c.sampleRecords);
@@ -503,6 +507,8 @@ function describeCluster(
   built.forEach(({ region, link, record }, i) => {
     if (search[i] || control[i] || urls.has(record.url)) return;
     urls.add(record.url);
+    // Neither a snippet nor a card: no result, whatever its other evidence (read only for records that can be one).
+    if (!hasSnippet(record) && !isCard(record)) return;
     const e = recordEvidence(ctx, evidence, region, link, record);
     // Without a snippet a record is not a result (the seed's test); the other evidence ranks lists of results.
     if (isResultLike(e)) {
