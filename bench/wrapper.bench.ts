@@ -4,7 +4,8 @@
  * page in the same process: issue 17 asks learning ≤ 3× parse5 (median over pages) and ≤ 10× on every page,
  * applying ≤ 1.2×. Each step runs BENCH_REPEATS times per page; per step the table gives the median, 90th
  * percentile and worst page of the per-page medians, and the median and maximum of the per-page ratios to parse5.
- * Then hostile pages (issue 16): `bitext records PAGE --learn` on generated pages, wall time and peak RSS.
+ * Then hostile pages (issue 16): `bitext records PAGE --learn` on generated pages, wall time and peak RSS
+ * (BENCH_SKIP_HOSTILE=1 skips them). BENCH_PAGES_JSON=FILE writes every page's figures per step to FILE.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -99,7 +100,9 @@ export async function run(): Promise<void> {
     `${pages.length} real result pages of aql, aql-more, modern (${(kb / pages.length).toFixed(0)} KB of text on average), ${REPEATS} runs per page and step\n`,
   );
   console.log(formatTable(rows));
-  hostilePages();
+  // BENCH_PAGES_JSON=FILE: every page's figures per step, to find all the pages near a target, not only the worst.
+  if (process.env.BENCH_PAGES_JSON) writeFileSync(process.env.BENCH_PAGES_JSON, `${JSON.stringify(Object.fromEntries(times), null, 1)}\n`);
+  if (process.env.BENCH_SKIP_HOSTILE !== "1") hostilePages();
 }
 
 /**

@@ -340,20 +340,32 @@ function mostCentral(graph: SimilarityGraph, s: Float64Array): number {
  */
 export function resolveGraphPreference(graph: SimilarityGraph, preference: "median" | "min" | number): number {
   if (typeof preference === "number") return preference;
+  return graphPreferences(graph)[preference];
+}
+
+/** Both preferences of `resolveGraphPreference` from one sort of the stored similarities. */
+export function graphPreferences(graph: SimilarityGraph): { median: number; min: number } {
   const { n, rowStart, cols, values } = graph;
-  if (n < 2) return 0;
+  if (n < 2) return { median: 0, min: 0 };
+  const zeros = n * (n - 1) - (cols.length - n);
+  const total = n * (n - 1);
+  const mid = total >> 1;
+  // A sparse graph (most pairs of tag paths never interleave) with no negative value: the missing entries, zeros,
+  // are the smallest values and more than half of them, so both are 0, without sorting.
+  if (mid < zeros && nonNegative(values)) return { median: 0, min: 0 };
   const off = new Float64Array(cols.length - n);
   let m = 0;
   for (let i = 0; i < n; i++) for (let e = rowStart[i]!; e < rowStart[i + 1]!; e++) if (cols[e] !== i) off[m++] = values[e]!;
   off.sort();
-  const zeros = n * (n - 1) - off.length;
   const below = lowerBound(off, 0);
   // The q-th smallest of the stored values merged with `zeros` implicit zeros.
   const nth = (q: number) => (q < below ? off[q]! : q < below + zeros ? 0 : off[q - zeros]!);
-  if (preference === "min") return nth(0);
-  const total = n * (n - 1);
-  const mid = total >> 1;
-  return total % 2 ? nth(mid) : (nth(mid - 1) + nth(mid)) / 2;
+  return { median: total % 2 ? nth(mid) : (nth(mid - 1) + nth(mid)) / 2, min: nth(0) };
+}
+
+function nonNegative(values: Float64Array): boolean {
+  for (let e = 0; e < values.length; e++) if (!(values[e]! >= 0)) return false;
+  return true;
 }
 
 /** The preference value: the median (or minimum) of the off-diagonal similarities, or the given number. */

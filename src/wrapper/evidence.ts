@@ -35,9 +35,15 @@ export interface PageEvidence {
   site: string | null;
 }
 
-export function pageEvidence(seq: TagPathSequence, pageUrl?: string): PageEvidence {
+/** `site`: the page's `pageSite` when already known (it depends on the page's URL and links, not on its tag paths). */
+export function pageEvidence(seq: TagPathSequence, pageUrl?: string, site = pageSite(seq, pageUrl)): PageEvidence {
   const query = pageQuery(seq);
-  return { query, terms: query ? queryTerms(query) : [], site: engineSite(pageUrl) ?? dominantSite(seq) };
+  return { query, terms: query ? queryTerms(query) : [], site };
+}
+
+/** The site the page belongs to: its URL's, else the one its links mostly lead to. */
+export function pageSite(seq: TagPathSequence, pageUrl?: string): string | null {
+  return engineSite(pageUrl) ?? dominantSite(seq);
 }
 
 /**
@@ -188,9 +194,13 @@ export function siteDiversity(urls: readonly string[], engineSite: string | null
  * two labels, three when the second-to-last is a short second-level label under a country code (`example.co.uk`).
  */
 export function siteDomain(host: string): string {
-  const labels = host.split(".");
-  const n = labels.length >= 3 && labels.at(-1)!.length === 2 && labels.at(-2)!.length <= 3 ? 3 : 2;
-  return labels.slice(-n).join(".");
+  // The labels found from the end by their dots (no array of all of them).
+  const last = host.lastIndexOf(".");
+  const second = last > 0 ? host.lastIndexOf(".", last - 1) : -1;
+  if (second < 0) return host; // two labels or fewer
+  const third = second > 0 ? host.lastIndexOf(".", second - 1) : -1;
+  const n = host.length - last - 1 === 2 && last - second - 1 <= 3 ? 3 : 2;
+  return n === 2 ? host.slice(second + 1) : third < 0 ? host : host.slice(third + 1);
 }
 
 /** The engine's own site: the page URL's, when known. */

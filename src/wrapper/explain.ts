@@ -1,5 +1,5 @@
 import type { TagPathSequence } from "../html/index.js";
-import { chooseAnalysis, DEFAULT_PARAMS, pathPrefixes, recordRoot } from "./learn.js";
+import { chooseAnalysis, DEFAULT_PARAMS, RootSearch, recordRoot } from "./learn.js";
 import type { WrapperParams } from "./types.js";
 
 /**
@@ -55,7 +55,7 @@ export function explainLearning(
     };
   }
   const { index, clusters, recordClusters, snippetRecords } = analysis;
-  const prefixes = pathPrefixes(index);
+  const search = new RootSearch(index);
   let tooFewPaths = 0;
   let noRepeatedRoot = 0;
   const rooted = new Set<string>();
@@ -64,7 +64,7 @@ export function explainLearning(
       tooFewPaths++;
       continue;
     }
-    const root = recordRoot(index, members, T, prefixes);
+    const root = recordRoot(index, members, T, search);
     if (root === null) noRepeatedRoot++;
     else rooted.add(index.seq.paths[root]!);
   }

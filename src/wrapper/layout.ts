@@ -75,10 +75,30 @@ export function pathTokenValues(seq: TagPathSequence): Float64Array {
 export function layoutFingerprint(seq: TagPathSequence): LayoutFingerprint {
   const classes = classTokens(seq);
   if (classes.size >= MIN_CLASS_TOKENS) return { kind: "classes", tokens: [...classes].sort() };
-  const tokens = new Set<string>();
-  for (const v of pathTokenValues(seq)) tokens.add(v.toString(16).padStart(14, "0"));
-  return { kind: "paths", tokens: [...tokens].sort() };
+  // Hex strings of one length sort as their values do: the values are sorted and made distinct as numbers, and each
+  // is written byte by byte (a double's own `toString(16)` is slow).
+  const values = pathTokenValues(seq).sort();
+  const tokens: string[] = [];
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (i > 0 && v === values[i - 1]) continue;
+    const high = Math.floor(v / 4294967296); // 21 bits
+    const low = v - high * 4294967296;
+    tokens.push(
+      HEX_BYTES[high >>> 16]! +
+        HEX_BYTES[(high >>> 8) & 255]! +
+        HEX_BYTES[high & 255]! +
+        HEX_BYTES[low >>> 24]! +
+        HEX_BYTES[(low >>> 16) & 255]! +
+        HEX_BYTES[(low >>> 8) & 255]! +
+        HEX_BYTES[low & 255]!,
+    );
+  }
+  return { kind: "paths", tokens };
 }
+
+/** Two hex digits of each byte value. */
+const HEX_BYTES = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
 
 /** The fingerprint's tokens as a set to look the page's up in, built once per fingerprint (a wrapper reads many pages). */
 const fingerprintSets = new WeakMap<LayoutFingerprint, Set<string> | Set<number>>();

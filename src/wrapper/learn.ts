@@ -1,13 +1,24 @@
 import { createHash } from "node:crypto";
 import { UserError } from "../errors.js";
 import { collapsedView, indexTagPaths, type TagPathIndex, type TagPathSequence } from "../html/index.js";
-import { graphWithTieBreakNoise, sparseAffinityPropagation } from "./ap.js";
-import { isResultLike, type PageEvidence, pageEvidence, recordEvidence, recordScore, siteDiversity, titleHeaded } from "./evidence.js";
+import { graphPreferences, graphWithTieBreakNoise, sparseAffinityPropagation } from "./ap.js";
+import {
+  hasSnippet,
+  isCard,
+  isResultLike,
+  type PageEvidence,
+  pageEvidence,
+  pageSite,
+  recordEvidence,
+  recordScore,
+  siteDiversity,
+  titleHeaded,
+} from "./evidence.js";
 import { layoutFingerprint } from "./layout.js";
 import { BLOCK_TAGS, HEADING_TAGS, textContext, type TextContext } from "./record-text.js";
 import { buildRecord, controlTitleFlags, findTitleLink, headingTail, recordRegions, relativePath } from "./records.js";
 import { searchLinkFlags } from "./search-links.js";
-import { DEFAULT_EPSILON, similarityGraph } from "./similarity.js";
+import { DEFAULT_EPSILON, type SimilarityGraph, similarityGraph } from "./similarity.js";
 import type { RecordCluster, Wrapper, WrapperParams } from "./types.js";
 
 /** A record root must explain at least this share of what the best root explains, with records at least this complete. */
@@ -90,12 +101,19 @@ export function chooseAnalysis(
   let pathMode: Wrapper["pathMode"] = "exact";
   let preference: "median" | "min" = "median";
   let collapsed: TagPathSequence | null = null;
+  // The page's site is read off its URL or links, which collapsing leaves as they are: once for both views.
+  const site = pageSite(seq, pageUrl);
+  let reading: PageReading | null = null;
   for (const v of variants) {
     if (v.pathMode === "collapsed" && !collapsed) collapsed = collapsedView(seq);
     // Collapsing changed no path (no tandem repeats): the collapsed variants would repeat the exact ones.
     if (v.pathMode === "collapsed" && collapsed!.paths.length === seq.paths.length) break;
     const view = v.pathMode === "exact" ? seq : collapsed!;
-    const candidate = analysePage(view, params, pageUrl, v.preference);
+    if (reading?.index.seq !== view) reading = readPage(view, params.epsilon, pageEvidence(view, pageUrl, site));
+    // Where fewer than half the pairs of paths interleave (nearly every page), the median similarity is 0 like the
+    // minimum: the same AP on the same graph, so the same analysis as the median's, which did not win already.
+    if (v.preference === "min" && reading.preferences.min === reading.preferences.median) continue;
+    const candidate = analyseReading(reading, params, pageUrl, v.preference);
     if (!analysis || bestScore(candidate) > bestScore(analysis)) {
       analysis = candidate;
       pathMode = v.pathMode;
@@ -122,45 +140,74 @@ export function analysePage(
   pageUrl?: string,
   preference: "median" | "min" = "median",
 ): PageAnalysis {
+  return analyseReading(readPage(seq, params.epsilon, pageEvidence(seq, pageUrl)), params, pageUrl, preference);
+}
+
+/**
+ * One reading of a page (exact or collapsed tag paths) and what the learner derives from it whatever AP's
+ * preference: the index, the paths that take part in clustering, their similarity graph and its preferences.
+ */
+interface PageReading {
+  index: TagPathIndex;
+  candidates: number[];
+  /** σ over the candidates, tie-break noise added (null: fewer than two candidates, nothing to cluster). */
+  graph: SimilarityGraph | null;
+  preferences: { median: number; min: number };
+  evidence: PageEvidence;
+}
+
+function readPage(seq: TagPathSequence, epsilon: number, evidence: PageEvidence): PageReading {
   const index = indexTagPaths(seq);
   const candidates: number[] = [];
   for (let id = 0; id < seq.paths.length; id++) if (index.occurrences[id]!.length >= 2) candidates.push(id);
-  const clusters = clusterPaths(index, candidates, params.epsilon, preference);
+  if (candidates.length < 2) return { index, candidates, graph: null, preferences: { median: 0, min: 0 }, evidence };
+  const graph = graphWithTieBreakNoise(
+    similarityGraph(
+      candidates.map((id) => index.occurrences[id]!),
+      epsilon,
+    ),
+  );
+  return { index, candidates, graph, preferences: graphPreferences(graph), evidence };
+}
+
+function analyseReading(
+  reading: PageReading,
+  params: WrapperParams,
+  pageUrl: string | undefined,
+  preference: "median" | "min",
+): PageAnalysis {
+  const { index, candidates, evidence } = reading;
+  const clusters = clusterReading(reading, reading.preferences[preference]);
   const ctx = textContext(index);
-  const evidence = pageEvidence(seq, pageUrl);
   const byRoot = new Map<number, RecordCluster>();
-  const prefixesOf = pathPrefixes(index);
+  const rootSearch = new RootSearch(index);
   const snippetRecords = new Map<RecordCluster, number>();
   const recordRoots = new Map<RecordCluster, number[]>();
   for (const members of clusters) {
     if (members.length < params.minClusterSize) continue;
-    const root = recordRoot(index, members, params.minRecords, prefixesOf);
+    const root = recordRoot(index, members, params.minRecords, rootSearch);
     if (root === null) continue;
-    const { rule, withSnippet, roots } = describeCluster(ctx, evidence, root, members, pageUrl);
+    // Another cluster with the same root adds its paths to the rule (its records are the same).
     const existing = byRoot.get(root);
-    if (existing) existing.paths.push(...rule.paths);
-    else {
-      byRoot.set(root, rule);
-      snippetRecords.set(rule, withSnippet);
-      recordRoots.set(rule, roots);
+    if (existing) {
+      for (const m of members) existing.paths.push(index.seq.paths[m]!);
+      continue;
     }
+    const { rule, withSnippet, roots } = describeCluster(ctx, evidence, root, members, pageUrl);
+    byRoot.set(root, rule);
+    snippetRecords.set(rule, withSnippet);
+    recordRoots.set(rule, roots);
   }
   const recordClusters = [...byRoot.values()].filter((c) => c.score > 0).sort((a, b) => b.score - a.score);
   assignRoles(index, recordClusters, recordRoots, (c) => (snippetRecords.get(c) ?? 0) * 2 >= c.sampleRecords);
   return { index, candidates, clusters, recordClusters, snippetRecords };
 }
 
-/** AP over the σ matrix of the candidate paths; returns clusters as lists of path ids. */
-export function clusterPaths(
-  index: TagPathIndex,
-  candidates: number[],
-  epsilon: number,
-  preference: "median" | "min" = "median",
-): number[][] {
+/** AP over the σ graph of the reading's candidate paths with the given preference; clusters as lists of path ids. */
+function clusterReading(reading: PageReading, preference: number): number[][] {
+  const { candidates, graph } = reading;
   if (candidates.length === 0) return [];
-  if (candidates.length === 1) return [candidates];
-  const occ = candidates.map((id) => index.occurrences[id]!);
-  const graph = graphWithTieBreakNoise(similarityGraph(occ, epsilon));
+  if (graph === null) return [candidates];
   const { labels } = sparseAffinityPropagation(graph, { preference });
   const groups = new Map<number, number[]>();
   labels.forEach((label, i) => {
@@ -169,12 +216,6 @@ export function clusterPaths(
     else groups.set(label, [candidates[i]!]);
   });
   return [...groups.values()];
-}
-
-function depthOf(path: string): number {
-  let d = 1;
-  for (let i = 0; i < path.length; i++) if (path.charCodeAt(i) === 92) d++;
-  return d;
 }
 
 /**
@@ -188,42 +229,55 @@ export function recordRoot(
   index: TagPathIndex,
   members: number[],
   minRecords: number,
-  prefixesOf: (id: number) => ReadonlyArray<readonly [number, number]> = pathPrefixes(index),
+  search: RootSearch = new RootSearch(index),
 ): number | null {
   const { seq } = index;
   let total = 0;
   const prefixes = new Map<number, number>(); // path id → depth
+  const under = new Map<number, number[]>(); // path id → the members under it (its own path or below), in order
   for (const m of members) {
     total += index.occurrences[m]!.length;
-    for (const [id, d] of prefixesOf(m)) if (index.occurrences[id]!.length > minRecords) prefixes.set(id, d);
+    for (const [id, d] of search.prefixes(m)) {
+      if (index.occurrences[id]!.length <= minRecords) continue;
+      prefixes.set(id, d);
+      const list = under.get(id);
+      if (list) list.push(m);
+      else under.set(id, [m]);
+    }
   }
   // Each candidate root: how many records (its occurrences holding cluster content), what share of the
   // cluster's occurrences it explains, and how complete its records are (share of the member paths under
   // it found in each record, averaged).
   const scored: Array<{ id: number; depth: number; records: number; share: number; completeness: number }> = [];
+  const { seen, counted, count } = search.marks();
+  const records: number[] = []; // record positions, in order of first sight
   for (const [id, depth] of prefixes) {
-    const rootPath = seq.paths[id]!;
+    const inside = under.get(id)!;
+    const visit = search.nextVisit();
     let covered = 0;
-    let under = 0;
-    const contents = new Map<number, Set<number>>(); // record position → member paths present
-    for (const m of members) {
-      const path = seq.paths[m]!;
-      if (path !== rootPath && !path.startsWith(`${rootPath}\\`)) continue;
-      under++;
-      const up = depthOf(path) - depth;
+    records.length = 0;
+    for (const m of inside) {
+      const memberVisit = search.nextVisit();
+      const up = search.depth(m) - depth;
       for (const pos of index.occurrences[m]!) {
         let a = pos;
         for (let k = 0; k < up; k++) a = index.parents[a]!;
-        const set = contents.get(a) ?? new Set<number>();
-        contents.set(a, set);
-        set.add(m);
+        if (seen[a] !== visit) {
+          seen[a] = visit;
+          count[a] = 0;
+          records.push(a);
+        }
+        if (counted[a] !== memberVisit) {
+          counted[a] = memberVisit;
+          count[a]!++;
+        }
         covered++;
       }
     }
-    if (contents.size <= minRecords) continue;
+    if (records.length <= minRecords) continue;
     let completeness = 0;
-    for (const set of contents.values()) completeness += set.size / under;
-    scored.push({ id, depth, records: contents.size, share: covered / total, completeness: completeness / contents.size });
+    for (const a of records) completeness += count[a]! / inside.length;
+    scored.push({ id, depth, records: records.length, share: covered / total, completeness: completeness / records.length });
   }
   if (scored.length === 0) return null;
   // Explain (nearly) all of the cluster, with records that each hold (nearly) all of it, then split it
@@ -261,28 +315,58 @@ function holdsBlock(index: TagPathIndex, pos: number): boolean {
 }
 
 /**
- * For a path id, the ids and depths of its prefixes that are paths of the page (`html`, `html\\body`, …,
- * itself), computed once per path and page (every cluster's root search asks for them).
+ * What every cluster's record-root search on a page reads: for a path id, the ids and depths of its prefixes that
+ * are paths of the page (`html`, `html\\body`, …, itself), computed once per path; and per position, marks that
+ * count each record's member paths without a map or set per record (allocated once per page, not per cluster).
  */
-export function pathPrefixes(index: TagPathIndex): (id: number) => ReadonlyArray<readonly [number, number]> {
-  const { seq } = index;
-  const pathId = new Map(seq.paths.map((p, i) => [p, i] as const));
-  const cache = new Map<number, Array<readonly [number, number]>>();
-  return (m) => {
-    let out = cache.get(m);
+export class RootSearch {
+  private readonly index: TagPathIndex;
+  private pathId: Map<string, number> | null = null;
+  private readonly cache = new Map<number, Array<readonly [number, number]>>();
+  private buffers: { seen: Int32Array; counted: Int32Array; count: Int32Array } | null = null;
+  private visits = 0;
+
+  constructor(index: TagPathIndex) {
+    this.index = index;
+  }
+
+  prefixes(m: number): ReadonlyArray<readonly [number, number]> {
+    let out = this.cache.get(m);
     if (out) return out;
+    const { seq } = this.index;
+    this.pathId ??= new Map(seq.paths.map((p, i) => [p, i] as const));
     out = [];
     const path = seq.paths[m]!;
     let d = 1;
     for (let i = 0; i <= path.length; i++) {
       if (i < path.length && path.charCodeAt(i) !== 92) continue;
-      const id = pathId.get(path.slice(0, i));
+      const id = this.pathId.get(path.slice(0, i));
       if (id !== undefined) out.push([id, d]);
       d++;
     }
-    cache.set(m, out);
+    this.cache.set(m, out);
     return out;
-  };
+  }
+
+  /** The number of tags of a path (its own path is the last of its prefixes). */
+  depth(m: number): number {
+    const prefixes = this.prefixes(m);
+    return prefixes[prefixes.length - 1]![1];
+  }
+
+  /**
+   * Per position: the visit (a root's or a member's) that last saw it, and a count; a new visit number makes every
+   * mark stale, so the arrays are never cleared.
+   */
+  marks(): { seen: Int32Array; counted: Int32Array; count: Int32Array } {
+    const n = this.index.length;
+    this.buffers ??= { seen: new Int32Array(n), counted: new Int32Array(n), count: new Int32Array(n) };
+    return this.buffers;
+  }
+
+  nextVisit(): number {
+    return ++this.visits;
+  }
 }
 
 function liftRoot(index: TagPathIndex, root: number): number {
@@ -423,6 +507,8 @@ function describeCluster(
   built.forEach(({ region, link, record }, i) => {
     if (search[i] || control[i] || urls.has(record.url)) return;
     urls.add(record.url);
+    // Neither a snippet nor a card: no result, whatever its other evidence (read only for records that can be one).
+    if (!hasSnippet(record) && !isCard(record)) return;
     const e = recordEvidence(ctx, evidence, region, link, record);
     // Without a snippet a record is not a result (the seed's test); the other evidence ranks lists of results.
     if (isResultLike(e)) {
@@ -450,6 +536,15 @@ function describeCluster(
 /** A short, stable hash of the sample page's tag-path sequence. */
 export function sequenceHash(seq: TagPathSequence): string {
   const h = createHash("sha256");
-  for (const id of seq.pathIds) h.update(seq.paths[id]!).update("\n");
-  return h.digest("hex");
+  // Hashed in chunks of whole lines (the same bytes as a line at a time: one call into the hash per path cost more
+  // than the hashing), short enough that a page of very deep paths never makes one huge string.
+  let chunk = "";
+  for (const id of seq.pathIds) {
+    chunk += `${seq.paths[id]!}\n`;
+    if (chunk.length >= 65536) {
+      h.update(chunk);
+      chunk = "";
+    }
+  }
+  return h.update(chunk).digest("hex");
 }

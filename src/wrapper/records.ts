@@ -312,7 +312,7 @@ export function repeatedRecordFlags(records: ReadonlyArray<{ url: string; title:
   return records.map((r, i) => {
     const earlier = seen.get(r.url);
     if (earlier) return earlier.title !== r.title || (earlier.snippet !== r.snippet && earlier.at === i - 1);
-    seen.set(r.url, { ...r, at: i });
+    seen.set(r.url, { title: r.title, snippet: r.snippet, at: i });
     return false;
   });
 }
