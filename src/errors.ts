@@ -66,6 +66,12 @@ export type UserErrorKind =
   | "no-display"
   /** The home chosen for the user's files is the (read-only) installation itself. */
   | "home-is-installation"
+  /** A classifier model file that cannot be used (corrupt, or made for other features). */
+  | "classifier-model-unusable"
+  /** No classifier model file where one was asked for. */
+  | "classifier-model-missing"
+  /** A pair scorer's model file that cannot be used (corrupt, or made for other features). */
+  | "quality-model-unusable"
   /** A sample page holds no list of records to learn a wrapper from. */
   | "no-record-structure"
   /** A page past the work caps (size, elements, binary): input that cannot be used (`PageSkipped`). */

@@ -17,14 +17,15 @@ export function createClassifier(path: string, model: ModelFile, options: { thre
   const width = FEATURE_SETS[model.features.version];
   if (width === undefined || model.features.names.join() !== FEATURE_NAMES.slice(0, width).join()) {
     throw new UserError(
-      `${path}: features: trained on feature set ${model.features.version}, this bitext computes ${FEATURE_VERSION} (and reads feng2010-6/1 models); retrain with bitext train`,
+      `${path}: features: trained on feature set ${model.features.version}, this bitext computes ${FEATURE_VERSION} (and reads feng2010-6/1 models)`,
+      { kind: "classifier-model-unusable" },
     );
   }
   let svm: ReturnType<typeof loadSvm>;
   try {
     svm = loadSvm(model.svm.libsvm);
   } catch (err) {
-    throw new UserError(`${path}: svm.libsvm: ${(err as Error).message}; the model file is corrupt, retrain with bitext train`);
+    throw new UserError(`${path}: svm.libsvm: ${(err as Error).message}; the model file is corrupt`, { kind: "classifier-model-unusable" });
   }
   const threshold = options.threshold ?? model.threshold;
   const lex = loadLexicon(model.features.pair);

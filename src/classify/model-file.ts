@@ -47,7 +47,7 @@ export function modelIdOf(path: string, model: ModelFile): string {
 }
 
 function fail(path: string, field: string, problem: string): never {
-  throw new UserError(`${path}: ${field}: ${problem} (not a usable bitext classifier model; retrain with bitext train)`);
+  throw new UserError(`${path}: ${field}: ${problem} (not a usable bitext classifier model)`, { kind: "classifier-model-unusable" });
 }
 
 function numbers(path: string, field: string, v: unknown, length: number): number[] {
@@ -107,8 +107,8 @@ export function validateModel(path: string, raw: unknown): ModelFile {
 
 /** Read and check a model file; every problem is a one-line UserError naming the file. */
 export function readModelFile(path: string): ModelFile {
-  if (!existsSync(path)) throw new UserError(`${path}: model file not found (train one with bitext train)`);
-  const hint = "; the model file is corrupt, retrain with bitext train";
+  if (!existsSync(path)) throw new UserError(`${path}: model file not found`, { kind: "classifier-model-missing" });
+  const hint = "; the model file is corrupt";
   return validateModel(path, readJsonFile(path, "model file", hint));
 }
 

@@ -59,21 +59,33 @@ export function qualityModelPath(pair: LanguagePair): string {
   return resolveResource("models", qualityModelName(pair));
 }
 
-const hint = " (not a usable bitext quality model; retrain with bitext quality train)";
+const hint = " (not a usable bitext quality model)";
 
 export function readQualityModel(path: string): QualityModelFile {
-  const model = validated(qualityModelSchema, readJsonFile(path, "quality model", hint), path);
+  const model = asModelError(() => validated(qualityModelSchema, readJsonFile(path, "quality model", hint), path));
   const n = model.features.names.length;
   if (model.basis.knots.length !== n || model.basis.products.some(([i, j]) => i >= n || j >= n)) {
-    throw new UserError(`${path}: basis: does not match the ${n} features${hint}`);
+    throw new UserError(`${path}: basis: does not match the ${n} features${hint}`, { kind: "quality-model-unusable" });
   }
   const d = n + model.basis.knots.reduce((s, k) => s + k.length, 0) + model.basis.products.length;
   for (const k of ["mean", "sd", "weights"] as const) {
-    if (model.logistic[k].length !== d) throw new UserError(`${path}: logistic.${k}: expected ${d} numbers${hint}`);
+    if (model.logistic[k].length !== d)
+      throw new UserError(`${path}: logistic.${k}: expected ${d} numbers${hint}`, { kind: "quality-model-unusable" });
   }
   return model;
 }
 
 export function writeQualityModel(path: string, model: QualityModelFile): void {
   writeJsonAtomic(path, model);
+}
+
+/** A file that is not a usable model (unreadable JSON, a field of the wrong shape) as the model error it is. */
+function asModelError<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    if (err instanceof UserError && err.kind === undefined)
+      throw new UserError(err.message, { kind: "quality-model-unusable", cause: err });
+    throw err;
+  }
 }

@@ -48,9 +48,9 @@ export function loadScorer(pair: LanguagePair, options: ScorerOptions = {}): Pai
 
 export function createScorer(model: QualityModelFile, modelPath: string, options: ScorerOptions = {}): PairScorer {
   if (model.features.version !== FEATURES_VERSION || model.features.names.join() !== FEATURE_NAMES.join()) {
-    throw new UserError(
-      `${modelPath}: features: made for ${model.features.version}, this bitext computes ${FEATURES_VERSION} (retrain with bitext quality train)`,
-    );
+    throw new UserError(`${modelPath}: features: made for ${model.features.version}, this bitext computes ${FEATURES_VERSION}`, {
+      kind: "quality-model-unusable",
+    });
   }
   const pair: LanguagePair = model.pair;
   const lex = options.lexicon ?? loadLexicon(pair);
