@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AnnotationServer, createSession, startAnnotationServer } from "../../src/annotate/index.js";
-import { launchChromium } from "../../src/browser/launch.js";
+import { launchChromium } from "../../src/browser/index.js";
 import { type ClassifierInput, loadClassifier, parseAnnotations, parseClassifierInput } from "../../src/classify/index.js";
 import { spawnCli } from "../helpers/cli.js";
 import { getRecord, listRecords, openStore, recordFetch, setAnnotation } from "../../src/store/index.js";

@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveChromiumPath } from "../../src/browser/index.js";
-import { SerpDriver } from "../../src/serp/driver.js";
-import { type EngineDefinition, parseEngineDefinition } from "../../src/serp/engines.js";
-import { HttpLoader } from "../../src/serp/http-loader.js";
+import { SerpDriver } from "../../src/serp/index.js";
+import { type EngineDefinition, parseEngineDefinition } from "../../src/serp/index.js";
+import { HttpLoader } from "../../src/serp/index.js";
 import { type FingerprintPage, type Report, startFingerprintPage } from "./fingerprint-page.js";
 
 /**

@@ -1,13 +1,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { buildBootstrapSet, repeatedHighlight } from "../../src/classify/bootstrap.js";
-import {
-  isMojibake,
-  readBilingualPage,
-  readHeldOutPairs,
-  readRealBilingualPages,
-  readSerpRecords,
-} from "../../src/classify/bootstrap-sources.js";
+import { buildBootstrapSet } from "../../src/classify/index.js";
+import { repeatedHighlight } from "../../src/classify/bootstrap.js";
+import { readBilingualPage, readHeldOutPairs, readRealBilingualPages, readSerpRecords } from "../../src/classify/index.js";
+import { isMojibake } from "../../src/classify/bootstrap-sources.js";
 import { EN_ZH, langShares } from "../../src/text/index.js";
 
 const serps = new URL("../fixtures/classify/serps", import.meta.url).pathname;

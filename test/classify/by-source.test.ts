@@ -3,8 +3,8 @@
  * Tatoeba sample and real bilingual pages; each page source is tested by a model trained without it.
  */
 import { describe, expect, it } from "vitest";
-import { buildBootstrapSet } from "../../src/classify/bootstrap.js";
-import { readHeldOutPairs, readRealBilingualPages, readSerpRecords } from "../../src/classify/bootstrap-sources.js";
+import { buildBootstrapSet } from "../../src/classify/index.js";
+import { readHeldOutPairs, readRealBilingualPages, readSerpRecords } from "../../src/classify/index.js";
 import { calibration, evaluateBySource, mismatchedSnippets, pageSnippets } from "../../src/classify/index.js";
 
 const serps = new URL("../fixtures/classify/serps", import.meta.url).pathname;

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { evaluateClassifier } from "../../src/classify/evaluate.js";
+import { evaluateClassifier } from "../../src/classify/index.js";
 import { classifyStoredRecords, loadClassifier, readAnnotations, readModelFile } from "../../src/classify/index.js";
 import { formatClassifierReport } from "../../src/cli/eval-classifier.js";
 import { getRecord, listRecords, openStore, recordFetch } from "../../src/store/index.js";

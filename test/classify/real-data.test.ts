@@ -7,10 +7,10 @@ import { parallelText } from "../../src/language-pair.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readRealBilingualPages, readSerpRecords } from "../../src/classify/bootstrap-sources.js";
-import { evaluateOnRealData } from "../../src/classify/evaluate.js";
+import { readRealBilingualPages, readSerpRecords } from "../../src/classify/index.js";
+import { evaluateOnRealData } from "../../src/classify/index.js";
 import { analyseRecord, loadClassifier } from "../../src/classify/index.js";
-import { mismatchedSnippets, pageSnippets } from "../../src/classify/page-snippets.js";
+import { mismatchedSnippets, pageSnippets } from "../../src/classify/index.js";
 import { loadLexicon } from "../../src/text/index.js";
 import { ROOT, REAL_DATA } from "../helpers/cli.js";
 

@@ -5,9 +5,9 @@
  * another unit's translation; and the snippet makers lay the page out as an engine would.
  */
 import { describe, expect, it } from "vitest";
-import { readRealBilingualPages } from "../../src/classify/bootstrap-sources.js";
+import { readRealBilingualPages } from "../../src/classify/index.js";
 import { analyseRecord, FEATURE_GROUPS, FEATURE_NAMES, type SnippetFeatures } from "../../src/classify/index.js";
-import { mismatchedSnippets, pageSnippets } from "../../src/classify/page-snippets.js";
+import { mismatchedSnippets, pageSnippets } from "../../src/classify/index.js";
 import { parallelText } from "../../src/language-pair.js";
 import { loadLexicon, toSimplified } from "../../src/text/index.js";
 

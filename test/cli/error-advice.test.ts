@@ -5,11 +5,11 @@ import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { describeFailure } from "../../src/cli/errors.js";
 import { UserError } from "../../src/errors.js";
-import { parseRedisUrl } from "../../src/queue/connection.js";
-import { loadEngine } from "../../src/serp/engine-files.js";
-import { learnEngineLive } from "../../src/serp/learn-live.js";
-import { runHarvest } from "../../src/serp/run.js";
-import { parseFaults } from "../../src/sim/faults.js";
+import { parseRedisUrl } from "../../src/queue/index.js";
+import { loadEngine } from "../../src/serp/index.js";
+import { learnEngineLive } from "../../src/serp/index.js";
+import { runHarvest } from "../../src/serp/index.js";
+import { parseFaults } from "../../src/sim/index.js";
 import { crawlSite } from "../../src/site/index.js";
 import { environmentError, openStore } from "../../src/store/index.js";
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { normaliseTitle } from "../../src/wrapper/evaluate.js";
+import { normaliseTitle } from "../../src/wrapper/index.js";
 import { runCommand, REAL_DATA } from "../helpers/cli.js";
 import { NO_RESULTS } from "../helpers/serps.js";
 

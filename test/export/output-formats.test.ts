@@ -1,6 +1,7 @@
 import { JSDOM } from "jsdom";
 import { describe, expect, it } from "vitest";
-import { formatPairs, type OutputPair, toTsv } from "../../src/export/formats.js";
+import { formatPairs, type OutputPair } from "../../src/export/index.js";
+import { toTsv } from "../../src/export/formats.js";
 import { EN_JA, EN_ZH } from "../../src/text/index.js";
 
 const pairs: OutputPair[] = [

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { pageSnippets, isAbbreviation, languageRuns } from "../../src/extract/analyse.js";
+import { pageSnippets, languageRuns } from "../../src/extract/index.js";
+import { isAbbreviation } from "../../src/extract/analyse.js";
 import { cleanSnippet } from "../../src/extract/surface.js";
-import { parseTree as parseDocument } from "../../src/extract/tree.js";
+import { parseTree as parseDocument } from "../../src/extract/index.js";
 import { EN_JA, EN_ZH } from "../../src/text/index.js";
 import { fixture } from "./helpers.js";
 

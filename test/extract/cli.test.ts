@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { MAX_ELEMENTS } from "../../src/html/limits.js";
+import { MAX_ELEMENTS } from "../../src/html/index.js";
 import { runCommand } from "../helpers/cli.js";
 import { FIXTURES } from "./helpers.js";
 

@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { extractFromHtml } from "../../src/extract/extract.js";
+import { extractFromHtml } from "../../src/extract/index.js";
 import { runCommand } from "../helpers/cli.js";
 
 const DEPTH = 100_000;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { extractFromHtml } from "../../src/extract/extract.js";
-import { compareToGold, evaluateExtraction, findGoldPages } from "../../src/extract/evaluate.js";
-import { parseGoldPairs, readGoldPairs } from "../../src/extract/gold.js";
+import { extractFromHtml } from "../../src/extract/index.js";
+import { evaluateExtraction, findGoldPages } from "../../src/extract/index.js";
+import { compareToGold } from "../../src/extract/evaluate.js";
+import { parseGoldPairs, readGoldPairs } from "../../src/extract/index.js";
 import { UserError } from "../../src/errors.js";
 import { EN_JA } from "../../src/text/index.js";
 import { FIXTURES, fixture } from "./helpers.js";

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fetchBilingualPages } from "../../src/extract/fetch.js";
+import { fetchBilingualPages } from "../../src/extract/index.js";
 import { createFetcher } from "../../src/net/index.js";
 import { getPage, listRecords, openStore, type Store, setClassification } from "../../src/store/index.js";
 import { storeHarvestedRecords } from "../helpers/record-store.js";

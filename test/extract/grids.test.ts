@@ -8,8 +8,9 @@ import { extractFromHtml } from "../../src/extract/index.js";
 import { LengthFit } from "../../src/extract/fit.js";
 import { gridPairs, tableGrid } from "../../src/extract/grid.js";
 import { rowEvidence } from "../../src/extract/row-evidence.js";
-import { DEFAULT_STRUCTURE_OPTIONS, structuralPairs } from "../../src/extract/structure.js";
-import { bodyOf, parseTree, type TreeElement } from "../../src/extract/tree.js";
+import { DEFAULT_STRUCTURE_OPTIONS, structuralPairs } from "../../src/extract/index.js";
+import { parseTree } from "../../src/extract/index.js";
+import { bodyOf, type TreeElement } from "../../src/extract/tree.js";
 import { EN_ZH } from "../../src/text/index.js";
 import { fixture } from "./helpers.js";
 

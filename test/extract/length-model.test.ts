@@ -1,13 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import {
-  EN_ZH_LENGTH,
-  estimateLengthModel,
-  lengthChars,
-  lengthDelta,
-  lengthProbability,
-  normalCdf,
-} from "../../src/extract/length-model.js";
+import { EN_ZH_LENGTH, estimateLengthModel } from "../../src/extract/index.js";
+import { lengthChars, lengthDelta, lengthProbability, normalCdf } from "../../src/extract/length-model.js";
 import { TATOEBA } from "./helpers.js";
 
 const rows = readFileSync(TATOEBA, "utf8")

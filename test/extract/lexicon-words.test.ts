@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { PairScorer } from "../../src/extract/seeds.js";
-import type { Snippet } from "../../src/extract/types.js";
+import type { Snippet } from "../../src/extract/index.js";
 import { extractFromHtml } from "../../src/extract/index.js";
 import { cedictWords, EN_ZH } from "../../src/text/index.js";
 

@@ -5,10 +5,10 @@
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { devKey, evaluateRealPages, findRealPages } from "../../src/extract/evaluate.js";
-import { extractFromHtml } from "../../src/extract/extract.js";
-import { readGoldPairs } from "../../src/extract/gold.js";
-import { readSavedPage } from "../../src/html/load.js";
+import { devKey, evaluateRealPages, findRealPages } from "../../src/extract/index.js";
+import { extractFromHtml } from "../../src/extract/index.js";
+import { readGoldPairs } from "../../src/extract/index.js";
+import { readSavedPage } from "../../src/html/index.js";
 import { REAL_DATA } from "../helpers/cli.js";
 
 const REAL = join(REAL_DATA, "bilingual-pages", "real");

@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { pageSnippets } from "../../src/extract/analyse.js";
+import { pageSnippets } from "../../src/extract/index.js";
 import { randomWalkWithRestart } from "../../src/extract/rank.js";
 import { isSeed, kanjiOverlapScore, PairScorer } from "../../src/extract/seeds.js";
-import type { Snippet, SnippetPair } from "../../src/extract/types.js";
+import type { Snippet } from "../../src/extract/index.js";
+import type { SnippetPair } from "../../src/extract/types.js";
 import { adjacentPairs, wrappersOf } from "../../src/extract/wrappers.js";
-import { bestMatching, DEFAULT_EXTRACT_OPTIONS } from "../../src/extract/extract.js";
-import { parseTree as parseDocument } from "../../src/extract/tree.js";
+import { DEFAULT_EXTRACT_OPTIONS } from "../../src/extract/index.js";
+import { bestMatching } from "../../src/extract/extract.js";
+import { parseTree as parseDocument } from "../../src/extract/index.js";
 import { contentTokens, EN_JA, EN_ZH } from "../../src/text/index.js";
 import { fixture } from "./helpers.js";
 

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { extractFromHtml } from "../../src/extract/extract.js";
-import { splitIntoSentencePairs, splitSentences } from "../../src/extract/sentences.js";
-import type { SentencePair } from "../../src/extract/types.js";
+import { extractFromHtml } from "../../src/extract/index.js";
+import { splitIntoSentencePairs, splitSentences } from "../../src/extract/index.js";
+import type { SentencePair } from "../../src/extract/index.js";
 import { EN_ZH } from "../../src/text/index.js";
 import { fixture, TATOEBA } from "./helpers.js";
 

@@ -3,8 +3,8 @@
  * real-pages.test.ts; these pages only pin down what each rule does).
  */
 import { describe, expect, it } from "vitest";
-import { structuralPairs } from "../../src/extract/structure.js";
-import { parseTree } from "../../src/extract/tree.js";
+import { structuralPairs } from "../../src/extract/index.js";
+import { parseTree } from "../../src/extract/index.js";
 import { EN_ZH } from "../../src/text/index.js";
 
 const pairsOf = (body: string) => structuralPairs(parseTree(`<html><body>${body}</body></html>`), EN_ZH).pairs.map((p) => [p.a, p.b]);

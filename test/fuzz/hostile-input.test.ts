@@ -1,15 +1,15 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseAnnotations } from "../../src/classify/annotations.js";
+import { parseAnnotations } from "../../src/classify/index.js";
 import { UserError } from "../../src/errors.js";
-import { extractFromHtml } from "../../src/extract/extract.js";
-import { checkPageBytes } from "../../src/html/limits.js";
-import { cappedHtml, parseHtml, tagPathsFromHtml } from "../../src/html/parse.js";
-import { checkedText } from "../../src/io/text-file.js";
-import { pageFeatures } from "../../src/site/page-features.js";
-import { learnWrapper } from "../../src/wrapper/learn.js";
-import { extractRecords } from "../../src/wrapper/apply.js";
-import { parseWrapperFile } from "../../src/wrapper/file.js";
+import { extractFromHtml } from "../../src/extract/index.js";
+import { checkPageBytes } from "../../src/html/index.js";
+import { cappedHtml, parseHtml, tagPathsFromHtml } from "../../src/html/index.js";
+import { checkedText } from "../../src/io/index.js";
+import { pageFeatures } from "../../src/site/index.js";
+import { learnWrapper } from "../../src/wrapper/index.js";
+import { extractRecords } from "../../src/wrapper/index.js";
+import { parseWrapperFile } from "../../src/wrapper/index.js";
 
 /**
  * Fuzzing the entry points that take hostile input — HTML pages and users' files — with generated

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { readPageTagPaths } from "../../src/html/load.js";
-import type { TagPathSequence } from "../../src/html/tagpaths.js";
+import { readPageTagPaths } from "../../src/html/index.js";
+import type { TagPathSequence } from "../../src/html/index.js";
 import { FIXTURES } from "./cli.js";
 
 export const AQL = join(FIXTURES, "serps", "aql");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { charsetFromContentType, charsetFromMeta, decodeHtml, normaliseLabel } from "../../src/html/charset.js";
-import { readSavedPage } from "../../src/html/load.js";
+import { charsetFromContentType, charsetFromMeta, decodeHtml, normaliseLabel } from "../../src/html/index.js";
+import { readSavedPage } from "../../src/html/index.js";
 import { UserError } from "../../src/errors.js";
 import { AQL } from "../helpers/serps.js";
 

@@ -2,10 +2,10 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseDocument } from "../../src/html/dom.js";
-import { MAX_DEPTH, MAX_ELEMENTS, PageSkipped, checkPageBytes } from "../../src/html/limits.js";
-import { readPageTagPaths, readSavedPage } from "../../src/html/load.js";
-import { maxDepth, parseHtml, tagPathsFromHtml } from "../../src/html/parse.js";
+import { parseDocument } from "../../src/html/index.js";
+import { MAX_DEPTH, MAX_ELEMENTS, PageSkipped, checkPageBytes } from "../../src/html/index.js";
+import { readPageTagPaths, readSavedPage } from "../../src/html/index.js";
+import { maxDepth, parseHtml, tagPathsFromHtml } from "../../src/html/index.js";
 import { seededRandom as random } from "../../src/random.js";
 import { runCommand, REAL_DATA } from "../helpers/cli.js";
 

@@ -2,14 +2,14 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright";
-import { launchChromium } from "../../src/browser/launch.js";
-import { readSavedPage } from "../../src/html/load.js";
-import { parseDocument } from "../../src/html/dom.js";
-import { tagPathsFromHtml } from "../../src/html/parse.js";
-import { collapsedView, collapseRepeats, collectTagPaths, indexTagPaths, type MinimalNode } from "../../src/html/tagpaths.js";
+import { launchChromium } from "../../src/browser/index.js";
+import { readSavedPage } from "../../src/html/index.js";
+import { parseDocument } from "../../src/html/index.js";
+import { tagPathsFromHtml } from "../../src/html/index.js";
+import { collapsedView, collapseRepeats, collectTagPaths, indexTagPaths, type MinimalNode } from "../../src/html/index.js";
 import { UserError } from "../../src/errors.js";
-import { extractRecords } from "../../src/wrapper/apply.js";
-import { learnWrapper } from "../../src/wrapper/learn.js";
+import { extractRecords } from "../../src/wrapper/index.js";
+import { learnWrapper } from "../../src/wrapper/index.js";
 import { AQL, MANIFEST } from "../helpers/serps.js";
 
 /** `depth` nested divs, each with a word of text, closed at the end or never. */

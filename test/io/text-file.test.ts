@@ -2,11 +2,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { readAnnotations } from "../../src/classify/annotations.js";
+import { readAnnotations } from "../../src/classify/index.js";
 import { UserError } from "../../src/errors.js";
-import { readJsonFile } from "../../src/io/json-file.js";
-import { readUserTextFile } from "../../src/io/text-file.js";
-import { readWrapperFile } from "../../src/wrapper/file.js";
+import { readJsonFile } from "../../src/io/index.js";
+import { readUserTextFile } from "../../src/io/index.js";
+import { readWrapperFile } from "../../src/wrapper/index.js";
 import { runCommand } from "../helpers/cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "bitext-text-file-"));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { HostDelay } from "../../src/net/host-delay.js";
-import { type Lane, pickNext, schedule } from "../../src/net/scheduler.js";
+import { type Lane, pickNext, schedule } from "../../src/net/index.js";
 
 /** The one dispatcher behind the harvest, the site crawl and the fetcher's per-host spacing. */
 

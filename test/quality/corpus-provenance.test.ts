@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exportCorpus } from "../../src/export/index.js";
-import { fetchBilingualPages } from "../../src/extract/fetch.js";
+import { fetchBilingualPages } from "../../src/extract/index.js";
 import { createFetcher } from "../../src/net/index.js";
 import { listRecords, openStore, raw, type Store, setClassification, sql } from "../../src/store/index.js";
 import { fixture } from "../extract/helpers.js";

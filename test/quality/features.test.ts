@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { FEATURE_NAMES, pairFeatures } from "../../src/quality/features.js";
+import { FEATURE_NAMES } from "../../src/quality/index.js";
+import { pairFeatures } from "../../src/quality/features.js";
 import { qualityModelPath, readQualityModel } from "../../src/quality/index.js";
 import { readSide } from "../../src/quality/sides.js";
 import { EN_ZH, loadLexicon, parseParallelTsv } from "../../src/text/index.js";

@@ -2,10 +2,10 @@ import { parallelText } from "../../src/language-pair.js";
 import { describe, expect, it } from "vitest";
 import { UserError } from "../../src/errors.js";
 import { describeFailure } from "../../src/cli/errors.js";
-import { parseRedisUrl } from "../../src/queue/connection.js";
-import { pageJobId } from "../../src/queue/jobs.js";
-import { queueLimits } from "../../src/queue/limits.js";
-import { tickRunName } from "../../src/queue/schedules.js";
+import { parseRedisUrl } from "../../src/queue/index.js";
+import { pageJobId } from "../../src/queue/index.js";
+import { queueLimits } from "../../src/queue/index.js";
+import { tickRunName } from "../../src/queue/index.js";
 
 /** The pure parts of the queue: job ids, an engine's politeness as queue limits, the Redis address. */
 

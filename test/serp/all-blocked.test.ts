@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { wrapperFilePath, writeDefinition } from "../../src/serp/engine-files.js";
-import { parseRetryAfter } from "../../src/serp/blocks.js";
+import { wrapperFilePath, writeDefinition } from "../../src/serp/index.js";
+import { parseRetryAfter } from "../../src/serp/index.js";
 import { parseFaults, type Simulator, startSimulator } from "../../src/sim/index.js";
 import { runCommand } from "../helpers/cli.js";
 

@@ -1,12 +1,12 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { decodeHtml } from "../../src/html/charset.js";
-import { tagPathsFromHtml } from "../../src/html/parse.js";
-import { hardBlockReason, type PageObservation, saysNoResults, softBlockReason } from "../../src/serp/blocks.js";
-import { pageText } from "../../src/serp/driver.js";
-import { defaultWrappersDir, loadEngine } from "../../src/serp/engine-files.js";
-import { parseEngineDefinition } from "../../src/serp/engines.js";
+import { decodeHtml } from "../../src/html/index.js";
+import { tagPathsFromHtml } from "../../src/html/index.js";
+import { hardBlockReason, type PageObservation, saysNoResults, softBlockReason } from "../../src/serp/index.js";
+import { pageText } from "../../src/serp/index.js";
+import { defaultWrappersDir, loadEngine } from "../../src/serp/index.js";
+import { parseEngineDefinition } from "../../src/serp/index.js";
 import { REAL_DATA } from "../helpers/cli.js";
 import { DEV_DATA, describeDevData } from "../helpers/dev-data.js";
 

@@ -2,11 +2,11 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromeIdentity, timezoneForLocale } from "../../src/browser/identity.js";
-import { SerpDriver } from "../../src/serp/driver.js";
-import { harvest } from "../../src/serp/harvest.js";
-import { defaultProfileDir } from "../../src/serp/profile.js";
-import { userDataFolder } from "../../src/config/workspace.js";
+import { chromeIdentity, timezoneForLocale } from "../../src/browser/index.js";
+import { SerpDriver } from "../../src/serp/index.js";
+import { harvest } from "../../src/serp/index.js";
+import { defaultProfileDir } from "../../src/serp/index.js";
+import { userDataFolder } from "../../src/config/index.js";
 import { countRecords, listFetches } from "../../src/store/index.js";
 import { bench, DEMO, FAST } from "./helpers.js";
 

@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { UserError } from "../../src/errors.js";
-import { defaultWrappersDir, listEngineNames, loadEngine } from "../../src/serp/engine-files.js";
-import { parseEngineDefinition, searchUrl, supportsPaging } from "../../src/serp/engines.js";
+import { defaultWrappersDir, listEngineNames, loadEngine } from "../../src/serp/index.js";
+import { parseEngineDefinition, searchUrl, supportsPaging } from "../../src/serp/index.js";
 
 /** Page-2 links found on real result pages (../shared/data/serps), one per shipped engine. */
 const PAGE2 = JSON.parse(readFileSync(join(import.meta.dirname, "../fixtures/serp/pagination-links.json"), "utf8")) as Array<{

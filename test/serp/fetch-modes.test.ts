@@ -1,13 +1,13 @@
 import { createServer as createHttpServer } from "node:http";
 import { type AddressInfo, createServer } from "node:net";
-import { MAX_ELEMENTS } from "../../src/html/limits.js";
+import { MAX_ELEMENTS } from "../../src/html/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SerpDriver } from "../../src/serp/driver.js";
-import { harvest } from "../../src/serp/harvest.js";
-import { HttpLoader } from "../../src/serp/http-loader.js";
-import { parseEngineDefinition } from "../../src/serp/engines.js";
+import { SerpDriver } from "../../src/serp/index.js";
+import { harvest } from "../../src/serp/index.js";
+import { HttpLoader } from "../../src/serp/index.js";
+import { parseEngineDefinition } from "../../src/serp/index.js";
 import { parseFaults } from "../../src/sim/index.js";
-import { NEEDS_BROWSER_MEMORY_MS } from "../../src/serp/page-runner.js";
+import { NEEDS_BROWSER_MEMORY_MS } from "../../src/serp/index.js";
 import { engineNeedsBrowser, getFetchTransport, listFetches, listRecords, type Store } from "../../src/store/index.js";
 import { bench, DEMO, FAST } from "./helpers.js";
 

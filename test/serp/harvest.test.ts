@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SerpDriver } from "../../src/serp/driver.js";
-import { type HarvestEvent, harvest } from "../../src/serp/harvest.js";
-import { learnWrapperLive } from "../../src/serp/learn-live.js";
-import { reextractStoredPages } from "../../src/serp/reextract.js";
+import { SerpDriver } from "../../src/serp/index.js";
+import { harvest } from "../../src/serp/index.js";
+import type { HarvestEvent } from "../../src/serp/harvest.js";
+import { learnWrapperLive } from "../../src/serp/index.js";
+import { reextractStoredPages } from "../../src/serp/index.js";
 import { parseFaults } from "../../src/sim/index.js";
 import { countRecords, getRun, listFetches, listRecords, sql } from "../../src/store/index.js";
 import { bench, DEMO, FAST } from "./helpers.js";

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { wrapperFilePath, writeDefinition } from "../../src/serp/engine-files.js";
+import { wrapperFilePath, writeDefinition } from "../../src/serp/index.js";
 import { ROOT } from "../helpers/cli.js";
 import { type LocalServer, startServer } from "../net/local-server.js";
 

@@ -2,9 +2,9 @@ import Database from "better-sqlite3";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type EngineSetup, loadEngine, wrapperFilePath, writeDefinition } from "../../src/serp/engine-files.js";
+import { type EngineSetup, loadEngine, wrapperFilePath, writeDefinition } from "../../src/serp/index.js";
 import { resourcePath } from "../../src/paths.js";
-import { readQueryFile } from "../../src/serp/queries.js";
+import { readQueryFile } from "../../src/serp/index.js";
 import { type FaultRule, type Simulator, startSimulator } from "../../src/sim/index.js";
 import { openStore, type Store } from "../../src/store/index.js";
 

@@ -2,10 +2,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SerpDriver } from "../../src/serp/driver.js";
-import { parseEngineDefinition } from "../../src/serp/engines.js";
-import { HttpLoader } from "../../src/serp/http-loader.js";
-import { cookieHeader, engineStateFile, parseSetCookie, readProfileCookies } from "../../src/serp/profile.js";
+import { SerpDriver } from "../../src/serp/index.js";
+import { parseEngineDefinition } from "../../src/serp/index.js";
+import { HttpLoader } from "../../src/serp/index.js";
+import { cookieHeader, engineStateFile, parseSetCookie, readProfileCookies } from "../../src/serp/index.js";
 import { type LocalServer, startServer } from "../net/local-server.js";
 
 /**

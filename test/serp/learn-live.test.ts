@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tagPathsFromHtml } from "../../src/html/parse.js";
-import { SerpDriver } from "../../src/serp/driver.js";
-import { searchUrl } from "../../src/serp/engines.js";
-import { learnWrapperLive } from "../../src/serp/learn-live.js";
+import { tagPathsFromHtml } from "../../src/html/index.js";
+import { SerpDriver } from "../../src/serp/index.js";
+import { searchUrl } from "../../src/serp/index.js";
+import { learnWrapperLive } from "../../src/serp/index.js";
 import { parseFaults } from "../../src/sim/index.js";
 import { bench, DEMO } from "./helpers.js";
 

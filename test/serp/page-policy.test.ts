@@ -1,9 +1,9 @@
 import { parallelText } from "../../src/language-pair.js";
 import { describe, expect, it } from "vitest";
-import { RunCounters } from "../../src/serp/counters.js";
-import type { EngineSetup } from "../../src/serp/engine-files.js";
-import { parseEngineDefinition } from "../../src/serp/engines.js";
-import { PagePolicy } from "../../src/serp/page-policy.js";
+import { RunCounters } from "../../src/serp/index.js";
+import type { EngineSetup } from "../../src/serp/index.js";
+import { parseEngineDefinition } from "../../src/serp/index.js";
+import { PagePolicy } from "../../src/serp/index.js";
 
 describe("the run's counters", () => {
   it("count fetches by status and failed attempts by cause, per engine and over the run", () => {

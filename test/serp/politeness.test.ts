@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { backoffMs, CircuitBreaker, EngineGate } from "../../src/serp/politeness.js";
+import { backoffMs, CircuitBreaker, EngineGate } from "../../src/serp/index.js";
 
 describe("pacing requests to one engine", () => {
   it("keeps the minimum delay between request starts", () => {

@@ -4,11 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Server as ProxyServer } from "proxy-chain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SerpDriver } from "../../src/serp/driver.js";
-import { harvest } from "../../src/serp/harvest.js";
-import { HttpLoader } from "../../src/serp/http-loader.js";
-import { parseProxy, ProxyPool, readProxyList } from "../../src/serp/proxies.js";
-import type { HarvestEvent } from "../../src/serp/page-policy.js";
+import { SerpDriver } from "../../src/serp/index.js";
+import { harvest } from "../../src/serp/index.js";
+import { HttpLoader } from "../../src/serp/index.js";
+import { parseProxy, ProxyPool, readProxyList } from "../../src/serp/index.js";
+import type { HarvestEvent } from "../../src/serp/index.js";
 import { getFetchTransport, listFetches } from "../../src/store/index.js";
 import { bench, DEMO, FAST } from "./helpers.js";
 

@@ -6,8 +6,8 @@ import { InputError, UserError } from "../../src/errors.js";
 import { parallelText } from "../../src/language-pair.js";
 import { resourcePath } from "../../src/paths.js";
 import { EN_JA } from "../../src/text/index.js";
-import { loadEngine, wrapperFilePath, writeDefinition } from "../../src/serp/engine-files.js";
-import { checkQueryLengths, parseQueryList, queryText, readQueryFile, readQueryFiles } from "../../src/serp/queries.js";
+import { loadEngine, wrapperFilePath, writeDefinition } from "../../src/serp/index.js";
+import { checkQueryLengths, parseQueryList, queryText, readQueryFile, readQueryFiles } from "../../src/serp/index.js";
 import { runCommand } from "../helpers/cli.js";
 
 describe("reading query lists", () => {

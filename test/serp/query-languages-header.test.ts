@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseQueryList } from "../../src/serp/queries.js";
+import { parseQueryList } from "../../src/serp/index.js";
 
 describe("a query file names its languages", () => {
   it("reads the columns as the languages of a '# languages: A B' header before the first query", () => {

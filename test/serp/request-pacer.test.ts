@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LocalPacer, requestGapMs } from "../../src/serp/request-pacer.js";
+import { LocalPacer, requestGapMs } from "../../src/serp/index.js";
 
 describe("the request pacer of one process", () => {
   it("grants an engine's lease no sooner than its gap after the last, whoever asks; other engines are not held", async () => {

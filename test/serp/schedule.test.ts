@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseDuration } from "../../src/duration.js";
-import { readScheduleConfig, type ScheduledRun, Scheduler, type SchedulerEvent } from "../../src/serp/schedule.js";
+import { readScheduleConfig, type ScheduledRun, Scheduler, type SchedulerEvent } from "../../src/serp/index.js";
 
 function configFile(json: unknown): string {
   const dir = mkdtempSync(join(tmpdir(), "bitext-sched-"));

@@ -2,7 +2,7 @@ import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { wrapperFilePath, writeDefinition } from "../../src/serp/engine-files.js";
+import { wrapperFilePath, writeDefinition } from "../../src/serp/index.js";
 import { type Simulator, startSimulator } from "../../src/sim/index.js";
 import { openStore, sql } from "../../src/store/index.js";
 import { runCli, runCommand } from "../helpers/cli.js";

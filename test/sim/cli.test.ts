@@ -5,7 +5,7 @@ import { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import { registerSimCommand } from "../../src/cli/sim.js";
 import { UserError } from "../../src/errors.js";
-import { readQueryFile } from "../../src/serp/queries.js";
+import { readQueryFile } from "../../src/serp/index.js";
 import { resourcePath } from "../../src/paths.js";
 import { runCommand, spawnCli } from "../helpers/cli.js";
 

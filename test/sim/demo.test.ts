@@ -2,10 +2,11 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readQueryFile } from "../../src/serp/queries.js";
+import { readQueryFile } from "../../src/serp/index.js";
 import { resourcePath } from "../../src/paths.js";
-import { DEMO_FAULTS, DEMO_STEPS, defaultDemoOptions, runDemo } from "../../src/sim/demo.js";
-import { parseFaults } from "../../src/sim/faults.js";
+import { DEMO_FAULTS, defaultDemoOptions, runDemo } from "../../src/sim/index.js";
+import { DEMO_STEPS } from "../../src/sim/demo.js";
+import { parseFaults } from "../../src/sim/index.js";
 import { countRecords, openStore } from "../../src/store/index.js";
 
 describe("bitext demo", () => {

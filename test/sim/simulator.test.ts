@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tagPathsFromHtml } from "../../src/html/parse.js";
-import { parseEngineDefinition, searchUrl } from "../../src/serp/engines.js";
-import { readQueryFile } from "../../src/serp/queries.js";
+import { tagPathsFromHtml } from "../../src/html/index.js";
+import { parseEngineDefinition, searchUrl } from "../../src/serp/index.js";
+import { readQueryFile } from "../../src/serp/index.js";
 import { resourcePath } from "../../src/paths.js";
 import { parseFaults, type Simulator, startSimulator } from "../../src/sim/index.js";
-import { extractRecords } from "../../src/wrapper/apply.js";
-import { learnWrapper } from "../../src/wrapper/learn.js";
+import { extractRecords } from "../../src/wrapper/index.js";
+import { learnWrapper } from "../../src/wrapper/index.js";
 
 const DEMO = readQueryFile(resourcePath("queries", "demo.tsv"));
 let sim: Simulator;

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { scores } from "../../src/eval/metrics.js";
+import { scores } from "../../src/eval/index.js";
 import {
   crawlSite,
   loadSite,

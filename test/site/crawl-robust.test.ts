@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { describeFailure } from "../../src/cli/errors.js";
 import { UserError } from "../../src/errors.js";
-import { MAX_ELEMENTS } from "../../src/html/limits.js";
+import { MAX_ELEMENTS } from "../../src/html/index.js";
 import { crawlSite, loadSite, readCrawlManifest } from "../../src/site/index.js";
 import { spawnCli } from "../helpers/cli.js";
 import { type Handler, type LocalServer, startServer, startStaticServer } from "../net/local-server.js";

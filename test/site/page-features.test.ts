@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { MAX_ELEMENTS } from "../../src/html/limits.js";
+import { MAX_ELEMENTS } from "../../src/html/index.js";
 import { loadSite, pageFeatures } from "../../src/site/index.js";
 
 const PAGE = `<!doctype html><html><head>

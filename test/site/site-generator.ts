@@ -11,7 +11,7 @@
 import { readFileSync } from "node:fs";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, posix } from "node:path";
-import { escapeHtml } from "../../src/html/escape.js";
+import { escapeHtml } from "../../src/html/index.js";
 import { seededRandom } from "../../src/random.js";
 
 export interface SentencePair {

@@ -3,7 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeDefinition, wrapperFilePath } from "../../src/serp/engine-files.js";
+import { writeDefinition, wrapperFilePath } from "../../src/serp/index.js";
 import { startSimulator } from "../../src/sim/index.js";
 import { getPage, listFetches, listPagePairs, listPages, listRecords, openStore, setClassification, sql } from "../../src/store/index.js";
 import { FIXTURES, ROOT } from "../helpers/cli.js";

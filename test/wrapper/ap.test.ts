@@ -1,6 +1,6 @@
 import oracle from "affinity-propagation";
 import { describe, expect, it } from "vitest";
-import { indexTagPaths } from "../../src/html/tagpaths.js";
+import { indexTagPaths } from "../../src/html/index.js";
 import { seededRandom } from "../../src/random.js";
 import {
   AP_DEFAULTS,
@@ -10,8 +10,8 @@ import {
   resolvePreference,
   sparseAffinityPropagation,
   withTieBreakNoise,
-} from "../../src/wrapper/ap.js";
-import { similarityGraph, similarityMatrix } from "../../src/wrapper/similarity.js";
+} from "../../src/wrapper/index.js";
+import { similarityGraph, similarityMatrix } from "../../src/wrapper/index.js";
 import { fixturePage } from "../helpers/serps.js";
 
 /** Points around k centres in the plane; similarity = −squared distance, as in Frey & Dueck's examples. */

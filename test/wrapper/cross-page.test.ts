@@ -1,16 +1,16 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { evaluateRecords, matchTitles, normaliseTitle } from "../../src/wrapper/evaluate.js";
-import { readPageTagPaths } from "../../src/html/load.js";
-import { tagPathsFromHtml } from "../../src/html/parse.js";
+import { evaluateRecords, matchTitles, normaliseTitle } from "../../src/wrapper/index.js";
+import { readPageTagPaths } from "../../src/html/index.js";
+import { tagPathsFromHtml } from "../../src/html/index.js";
 import { renderDiv, renderDiv2023 } from "../../src/sim/layouts/div.js";
 import type { SerpView } from "../../src/sim/layouts/types.js";
-import { extractRecords, MIN_TEMPLATE_MATCH } from "../../src/wrapper/apply.js";
-import { learnWrapper } from "../../src/wrapper/learn.js";
-import { LAYOUT_THRESHOLD } from "../../src/wrapper/layout.js";
+import { extractRecords, MIN_TEMPLATE_MATCH } from "../../src/wrapper/index.js";
+import { learnWrapper } from "../../src/wrapper/index.js";
+import { LAYOUT_THRESHOLD } from "../../src/wrapper/index.js";
 import { recordTemplate, shorterHeadingTail, withinShift } from "../../src/wrapper/template.js";
-import type { ExtractResult, Wrapper } from "../../src/wrapper/types.js";
+import type { ExtractResult, Wrapper } from "../../src/wrapper/index.js";
 import { REAL_DATA } from "../helpers/cli.js";
 
 /**

@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { UserError } from "../../src/errors.js";
-import { MAX_PREVIOUS, readWrapperFile, withNewWrapper, type WrapperFile, writeWrapperFile } from "../../src/wrapper/file.js";
-import { learnWrapper } from "../../src/wrapper/learn.js";
-import type { Wrapper } from "../../src/wrapper/types.js";
+import { MAX_PREVIOUS, readWrapperFile, withNewWrapper, type WrapperFile, writeWrapperFile } from "../../src/wrapper/index.js";
+import { learnWrapper } from "../../src/wrapper/index.js";
+import type { Wrapper } from "../../src/wrapper/index.js";
 import { fixturePage } from "../helpers/serps.js";
 
 let wrapper: Wrapper;

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readPageTagPaths } from "../../src/html/load.js";
-import { layoutFingerprint, layoutSimilarity, sameLayout } from "../../src/wrapper/layout.js";
+import { readPageTagPaths } from "../../src/html/index.js";
+import { layoutFingerprint, layoutSimilarity, sameLayout } from "../../src/wrapper/index.js";
 import { REAL_DATA } from "../helpers/cli.js";
 
 // Two class-poor Yahoo pages of 2000 (their fingerprint is of tag paths) and a Google page of 2020.

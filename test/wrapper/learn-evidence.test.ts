@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { normaliseTitle } from "../../src/wrapper/evaluate.js";
-import { readPageTagPaths } from "../../src/html/load.js";
-import { extractRecords } from "../../src/wrapper/apply.js";
-import { parseWrapperFile } from "../../src/wrapper/file.js";
-import { learnWrapper } from "../../src/wrapper/learn.js";
-import { controlTitleFlags, repeatedRecordFlags } from "../../src/wrapper/records.js";
+import { normaliseTitle } from "../../src/wrapper/index.js";
+import { readPageTagPaths } from "../../src/html/index.js";
+import { extractRecords } from "../../src/wrapper/index.js";
+import { parseWrapperFile } from "../../src/wrapper/index.js";
+import { learnWrapper } from "../../src/wrapper/index.js";
+import { controlTitleFlags, repeatedRecordFlags } from "../../src/wrapper/index.js";
 import { searchLinkFlags, searchLinkKind } from "../../src/wrapper/search-links.js";
 import { FIXTURES, REAL_DATA } from "../helpers/cli.js";
 

@@ -2,12 +2,12 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { UserError } from "../../src/errors.js";
-import { matchMultiset, scores } from "../../src/eval/metrics.js";
-import { normaliseTitle } from "../../src/wrapper/evaluate.js";
-import { readPageTagPaths } from "../../src/html/load.js";
-import { tagPathsFromHtml } from "../../src/html/parse.js";
-import { extractRecords } from "../../src/wrapper/apply.js";
-import { analysePage, learnWrapper } from "../../src/wrapper/learn.js";
+import { matchMultiset, scores } from "../../src/eval/index.js";
+import { normaliseTitle } from "../../src/wrapper/index.js";
+import { readPageTagPaths } from "../../src/html/index.js";
+import { tagPathsFromHtml } from "../../src/html/index.js";
+import { extractRecords } from "../../src/wrapper/index.js";
+import { analysePage, learnWrapper } from "../../src/wrapper/index.js";
 import { REAL_DATA } from "../helpers/cli.js";
 import { fixturePage, MANIFEST, NO_RESULTS } from "../helpers/serps.js";
 

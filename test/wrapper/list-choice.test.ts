@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { normaliseTitle } from "../../src/wrapper/evaluate.js";
-import { readPageTagPaths } from "../../src/html/load.js";
-import { siteDiversity, targetSite } from "../../src/wrapper/evidence.js";
-import { extractRecords } from "../../src/wrapper/apply.js";
-import { learnWrapper } from "../../src/wrapper/learn.js";
+import { normaliseTitle } from "../../src/wrapper/index.js";
+import { readPageTagPaths } from "../../src/html/index.js";
+import { siteDiversity, targetSite } from "../../src/wrapper/index.js";
+import { extractRecords } from "../../src/wrapper/index.js";
+import { learnWrapper } from "../../src/wrapper/index.js";
 import { searchLinkFlags } from "../../src/wrapper/search-links.js";
 import { REAL_DATA } from "../helpers/cli.js";
 

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readPageTagPaths } from "../../src/html/load.js";
-import { extractRecords } from "../../src/wrapper/apply.js";
-import { learnWrapper } from "../../src/wrapper/learn.js";
+import { readPageTagPaths } from "../../src/html/index.js";
+import { extractRecords } from "../../src/wrapper/index.js";
+import { learnWrapper } from "../../src/wrapper/index.js";
 import { REAL_DATA } from "../helpers/cli.js";
 
 // se-scraper's own tests assert the organic count and the first title of each of its mock pages: partial truth,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { indexTagPaths } from "../../src/html/tagpaths.js";
+import { indexTagPaths } from "../../src/html/index.js";
 import {
   closeness,
   interleaving,
@@ -7,7 +7,7 @@ import {
   pathSimilarity,
   similarityGraph,
   similarityMatrix,
-} from "../../src/wrapper/similarity.js";
+} from "../../src/wrapper/index.js";
 import { fixturePage } from "../helpers/serps.js";
 
 // feng2010 Figure 3: P1 and P3 as positions; merged they read 3 1 3 3 1 3 1.

@@ -1,14 +1,14 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { matchTitles, normaliseTitle } from "../../src/wrapper/evaluate.js";
-import { readPageTagPaths } from "../../src/html/load.js";
-import { tagPathsFromHtml } from "../../src/html/parse.js";
-import { extractRecords } from "../../src/wrapper/apply.js";
-import { dominantSite, isCard, siteDiversity, siteDomain } from "../../src/wrapper/evidence.js";
-import { explainLearning } from "../../src/wrapper/explain.js";
-import { learnWrapper } from "../../src/wrapper/learn.js";
-import { controlTitleFlags } from "../../src/wrapper/records.js";
+import { matchTitles, normaliseTitle } from "../../src/wrapper/index.js";
+import { readPageTagPaths } from "../../src/html/index.js";
+import { tagPathsFromHtml } from "../../src/html/index.js";
+import { extractRecords } from "../../src/wrapper/index.js";
+import { dominantSite, isCard, siteDiversity, siteDomain } from "../../src/wrapper/index.js";
+import { explainLearning } from "../../src/wrapper/index.js";
+import { learnWrapper } from "../../src/wrapper/index.js";
+import { controlTitleFlags } from "../../src/wrapper/index.js";
 import { FIXTURES } from "../helpers/cli.js";
 import { NO_RESULTS } from "../helpers/serps.js";
 
