@@ -232,6 +232,7 @@ export function logEvent(e: HarvestEvent, progress?: Progress): void {
       break;
     case "engine-given-up":
       line = `${e.engine}: given up for this run (${e.reason}); ${e.left} more page(s) left for the next run`;
+      if (e.cause === "consent") line += "; accept the consent once with --accept-consent (kept in the profile)";
       break;
     case "error":
       line = `${e.engine}: ${e.detail}${e.willRetry ? " (will retry)" : " (page left for the next run)"}`;

@@ -82,7 +82,7 @@ export function interpretPage(
   const pageUrl = obs.finalUrl;
 
   if (!wrapper) {
-    if (!options.learn) return failed("layout", `no wrapper for ${def.engine}: run bitext wrapper learn --engine ${def.engine}`);
+    if (!options.learn) return failed("layout", `no wrapper for ${def.engine}: learn one from a sample page first`);
     const fresh = learnOnPage(seq, { engine: def.engine, pageUrl });
     if (fresh && fresh.result.records.length >= options.minLearnedRecords) {
       return {

@@ -18,7 +18,7 @@ export type HarvestEvent =
   | { kind: "wrapper-learned"; engine: string; url: string; detail: string; file: string }
   | { kind: "blocked"; engine: string; url: string; detail: string; cause: FailureKind }
   | { kind: "engine-paused"; engine: string; seconds: number; trip: number }
-  | { kind: "engine-given-up"; engine: string; left: number; reason: string }
+  | { kind: "engine-given-up"; engine: string; left: number; reason: string; cause?: "consent" }
   | { kind: "error"; engine: string; url: string; detail: string; cause: FailureKind; willRetry: boolean }
   | { kind: "drift"; engine: string; url: string; detail: string; action: "relearned" | "drift" | "stopped"; streak: number };
 
@@ -142,7 +142,7 @@ export class PagePolicy {
       } else {
         this.counters.left(name);
       }
-      if (walled) this.giveUp(e, `${e.downStreak} consent pages in a row (accept it once: --accept-consent, kept in the profile)`);
+      if (walled) this.giveUp(e, `${e.downStreak} consent pages in a row (the engine asks for cookie consent first)`, "consent");
       else if (b?.kind === "gave-up") this.giveUp(e, `blocked ${b.trips + 1} times in a row after pauses (${p.detail})`);
     } else if (cause === "proxy") {
       // The page goes again at once, through another proxy (the failed one is rested); the engine is not blamed.
@@ -165,13 +165,13 @@ export class PagePolicy {
   }
 
   /** Give the engine up for the run: every page still queued is left for the next run. */
-  giveUp(e: EngineState, reason: string): void {
+  giveUp(e: EngineState, reason: string, cause?: "consent"): void {
     if (this.givenUp(e)) return;
     const left = e.queue.length;
     e.queue = [];
     this.counters.left(e.setup.name, left);
     this.counters.givenUp(e.setup.name, reason);
-    this.emit({ kind: "engine-given-up", engine: e.setup.name, left, reason });
+    this.emit({ kind: "engine-given-up", engine: e.setup.name, left, reason, ...(cause ? { cause } : {}) });
   }
 
   private givenUp(e: EngineState): boolean {

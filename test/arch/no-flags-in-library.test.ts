@@ -23,8 +23,6 @@ const FLAG = /(?:^|[^\w-])(--[a-z][a-z0-9-]*)/;
  */
 const NOT_YET: Record<string, readonly string[]> = {
   "src/config/workspace.ts": ["--home", "--home"],
-  "src/serp/interpret.ts": ["--engine"],
-  "src/serp/page-policy.ts": ["--accept-consent"],
 };
 
 function sourceFiles(dir: string): string[] {

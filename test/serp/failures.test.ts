@@ -156,7 +156,10 @@ describe("a page that fails is named by what failed, and left for the next run",
       expect(s.causes.consent).toBe(s.fetched);
       expect(s.fetched).toBeLessThanOrEqual(4);
       expect((await listFetches(b.store))[0]!.detail).toMatch(/^consent page: redirected to http:\/\/127\.0\.0\.1:\d+\/consent/);
-      expect(events.find((e) => e.kind === "engine-given-up")).toMatchObject({ reason: expect.stringMatching(/consent pages in a row/) });
+      expect(events.find((e) => e.kind === "engine-given-up")).toMatchObject({
+        reason: expect.stringMatching(/consent pages in a row/),
+        cause: "consent",
+      });
     } finally {
       await b.close();
     }
