@@ -76,52 +76,7 @@ export async function postgresDriver(url: string, options: { readonly?: boolean 
       throw pgError(err);
     }
   };
-  const connect = async (): Promise<PoolClient> => {
-    if (!open) throw new Error(`${shown}: the store is closed`);
-    let client: PoolClient;
-    try {
-      client = await pool.connect();
-    } catch (err) {
-      throw pgError(err);
-    }
-    // A connection that breaks while checked out fails the statement under way; its error event must not end
-    // the process.
-    if (!watched.has(client)) {
-      watched.add(client);
-      client.on("error", () => {});
-    }
-    return client;
-  };
-
-  /** One attempt of an outermost transaction on its own connection. */
-  const attempt = async <T>(fn: () => Promise<T>, options: TransactionOptions): Promise<T> => {
-    const client = await connect();
-    let broken = false;
-    const key = options.exclusiveKey ? [options.exclusiveKey] : null;
-    try {
-      // The lock is the session's, taken before BEGIN: a transaction begun before another's commit could
-      // still see the catalog as it was (a table just created missing), so it begins once the lock is held.
-      if (key) await plain(client, "SELECT pg_advisory_lock(hashtext($1))", key);
-      const tx: Tx = { client, depth: 1, open: true };
-      try {
-        await plain(client, "BEGIN");
-        const result = await context.run(tx, fn);
-        await plain(client, "COMMIT");
-        return result;
-      } catch (err) {
-        await plain(client, "ROLLBACK").catch(() => {});
-        throw err;
-      } finally {
-        tx.open = false;
-      }
-    } catch (err) {
-      broken = isConnectionError(err);
-      throw err;
-    } finally {
-      if (key && !broken) await plain(client, "SELECT pg_advisory_unlock(hashtext($1))", key).catch(() => {});
-      client.release(broken);
-    }
-  };
+  const connect = () => checkOut(pool, shown, () => open, watched);
 
   return {
     backend: "postgres",
@@ -132,50 +87,13 @@ export async function postgresDriver(url: string, options: { readonly?: boolean 
     run: async (q) => ({ changes: (await query(q)).rowCount ?? 0 }),
     get: async <T>(q: SqlQuery) => (await query<T>(q)).rows[0] as T | undefined,
     all: async <T>(q: SqlQuery) => (await query<T>(q)).rows as T[],
-    iterate: <T>(q: SqlQuery): AsyncIterable<T> => ({
-      async *[Symbol.asyncIterator]() {
-        // A cursor needs a connection of its own for its lifetime (or the transaction's).
-        const tx = current();
-        const client = tx?.client ?? (await connect());
-        const cursor = client.query(new Cursor<T>(render(q, "postgres"), q.values as unknown[]) as never) as unknown as Cursor<T>;
-        let broken = false;
-        try {
-          for (;;) {
-            const rows = await cursor.read(CURSOR_BATCH).catch((err: unknown) => {
-              throw pgError(err);
-            });
-            yield* rows;
-            if (rows.length < CURSOR_BATCH) break;
-          }
-        } catch (err) {
-          broken = isConnectionError(err);
-          throw err;
-        } finally {
-          if (!broken) await cursor.close().catch(() => {});
-          if (!tx) client.release(broken);
-        }
-      },
-    }),
+    iterate: <T>(q: SqlQuery): AsyncIterable<T> => cursorRows<T>(q, current, connect, Cursor),
     async transaction<T>(fn: () => Promise<T>, options: TransactionOptions = {}): Promise<T> {
       const outer = current();
-      if (outer) {
-        const name = `bitext_sp_${outer.depth}`;
-        await plain(outer.client, `SAVEPOINT ${name}`);
-        const tx: Tx = { client: outer.client, depth: outer.depth + 1, open: true };
-        try {
-          const result = await context.run(tx, fn);
-          await plain(outer.client, `RELEASE SAVEPOINT ${name}`);
-          return result;
-        } catch (err) {
-          await plain(outer.client, `ROLLBACK TO SAVEPOINT ${name}`).catch(() => {});
-          throw err;
-        } finally {
-          tx.open = false;
-        }
-      }
+      if (outer) return savepoint(outer, context, plain, fn);
       for (let n = 1; ; n++) {
         try {
-          return await attempt(fn, options);
+          return await attempt(connect, plain, context, fn, options);
         } catch (err) {
           // Two workers writing the same rows in another order: PostgreSQL aborts one; run it again.
           if (n < MAX_ATTEMPTS && RETRYABLE.has((err as { code?: string }).code ?? "")) continue;
@@ -186,28 +104,133 @@ export async function postgresDriver(url: string, options: { readonly?: boolean 
     async exec(text: string): Promise<void> {
       await plain(current()?.client ?? pool, text);
     },
-    async schemaVersion(): Promise<number> {
-      const c = current()?.client ?? pool;
-      const exists = (await plain(c, "SELECT to_regclass('bitext_schema') IS NOT NULL AS e")).rows[0].e === true;
-      if (!exists) return 0;
-      return Number((await plain(c, "SELECT coalesce(max(version), 0) AS v FROM bitext_schema")).rows[0].v);
-    },
-    async setSchemaVersion(version: number): Promise<void> {
-      const c = current()?.client ?? pool;
-      // One row per migration applied, with when (the SQLite store keeps the number in PRAGMA user_version).
-      await plain(c, "CREATE TABLE IF NOT EXISTS bitext_schema (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)");
-      await plain(
-        c,
-        "INSERT INTO bitext_schema (version, applied_at) SELECT v, $2 FROM generate_series((SELECT coalesce(max(version), 0) + 1 FROM bitext_schema), $1::int) v",
-        [version, new Date().toISOString()],
-      );
-    },
+    schemaVersion: () => schemaVersion(current()?.client ?? pool, plain),
+    setSchemaVersion: (version: number) => setSchemaVersion(current()?.client ?? pool, plain, version),
     async close(): Promise<void> {
       if (!open) return;
       open = false;
       await pool.end();
     },
   };
+}
+
+/** One attempt of an outermost transaction on its own connection. */
+async function attempt<T>(
+  connect: () => Promise<PoolClient>,
+  plain: Plain,
+  context: AsyncLocalStorage<Tx>,
+  fn: () => Promise<T>,
+  options: TransactionOptions,
+): Promise<T> {
+  const client = await connect();
+  let broken = false;
+  const key = options.exclusiveKey ? [options.exclusiveKey] : null;
+  try {
+    // The lock is the session's, taken before BEGIN: a transaction begun before another's commit could
+    // still see the catalog as it was (a table just created missing), so it begins once the lock is held.
+    if (key) await plain(client, "SELECT pg_advisory_lock(hashtext($1))", key);
+    const tx: Tx = { client, depth: 1, open: true };
+    try {
+      await plain(client, "BEGIN");
+      const result = await context.run(tx, fn);
+      await plain(client, "COMMIT");
+      return result;
+    } catch (err) {
+      await plain(client, "ROLLBACK").catch(() => {});
+      throw err;
+    } finally {
+      tx.open = false;
+    }
+  } catch (err) {
+    broken = isConnectionError(err);
+    throw err;
+  } finally {
+    if (key && !broken) await plain(client, "SELECT pg_advisory_unlock(hashtext($1))", key).catch(() => {});
+    client.release(broken);
+  }
+}
+
+/** A pooled connection, checked out; one that breaks while out fails the statement under way, not the process. */
+async function checkOut(pool: Pool, shown: string, isOpen: () => boolean, watched: WeakSet<PoolClient>): Promise<PoolClient> {
+  if (!isOpen()) throw new Error(`${shown}: the store is closed`);
+  let client: PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (err) {
+    throw pgError(err);
+  }
+  if (!watched.has(client)) {
+    watched.add(client);
+    client.on("error", () => {});
+  }
+  return client;
+}
+
+type Plain = (client: PoolClient | Pool, text: string, values?: unknown[]) => Promise<QueryResult>;
+
+/** A statement's rows through a cursor, which needs a connection of its own for its lifetime (or the transaction's). */
+function cursorRows<T>(
+  q: SqlQuery,
+  current: () => Tx | undefined,
+  connect: () => Promise<PoolClient>,
+  Cursor: CursorClass,
+): AsyncIterable<T> {
+  return {
+    async *[Symbol.asyncIterator]() {
+      const tx = current();
+      const client = tx?.client ?? (await connect());
+      const cursor = client.query(new Cursor<T>(render(q, "postgres"), q.values as unknown[]) as never) as unknown as Cursor<T>;
+      let broken = false;
+      try {
+        for (;;) {
+          const rows = await cursor.read(CURSOR_BATCH).catch((err: unknown) => {
+            throw pgError(err);
+          });
+          yield* rows;
+          if (rows.length < CURSOR_BATCH) break;
+        }
+      } catch (err) {
+        broken = isConnectionError(err);
+        throw err;
+      } finally {
+        if (!broken) await cursor.close().catch(() => {});
+        if (!tx) client.release(broken);
+      }
+    },
+  };
+}
+
+/** A nested transaction: a savepoint on the outer transaction's connection, in a context of its own depth. */
+async function savepoint<T>(outer: Tx, context: AsyncLocalStorage<Tx>, plain: Plain, fn: () => Promise<T>): Promise<T> {
+  const name = `bitext_sp_${outer.depth}`;
+  await plain(outer.client, `SAVEPOINT ${name}`);
+  const tx: Tx = { client: outer.client, depth: outer.depth + 1, open: true };
+  try {
+    const result = await context.run(tx, fn);
+    await plain(outer.client, `RELEASE SAVEPOINT ${name}`);
+    return result;
+  } catch (err) {
+    await plain(outer.client, `ROLLBACK TO SAVEPOINT ${name}`).catch(() => {});
+    throw err;
+  } finally {
+    tx.open = false;
+  }
+}
+
+async function schemaVersion(c: PoolClient | Pool, plain: Plain): Promise<number> {
+  const exists = (await plain(c, "SELECT to_regclass('bitext_schema') IS NOT NULL AS e")).rows[0].e === true;
+  if (!exists) return 0;
+  return Number((await plain(c, "SELECT coalesce(max(version), 0) AS v FROM bitext_schema")).rows[0].v);
+}
+
+/** One row per migration applied, with when (the SQLite store keeps the number in PRAGMA user_version). */
+async function setSchemaVersion(c: PoolClient | Pool, plain: Plain, version: number): Promise<void> {
+  await plain(c, "CREATE TABLE IF NOT EXISTS bitext_schema (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)");
+  await plain(
+    c,
+    "INSERT INTO bitext_schema (version, applied_at) SELECT v, $2 FROM generate_series((SELECT coalesce(max(version), 0) + 1 FROM bitext_schema), $1::int) v",
+    [version, new Date().toISOString()],
+  );
 }
 
 /** A prepared statement's name for its text: the same on every connection, unique per text. */

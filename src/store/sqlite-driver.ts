@@ -23,19 +23,8 @@ export function sqliteDriver(db: Database.Database, path: string): SqlDriver {
    */
   const context = new AsyncLocalStorage<{ depth: number; open: boolean }>();
   const inside = () => context.getStore()?.open === true;
-  const statements = new Map<string, Database.Statement>();
 
-  const prepare = (query: SqlQuery): Database.Statement => {
-    const text = render(query, "sqlite");
-    let stmt = statements.get(text);
-    if (!stmt) {
-      stmt = db.prepare(text);
-      // Statements built with literal numbers (LIMIT) vary: keep the cache bounded.
-      if (statements.size >= 500) statements.clear();
-      statements.set(text, stmt);
-    }
-    return stmt;
-  };
+  const prepare = statementCache(db);
   /** Run `fn` now if this context may use the connection, else once the open transaction has ended. */
   const use = async <T>(fn: () => T): Promise<T> => {
     // Checked again after each wait: the statement runs synchronously once no other transaction is open.
@@ -48,22 +37,6 @@ export function sqliteDriver(db: Database.Database, path: string): SqlDriver {
   };
   /** SQLite's errors do not say which file they are about: the environment's (disk full, …) name it. */
   const named = (err: unknown) => environmentError(err, path) ?? err;
-
-  /** An outermost transaction, run once the lock is held. */
-  const outermost = async <T>(fn: () => Promise<T>): Promise<T> => {
-    db.exec(db.readonly ? "BEGIN" : "BEGIN IMMEDIATE");
-    const tx = { depth: 1, open: true };
-    try {
-      const result = await context.run(tx, fn);
-      db.exec("COMMIT");
-      return result;
-    } catch (err) {
-      if (db.inTransaction) db.exec("ROLLBACK");
-      throw err;
-    } finally {
-      tx.open = false;
-    }
-  };
 
   return {
     backend: "sqlite",
@@ -83,56 +56,17 @@ export function sqliteDriver(db: Database.Database, path: string): SqlDriver {
         return (stmt.readonly ? stmt.get(...query.values) : stmt.all(...query.values)[0]) as T | undefined;
       }),
     all: <T>(query: SqlQuery) => use(() => prepare(query).all(...query.values) as T[]),
-    iterate: <T>(query: SqlQuery): AsyncIterable<T> => ({
-      async *[Symbol.asyncIterator]() {
-        // A batch is read synchronously: no other statement can slip in while better-sqlite3's iterator is
-        // open (the connection refuses it), and the rows read so far are yielded between batches.
-        const it = await use(() => prepare(query).iterate(...query.values) as IterableIterator<T>);
-        let done = false;
-        try {
-          while (!done) {
-            const batch: T[] = [];
-            for (let i = 0; i < ITERATE_BATCH; i++) {
-              const next = it.next();
-              if (next.done) {
-                done = true;
-                break;
-              }
-              batch.push(next.value);
-            }
-            yield* batch;
-          }
-        } finally {
-          if (!done) it.return?.();
-        }
-      },
-    }),
+    iterate: <T>(query: SqlQuery): AsyncIterable<T> =>
+      inBatches(() => use(() => prepare(query).iterate(...query.values) as IterableIterator<T>)),
     async transaction<T>(fn: () => Promise<T>): Promise<T> {
       const outer = context.getStore();
-      if (outer?.open) {
-        // Nested: a savepoint, in the same context (and under the lock the outer transaction holds).
-        const name = `bitext_sp_${outer.depth}`;
-        db.exec(`SAVEPOINT ${name}`);
-        const tx = { depth: outer.depth + 1, open: true };
-        try {
-          const result = await context.run(tx, fn);
-          db.exec(`RELEASE ${name}`);
-          return result;
-        } catch (err) {
-          if (db.inTransaction) {
-            db.exec(`ROLLBACK TO ${name}`);
-            db.exec(`RELEASE ${name}`);
-          }
-          throw err;
-        } finally {
-          tx.open = false;
-        }
-      }
+      // Nested: a savepoint, in the same context (and under the lock the outer transaction holds).
+      if (outer?.open) return savepoint(db, context, outer.depth, fn);
       // IMMEDIATE: the write lock is taken at BEGIN, so no write transaction fails half-way on SQLITE_BUSY
       // (which also serialises every exclusiveKey).
       return lock.hold(async () => {
         try {
-          return await outermost(fn);
+          return await outermost(db, context, fn);
         } catch (err) {
           throw named(err);
         }
@@ -146,6 +80,95 @@ export function sqliteDriver(db: Database.Database, path: string): SqlDriver {
       if (db.open) db.close();
     },
   };
+}
+
+/** Statements prepared once per text (bounded: statements built with literal numbers, LIMIT, vary). */
+function statementCache(db: Database.Database): (query: SqlQuery) => Database.Statement {
+  const statements = new Map<string, Database.Statement>();
+  return (query) => {
+    const text = render(query, "sqlite");
+    let stmt = statements.get(text);
+    if (!stmt) {
+      stmt = db.prepare(text);
+      if (statements.size >= 500) statements.clear();
+      statements.set(text, stmt);
+    }
+    return stmt;
+  };
+}
+
+/** An outermost transaction, run once the lock is held. */
+async function outermost<T>(
+  db: Database.Database,
+  context: AsyncLocalStorage<{ depth: number; open: boolean }>,
+  fn: () => Promise<T>,
+): Promise<T> {
+  db.exec(db.readonly ? "BEGIN" : "BEGIN IMMEDIATE");
+  const tx = { depth: 1, open: true };
+  try {
+    const result = await context.run(tx, fn);
+    db.exec("COMMIT");
+    return result;
+  } catch (err) {
+    if (db.inTransaction) db.exec("ROLLBACK");
+    throw err;
+  } finally {
+    tx.open = false;
+  }
+}
+
+/**
+ * A statement's rows, read in batches synchronously: no other statement can slip in while better-sqlite3's
+ * iterator is open (the connection refuses it), and the rows read so far are yielded between batches.
+ */
+function inBatches<T>(open: () => Promise<IterableIterator<T>>): AsyncIterable<T> {
+  return {
+    async *[Symbol.asyncIterator]() {
+      const it = await open();
+      let done = false;
+      try {
+        while (!done) {
+          const batch: T[] = [];
+          for (let i = 0; i < ITERATE_BATCH; i++) {
+            const next = it.next();
+            if (next.done) {
+              done = true;
+              break;
+            }
+            batch.push(next.value);
+          }
+          yield* batch;
+        }
+      } finally {
+        if (!done) it.return?.();
+      }
+    },
+  };
+}
+
+/** A nested transaction: a savepoint on the outer transaction's connection, in a context of its own depth. */
+async function savepoint<T>(
+  db: Database.Database,
+  context: AsyncLocalStorage<{ depth: number; open: boolean }>,
+  depth: number,
+  fn: () => Promise<T>,
+): Promise<T> {
+  const name = `bitext_sp_${depth}`;
+  db.exec(`SAVEPOINT ${name}`);
+  const tx = { depth: depth + 1, open: true };
+  try {
+    const result = await context.run(tx, fn);
+    db.exec(`RELEASE ${name}`);
+    return result;
+  } catch (err) {
+    if (db.inTransaction) {
+      db.exec(`ROLLBACK TO ${name}`);
+      db.exec(`RELEASE ${name}`);
+    }
+    throw err;
+  } finally {
+    tx.open = false;
+  }
 }
 
 /** A FIFO lock for async work: one holder at a time, the others queue. */

@@ -11,7 +11,7 @@ import { bench, DEMO, FAST } from "./helpers.js";
 
 let driver: SerpDriver;
 beforeAll(async () => {
-  driver = await SerpDriver.start({ timeoutMs: 3000 });
+  driver = await SerpDriver.start({ timeoutMs: 10_000 }); // a first page learns its wrapper in the page: seconds on a loaded machine
 });
 afterAll(async () => {
   await driver.close();
