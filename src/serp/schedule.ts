@@ -120,6 +120,8 @@ export class Scheduler {
   private stopped = false;
   /** Asking `busyElsewhere` (asynchronously). */
   private checking = false;
+  /** The store being asked whether the next run may start (settles once it has started or been told to wait). */
+  private check: Promise<void> | null = null;
 
   constructor(
     private readonly runs: readonly ScheduledRun[],
@@ -137,7 +139,8 @@ export class Scheduler {
   /** Run every configured run once, now, in order (for `--once`). */
   async runAllOnce(): Promise<void> {
     for (const run of this.runs) this.due(run);
-    while (this.current || this.queue.length > 0) await (this.current?.done ?? sleep(this.o.pollMs ?? 60_000));
+    // A run in progress, or the store being asked whether the next may start: wait for it, not for a poll.
+    while (this.current || this.queue.length > 0) await (this.current?.done ?? this.check ?? sleep(this.o.pollMs ?? 60_000));
   }
 
   /** Stop scheduling, abort the run in progress and wait for it to end. */
@@ -176,10 +179,11 @@ export class Scheduler {
     }
     // Asked of the store: nothing starts until the answer is in (a failure to ask is a reason to wait).
     this.checking = true;
-    void busy
+    this.check = busy
       .catch((err: unknown) => `cannot tell whether a run is in progress elsewhere (${err instanceof Error ? err.message : String(err)})`)
       .then((reason) => {
         this.checking = false;
+        this.check = null;
         if (!this.stopped && !this.current && this.queue.length > 0) this.startNext(reason);
       });
   }
