@@ -100,6 +100,8 @@ async function runWorker(flags: WorkerFlags, settings: Settings): Promise<void> 
   );
   const json = flags.json ?? false;
   let lastTrouble = "";
+  // Said before Redis is asked (it may not answer: the worker names it within the connect wait, Ctrl-C stops it).
+  if (!json) printLine(`bitext worker ${process.pid}: connecting to ${describeRedis(redis)}`);
   try {
     const summary = await runQueueWorker({
       redis,

@@ -153,7 +153,7 @@ describe.each(backends)("distributed harvest (BullMQ on Redis, 3 worker processe
   });
 
   it.skipIf(skip !== null || backend !== "PostgreSQL")(
-    "a dropped PostgreSQL connection fails the page in progress, which the queue retries",
+    "dropped PostgreSQL connections lose nothing: the pool opens new ones, a page caught in flight is retried by the queue",
     async () => {
       const list = queryFile(s.dir, "dropped", 12, 400);
       await enqueue(redis, s, list, "sim-table", ["--run", "dropped"]);
@@ -168,7 +168,9 @@ describe.each(backends)("distributed harvest (BullMQ on Redis, 3 worker processe
       ]);
       const e = await w.done;
       expect(e, e.stderr).toMatchObject({ code: 0 });
-      expect(e.stderr).toMatch(/\(retried by the queue\)/);
+      // Whether a statement was in flight when its connection went depends on timing (the pool replaces idle
+      // ones unseen); what must hold either way: every page stored, once.
+      expect(e.stderr).not.toMatch(/internal error/);
       const pages = await adminQuery(db, "SELECT query_en, count(*) AS n FROM fetches WHERE status = 'ok' GROUP BY query_en");
       expect(pages).toHaveLength(12);
       expect(pages.every((r) => Number(r.n) === 1)).toBe(true);

@@ -71,8 +71,9 @@ describe("starting a worker", () => {
       const done = exited(child);
       let out = "";
       child.stdout!.on("data", (d) => (out += d));
-      // Once it says what it serves, it is waiting for Redis.
-      while (!/serving bing/.test(out)) await new Promise((r) => setTimeout(r, 50));
+      // Once it says it is connecting, it is waiting for Redis (it says what it serves only once Redis answers).
+      while (!/connecting to redis:/.test(out)) await new Promise((r) => setTimeout(r, 50));
+      expect(out).not.toMatch(/serving/);
       child.kill("SIGINT");
       const e = await done;
       expect(e.code).toBe(130);
