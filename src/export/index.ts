@@ -4,7 +4,7 @@
  * harvested result records as JSON lines or CSV.
  *
  * ```ts
- * exportCorpus(store, { format: "tmx", out: "corpus" });   // corpus.tmx, each pair with its sources as <prop>s
+ * await exportCorpus(store, { format: "tmx", out: "corpus" });   // corpus.tmx, each pair with its sources as <prop>s
  * ```
  */
 export {
