@@ -11,7 +11,7 @@ import { bench, DEMO, FAST } from "./helpers.js";
 
 let driver: SerpDriver;
 beforeAll(async () => {
-  driver = await SerpDriver.start({ timeoutMs: 10_000 }); // a first page learns its wrapper in the page: seconds on a loaded machine
+  driver = await SerpDriver.start({ timeoutMs: 3000 });
 });
 afterAll(async () => {
   await driver.close();
@@ -26,13 +26,15 @@ async function noDuplicates(b: Awaited<ReturnType<typeof bench>>): Promise<void>
 
 describe("harvesting several engines with a real browser", () => {
   it("stores every record served, once, learning each engine's wrapper from its first page", async () => {
+    // A first page learns its wrapper in the page: seconds on a loaded machine, so this test's pages get 10 s.
+    const patient = await SerpDriver.start({ timeoutMs: 10_000 });
     const b = await bench();
     try {
       const events: HarvestEvent[] = [];
       const s = await harvest(b.store, {
         queries: DEMO.slice(0, 5),
         engines: b.engines("sim-list", "sim-div", "sim-table"),
-        driver,
+        driver: patient,
         pages: 2,
         concurrency: 4,
         ...FAST,
@@ -57,6 +59,7 @@ describe("harvesting several engines with a real browser", () => {
       expect(top.snippet).toContain(DEMO[0]!.source.text);
       expect(top.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/p\//);
     } finally {
+      await patient.close();
       await b.close();
     }
   });
