@@ -4,8 +4,16 @@ import { LocalPacer, requestGapMs } from "../../src/serp/index.js";
 describe("the request pacer of one process", () => {
   it("grants an engine's lease no sooner than its gap after the last, whoever asks; other engines are not held", async () => {
     const pacer = new LocalPacer();
+    // Each grant as the pacer makes it (its clock when it moves the engine's next free time), not when the
+    // caller's continuation happens to run: on a loaded machine that comes later, and unevenly.
     const granted: Array<{ engine: string; at: number }> = [];
-    const take = (engine: string) => pacer.take(engine, 40).then(() => granted.push({ engine, at: Date.now() }));
+    const next = (pacer as unknown as { next: Map<string, number> }).next;
+    const set = next.set.bind(next);
+    next.set = (engine: string, free: number) => {
+      granted.push({ engine, at: free - 40 });
+      return set(engine, free);
+    };
+    const take = (engine: string) => pacer.take(engine, 40);
     await Promise.all([take("a"), take("a"), take("b"), take("a"), take("b")]);
     for (const engine of ["a", "b"]) {
       const at = granted.filter((g) => g.engine === engine).map((g) => g.at);
