@@ -381,19 +381,20 @@ describe("a PostgreSQL store", () => {
     store = await openStore(url);
     const s = store;
     await recordFetch(s, fetchOf(), BING);
+    // Its failure is taken at once: it comes while the connections are being terminated (an unhandled rejection else).
     const underWay = inTransaction(s, async () => {
       await recordFetch(s, fetchOf({ startedAt: new Date(Date.now() + 1000).toISOString() }), BING);
       await s.sql.get(sql`SELECT pg_sleep(5)`);
-    });
+    }).then(
+      () => null,
+      (err: unknown) => err,
+    );
     await new Promise((r) => setTimeout(r, 300));
     await adminQuery(
       url,
       "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
     );
-    const failure = await underWay.then(
-      () => null,
-      (err: unknown) => err,
-    );
+    const failure = await underWay;
     expect(environmentError(failure, s.path)?.message).toMatch(/: lost the connection to the PostgreSQL store \(/);
     expect(await listFetches(s)).toHaveLength(1); // nothing half-written; the page is simply stored again
     expect(await recordFetch(s, fetchOf({ startedAt: new Date(Date.now() + 2000).toISOString() }), BING)).toMatchObject({
