@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { countRecords, latestWrapper, listRecords, openStore, saveWrapper } from "../../src/store/index.js";
 import { adminQuery, storeBackends } from "../helpers/postgres.js";
@@ -21,15 +21,12 @@ const RECORDS = (
   }
 ).results.map((r) => ({ url: r.url, title: r.title.replace(/<\/?em>/g, ""), snippet: r.snippet.replace(/<\/?em>/g, "") }));
 
-/** A raw PostgreSQL connection, playing another worker. */
-function connect(url: string): { querySync(sql: string, values?: unknown[]): Array<Record<string, number>>; end(): void } {
-  const Client = createRequire(import.meta.url)("pg-native") as new () => ReturnType<typeof connect> & { connectSync(url: string): void };
-  const client = new Client();
-  client.connectSync(url);
-  rawClients.push(client); // never garbage-collected while libuv still watches its socket
+/** A raw PostgreSQL connection (node-postgres, one client), playing another worker. */
+async function connect(url: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
   return client;
 }
-const rawClients: object[] = [];
 
 interface WriterReport {
   pid: number;
@@ -140,15 +137,17 @@ describe("a record another worker stores while ours waits (PostgreSQL)", () => {
     const recordsFile = join(dir, "records.json");
     writeFileSync(recordsFile, JSON.stringify(RECORDS));
     // The other worker: a transaction that has stored the page's first record and not committed yet.
-    const other = connect(location);
+    const other = await connect(location);
     try {
-      other.querySync("BEGIN");
-      const fetchId = other.querySync(
+      await other.query("BEGIN");
+      const fetchId = (
+        await other.query<{ id: number }>(
         "INSERT INTO fetches (engine, query_en, query_zh, page, url, status, started_at, duration_ms, record_count) VALUES ('bing', 'kumolife', '酷模生活', 1, 'u', 'ok', $1, 1, 1) RETURNING id",
-        [new Date().toISOString()],
-      )[0]!.id!;
+          [new Date().toISOString()],
+        )
+      ).rows[0]!.id;
       const first = RECORDS[0]!;
-      other.querySync(
+      await other.query(
         "INSERT INTO records (engine, query_en, query_zh, url, title, snippet, rank, page, first_seen, last_seen, first_fetch_id, last_fetch_id) VALUES ('bing', 'kumolife', '酷模生活', $1, $2, $3, 1, 1, $4, $4, $5, $5)",
         [first.url, first.title, first.snippet, new Date().toISOString(), fetchId],
       );
@@ -169,7 +168,7 @@ describe("a record another worker stores while ours waits (PostgreSQL)", () => {
         if (waited > 60_000) throw new Error(`the worker never waited on the other's record: ${stderr}`);
         await new Promise((r) => setTimeout(r, 50));
       }
-      other.querySync("COMMIT");
+      await other.query("COMMIT");
       expect(await exited, stderr).toBe(0);
       const distinct = new Set(RECORDS.map((r) => r.url)).size;
       expect(JSON.parse(stdout)).toMatchObject({ newRecords: distinct - 1, seenAgain: 1 });
@@ -181,7 +180,7 @@ describe("a record another worker stores while ours waits (PostgreSQL)", () => {
         await store.close();
       }
     } finally {
-      other.end();
+      await other.end();
       rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);
