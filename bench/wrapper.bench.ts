@@ -1,5 +1,5 @@
 /**
- * Wrapper learning and record extraction on the real result pages of ../shared/data/serps/{aql,aql-more,modern}
+ * Wrapper learning and record extraction on the real result pages of ../shared/data/serps/{aql,aql-more,modern,sites}
  * (BENCH_EXCLUDE=FILE drops pages, e.g. the held-out ones), each step set against the parse5 parse of the same
  * page in the same process: issue 17 asks learning ≤ 3× parse5 (median over pages) and ≤ 10× on every page,
  * applying ≤ 1.2×. Each step runs BENCH_REPEATS times per page; per step the table gives the median, 90th
@@ -97,7 +97,7 @@ export async function run(): Promise<void> {
     ]);
   }
   console.log(
-    `${pages.length} real result pages of aql, aql-more, modern (${(kb / pages.length).toFixed(0)} KB of text on average), ${REPEATS} runs per page and step\n`,
+    `${pages.length} real result pages of ${[...new Set(pages.map((p) => p.set))].join(", ")} (${(kb / pages.length).toFixed(0)} KB of text on average), ${REPEATS} runs per page and step\n`,
   );
   console.log(formatTable(rows));
   // BENCH_PAGES_JSON=FILE: every page's figures per step, to find all the pages near a target, not only the worst.

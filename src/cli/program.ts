@@ -1,5 +1,5 @@
 import { Command, CommanderError, type Option } from "commander";
-import { setHomeOverride } from "../config/index.js";
+import { withHome } from "../config/index.js";
 import { UserError } from "../errors.js";
 import { registerCommands } from "./commands.js";
 import { reportFailure } from "./errors.js";
@@ -28,17 +28,8 @@ export async function runBitext(args: readonly string[], stderr: { write(s: stri
   let refused: Command = program;
   try {
     const { home, rest } = takeHomeFlag(args);
-    setHomeOverride(home);
-    await registerCommands(program, rest);
-    // Every command (groups such as export and eval build theirs apart) exits through here, with the help settings
-    // above; the command that refused its command line is noted, for the one-line message.
-    forEachCommand(program, (c) => {
-      c.exitOverride();
-      c.configureHelp(program.configureHelp());
-      c.configureOutput({ outputError: () => (refused = c) });
-    });
-    await program.parseAsync(rest, { from: "user" });
-    return typeof process.exitCode === "number" ? process.exitCode : 0;
+    // The command runs with the --home folder as its context (registering too: defaults come from its config file).
+    return await withHome(home, () => registerAndRun(program, rest, (c) => (refused = c)));
   } catch (caught) {
     if (caught instanceof CommanderError) {
       // Help and version were printed; a usage error is said here, in one line.
@@ -49,6 +40,20 @@ export async function runBitext(args: readonly string[], stderr: { write(s: stri
   } finally {
     process.exitCode = undefined;
   }
+}
+
+/** Register the commands, parse the command line and run the command; its exit status. */
+async function registerAndRun(program: Command, rest: string[], onRefused: (c: Command) => void): Promise<number> {
+  await registerCommands(program, rest);
+  // Every command (groups such as export and eval build theirs apart) exits through here, with the help settings
+  // above; the command that refused its command line is noted, for the one-line message.
+  forEachCommand(program, (c) => {
+    c.exitOverride();
+    c.configureHelp(program.configureHelp());
+    c.configureOutput({ outputError: () => onRefused(c) });
+  });
+  await program.parseAsync(rest, { from: "user" });
+  return typeof process.exitCode === "number" ? process.exitCode : 0;
 }
 
 /**

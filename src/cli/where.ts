@@ -44,7 +44,7 @@ export function whereReport() {
   const engines = defaultEngines(settings);
   return {
     home: settings.home.dir,
-    homeSource: settings.home.source,
+    homeSource: settings.home.source === "given" ? "--home" : settings.home.source,
     config: settings.home.config,
     configError,
     installation: PACKAGE_ROOT,

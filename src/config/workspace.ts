@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import envPaths from "env-paths";
@@ -8,7 +9,7 @@ import { PACKAGE_ROOT, resourcePath } from "../paths.js";
  * Where things live. The installation (the package folder) holds read-only defaults: `wrappers/`,
  * `models/`, `queries/` and `data/` as shipped. Everything a user makes goes to their *home*:
  *
- *   1. `--home DIR` (set by the CLI with `setHomeOverride`), else
+ *   1. the folder the caller named for a piece of work (`withHome(dir, work)`; the CLI's `--home DIR`), else
  *   2. `$BITEXT_HOME`, else
  *   3. the workspace: the nearest folder upward from the working directory holding `bitext.config.json`
  *      (or `.yaml` / `.yml`), the way git and npm find theirs (`bitext init` creates one), else
@@ -24,7 +25,8 @@ export const CONFIG_FILE_NAMES = ["bitext.config.json", "bitext.config.yaml", "b
 export type ResourceKind = "wrappers" | "models" | "queries" | "data";
 export const RESOURCE_KINDS: readonly ResourceKind[] = ["wrappers", "models", "queries", "data"];
 
-export type HomeSource = "--home" | "BITEXT_HOME" | "workspace" | "user data folder";
+/** How the home was found; "given": named by the caller with `withHome` (the CLI's `--home`). */
+export type HomeSource = "given" | "BITEXT_HOME" | "workspace" | "user data folder";
 
 export interface Home {
   /** Absolute folder. */
@@ -35,11 +37,15 @@ export interface Home {
   config: string | null;
 }
 
-let homeOverride: string | undefined;
+/*
+ * The home a caller named travels with the work it runs (AsyncLocalStorage), not in a module variable: two
+ * commands run in one process (tests, an embedding program) each see their own, and nothing is left set after.
+ */
+const givenHome = new AsyncLocalStorage<string>();
 
-/** `--home DIR` for the rest of the process (undefined: back to the environment and the workspace). */
-export function setHomeOverride(dir: string | undefined): void {
-  homeOverride = dir === undefined ? undefined : resolve(dir);
+/** Run `work` with `dir` as the home (undefined: the environment and the workspace decide, as usual). */
+export function withHome<T>(dir: string | undefined, work: () => T): T {
+  return dir === undefined ? work() : givenHome.run(resolve(dir), work);
 }
 
 /** The config file of the nearest folder upward from `from` that holds one, or null. */
@@ -74,7 +80,8 @@ export function userDataFolder(): string {
 /** The current home: where the user's wrappers, models, store and annotations go. */
 export function currentHome(cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): Home {
   const found = ((): { dir: string; source: HomeSource } => {
-    if (homeOverride) return { dir: homeOverride, source: "--home" };
+    const given = givenHome.getStore();
+    if (given) return { dir: given, source: "given" };
     if (env.BITEXT_HOME) return { dir: resolve(cwd, env.BITEXT_HOME), source: "BITEXT_HOME" };
     const config = findWorkspaceConfig(cwd);
     if (config) return { dir: dirname(config), source: "workspace" };
@@ -82,7 +89,7 @@ export function currentHome(cwd: string = process.cwd(), env: NodeJS.ProcessEnv 
   })();
   if (resolve(found.dir) === PACKAGE_ROOT) {
     throw new UserError(
-      `${found.dir}: is the bitext installation (${found.source}), which is read-only; ` +
+      `${found.dir}: is the bitext installation (${found.source === "given" ? "the home given" : found.source}), which is read-only; ` +
         "choose another folder with BITEXT_HOME, or run bitext init in a folder of your own",
       { kind: "home-is-installation" },
     );

@@ -15,15 +15,8 @@ import { ROOT } from "../helpers/cli.js";
 /** A flag inside a string: two dashes and a lower-case word, not part of a longer word or dash run. */
 const FLAG = /(?:^|[^\w-])(--[a-z][a-z0-9-]*)/;
 
-/**
- * Strings that still name a flag (file → the flags), to be moved to the CLI: the list may only shrink.
- * interpret.ts and page-policy.ts: page outcomes and give-up reasons that reach the user through the
- * harvest's events and report (src/cli/harvest.ts, being split now), not through an error; the others:
- * the home's source (a value, also what `bitext where` prints).
- */
-const NOT_YET: Record<string, readonly string[]> = {
-  "src/config/workspace.ts": ["--home", "--home"],
-};
+/** Strings that still name a flag (file → the flags), to be moved to the CLI: the list may only shrink (it is empty). */
+const NOT_YET: Record<string, readonly string[]> = {};
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

@@ -4,13 +4,13 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   currentHome,
+  withHome,
   describeResource,
   findWorkspaceConfig,
   isInstallationPath,
   listResources,
   readConfigFile,
   resolveResource,
-  setHomeOverride,
   storePath,
 } from "../../src/config/index.js";
 import { PACKAGE_ROOT } from "../../src/paths.js";
@@ -21,13 +21,11 @@ const saved = { cwd: process.cwd(), home: process.env.BITEXT_HOME };
 beforeEach(() => {
   base = mkdtempSync(join(tmpdir(), "bitext-ws-"));
   delete process.env.BITEXT_HOME;
-  setHomeOverride(undefined);
 });
 afterEach(() => {
   process.chdir(saved.cwd);
   if (saved.home === undefined) delete process.env.BITEXT_HOME;
   else process.env.BITEXT_HOME = saved.home;
-  setHomeOverride(undefined);
 });
 
 describe("the home: --home, BITEXT_HOME, the nearest workspace upward, the user data folder", () => {
@@ -42,30 +40,33 @@ describe("the home: --home, BITEXT_HOME, the nearest workspace upward, the user 
   it("takes --home over BITEXT_HOME over the workspace", () => {
     writeFileSync(join(base, "bitext.config.yaml"), "concurrency: 3\n");
     expect(currentHome(base, { BITEXT_HOME: "/elsewhere" }).source).toBe("BITEXT_HOME");
-    setHomeOverride(join(base, "h"));
-    expect(currentHome(base, { BITEXT_HOME: "/elsewhere" })).toMatchObject({ dir: join(base, "h"), source: "--home" });
+    expect(withHome(join(base, "h"), () => currentHome(base, { BITEXT_HOME: "/elsewhere" }))).toMatchObject({
+      dir: join(base, "h"),
+      source: "given",
+    });
+    // Only for the work it wraps: nothing stays set after it.
+    expect(currentHome(base, { BITEXT_HOME: "/elsewhere" }).source).toBe("BITEXT_HOME");
   });
 
   it("refuses the installation itself as a home", () => {
-    setHomeOverride(PACKAGE_ROOT);
-    expect(() => currentHome()).toThrow(/is the bitext installation.*read-only/);
+    expect(() => withHome(PACKAGE_ROOT, () => currentHome())).toThrow(/is the bitext installation.*read-only/);
   });
 
-  it("lets a user's file shadow the shipped one of the same name", () => {
-    setHomeOverride(base);
-    expect(describeResource("wrappers", "bing.json")).toMatchObject({
-      origin: "shipped",
-      path: join(PACKAGE_ROOT, "wrappers", "bing.json"),
-    });
-    mkdirSync(join(base, "wrappers"));
-    writeFileSync(join(base, "wrappers", "bing.json"), "{}");
-    writeFileSync(join(base, "wrappers", "mine.json"), "{}");
-    expect(resolveResource("wrappers", "bing.json")).toBe(join(base, "wrappers", "bing.json"));
-    const all = listResources("wrappers", (n) => n.endsWith(".json"));
-    expect(all.find((r) => r.name === "bing.json")?.origin).toBe("user");
-    expect(all.find((r) => r.name === "baidu.json")?.origin).toBe("shipped");
-    expect(all.find((r) => r.name === "mine.json")?.origin).toBe("user");
-  });
+  it("lets a user's file shadow the shipped one of the same name", () =>
+    withHome(base, () => {
+      expect(describeResource("wrappers", "bing.json")).toMatchObject({
+        origin: "shipped",
+        path: join(PACKAGE_ROOT, "wrappers", "bing.json"),
+      });
+      mkdirSync(join(base, "wrappers"));
+      writeFileSync(join(base, "wrappers", "bing.json"), "{}");
+      writeFileSync(join(base, "wrappers", "mine.json"), "{}");
+      expect(resolveResource("wrappers", "bing.json")).toBe(join(base, "wrappers", "bing.json"));
+      const all = listResources("wrappers", (n) => n.endsWith(".json"));
+      expect(all.find((r) => r.name === "bing.json")?.origin).toBe("user");
+      expect(all.find((r) => r.name === "baidu.json")?.origin).toBe("shipped");
+      expect(all.find((r) => r.name === "mine.json")?.origin).toBe("user");
+    }));
 
   it("knows which files are the installation's", () => {
     expect(isInstallationPath(join(PACKAGE_ROOT, "models", "default.json"))).toBe(true);
