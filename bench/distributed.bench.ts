@@ -53,7 +53,8 @@ const SETTINGS: readonly Setting[] = [
   { path: "browser", queries: BROWSER_QUERIES, latencyMs: Number(process.env.BENCH_BROWSER_LATENCY ?? 1000), concurrency: 1 },
   { path: "browser", queries: BROWSER_QUERIES, latencyMs: LATENCY_MS, concurrency: 4 },
 ];
-const WORKERS = [1, 2, 4];
+/** Worker counts to compare (BENCH_WORKERS=1,2 for fewer); the first is the ratio's base. */
+const WORKERS = (process.env.BENCH_WORKERS ?? "1,2,4").split(",").map(Number);
 const ENGINES = ["sim-list", "sim-div"];
 
 type FetchPath = "http" | "browser";
@@ -85,7 +86,7 @@ async function runSetting({ path, queries: count, latencyMs, concurrency }: Sett
     writeFileSync(list, `${queries.map((q) => `${q.source.text}\t${q.target.text}`).join("\n")}\n`);
     await learnWrappers(dir, wrappers, queries.slice(0, 2));
     const { rates, lags } = await trials(redis.url, sim, wrappers, dir, queries, concurrency);
-    const base = median(rates.get(1)!);
+    const base = median(rates.get(WORKERS[0]!)!);
     const rows: Array<Array<string | number>> = [
       ["workers", "pages/s (median)", "× 1 worker", "per worker", "event-loop lag p99 (ms, worst worker)"],
     ];
@@ -138,7 +139,8 @@ async function trials(
   for (let r = 0; r < REPEATS; r++) {
     for (const n of WORKERS) {
       trial++;
-      const db = await trialStore(dir, trial);
+      const store = await trialStore(dir);
+      const db = store.location;
       await (await openStore(db)).close();
       const settings = {
         run: `bench-${trial}`,
@@ -164,6 +166,7 @@ async function trials(
       while (sim.log.length - from < expected) await new Promise((res) => setTimeout(res, 20));
       const span = (sim.log.at(-1)!.at - t0) / 1000;
       const ended = await Promise.all(workers.map((w) => w.stop()));
+      await store.drop();
       const log = sim.log.slice(from);
       if (log.length !== expected) throw new Error(`trial ${trial}: ${log.length} searches, expected ${expected}`);
       rates.set(n, [...(rates.get(n) ?? []), log.length / span]);
@@ -173,14 +176,18 @@ async function trials(
   return { rates, lags };
 }
 
-/** The trial's store: a SQLite file, or a new database on the PostgreSQL server. */
-async function trialStore(dir: string, trial: number): Promise<string> {
-  if (STORE === "sqlite") return join(dir, `trial-${trial}.db`);
+/** Trials of the whole run (the settings' trials are numbered apart: their databases must not clash). */
+let trialsSoFar = 0;
+
+/** The trial's store: a SQLite file, or a new database on the PostgreSQL server (`drop` removes it). */
+async function trialStore(dir: string): Promise<{ location: string; drop(): Promise<void> }> {
+  const trial = ++trialsSoFar;
+  if (STORE === "sqlite") return { location: join(dir, `trial-${trial}.db`), drop: async () => {} };
   const name = `bitext_bench_${process.pid}_${trial}`;
   await adminQuery(PG_SERVER, `CREATE DATABASE ${name}`);
   const u = new URL(PG_SERVER);
   u.pathname = `/${name}`;
-  return u.href;
+  return { location: u.href, drop: async () => void (await adminQuery(PG_SERVER, `DROP DATABASE IF EXISTS ${name}`)) };
 }
 
 /** A worker serving until stopped: `ready` once it says it serves, `stop()` its event-loop lag p99 (ms). */

@@ -12,7 +12,7 @@ import {
   type RecordClassifier,
   type RunCounters,
 } from "../serp/index.js";
-import { type BreakerOptions, CircuitBreaker, DEFAULT_BREAKER } from "../serp/index.js";
+import { type BreakerOptions, CircuitBreaker, CpuTurns, DEFAULT_BREAKER } from "../serp/index.js";
 import { type Bullmq, describeRedis, loadBullmq, type RedisAddress } from "./connection.js";
 import { type PageJob, pageJob, pageJobOptions, queueName } from "./jobs.js";
 import { applyLimits, openQueue } from "./queues.js";
@@ -99,6 +99,8 @@ interface WorkerContext {
   shared: SharedEngineState;
   /** Each engine's request lease, shared by every worker. */
   pacer: RedisPacer;
+  /** This process's turns for reading pages, shared by its runs. */
+  cpu: CpuTurns;
   /** Errors thrown to make BullMQ retry a page after its outcome (already reported as events). */
   pageFailures: WeakSet<Error>;
 }
@@ -150,6 +152,7 @@ async function openWorkerContext(o: QueueWorkerOptions): Promise<WorkerContext> 
     queues,
     shared: new SharedEngineState(client),
     pacer: new RedisPacer(client),
+    cpu: new CpuTurns(),
     pageFailures: new WeakSet(),
   };
 }
@@ -183,6 +186,7 @@ async function startRunState(cx: WorkerContext, d: PageJob): Promise<RunState> {
     classifier: o.classifier,
     wrappers,
     pacer: cx.pacer,
+    cpu: cx.cpu,
   };
   const loop: HarvestLoop<Verdict> = new HarvestLoop<Verdict>(
     {

@@ -1,3 +1,4 @@
+import { CpuTurns } from "./cpu-turns.js";
 import { type HarvestConfig, type HarvestConfigInput, harvestConfig } from "../config/index.js";
 import { finishRun, type QueryPair, type Store, startExclusiveRun } from "../store/index.js";
 import type { EngineStats, HarvestStats, PageCounts, RunOutcome } from "./counters.js";
@@ -135,6 +136,7 @@ function pageContext(store: Store, runId: number, o: HarvestOptions, c: HarvestC
     health: o.health === false ? null : new HealthWatch(store, o.health),
     wrappers: new FileWrappers(),
     pacer: o.pacer ?? new LocalPacer(),
+    cpu: new CpuTurns(),
   };
 }
 

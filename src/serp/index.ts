@@ -12,6 +12,7 @@ export * from "./lazy-browser.js";
 export * from "./learn-live.js";
 export * from "./loop.js";
 export * from "./page-policy.js";
+export * from "./cpu-turns.js";
 export * from "./page-runner.js";
 export * from "./politeness.js";
 export * from "./profile.js";

@@ -1,3 +1,4 @@
+import { type CpuTurns, inTurn } from "./cpu-turns.js";
 import {
   engineNeedsBrowser,
   inTransaction,
@@ -69,6 +70,8 @@ export interface PageRunContext {
   wrappers: WrapperRegistry;
   /** The lease taken right before each request to an engine (its rate limit, held at the request); absent: none. */
   pacer?: RequestPacer | null;
+  /** The process's turns for CPU work (reading pages), shared by its runs; absent: read at once. */
+  cpu?: CpuTurns | null;
 }
 
 export interface PageResult {
@@ -111,7 +114,7 @@ export async function runPage(
   const trace = (await loaded.finishTrace?.(v.status !== "ok" && v.status !== "empty")) ?? null;
   const learnedAt = adoptWrapper(w, v);
   if (learnedAt !== null) await ctx.wrappers.learned(w);
-  const records = classified(ctx.classifier, task.query, resultRecords(v, task.page, def.resultsPerPage));
+  const records = await inTurn(ctx.cpu, () => classified(ctx.classifier, task.query, resultRecords(v, task.page, def.resultsPerPage)));
   const outcome = await storePage(
     ctx,
     {
@@ -180,13 +183,9 @@ export async function fetchAndInterpret(
   if (signal?.aborted) return abandon(loaded);
   const interpretStart = performance.now();
   // In auto mode the HTTP page only reads records; pages that teach wrappers are the browser's.
-  let v = interpretPage(
-    loaded,
-    def,
-    w.wrapper,
-    mode === "auto" ? { ...ctx.interpret, learn: false } : ctx.interpret,
-    w.earlier,
-    deadlineOf(first),
+  const read = loaded;
+  let v = await inTurn(ctx.cpu, () =>
+    interpretPage(read, def, w.wrapper, mode === "auto" ? { ...ctx.interpret, learn: false } : ctx.interpret, w.earlier, deadlineOf(first)),
   );
   if (mode === "auto" && v.status !== "ok" && loaded.error === null) {
     const why = v.detail;
@@ -195,7 +194,8 @@ export async function fetchAndInterpret(
     const again = performance.now();
     loaded = await ctx.loader.load(def, url, { keepBody: ctx.keepHtml });
     if (signal?.aborted) return abandon(loaded);
-    v = interpretPage(loaded, def, w.wrapper, ctx.interpret, w.earlier, deadlineOf(ctx.loader, again));
+    const reread = loaded;
+    v = await inTurn(ctx.cpu, () => interpretPage(reread, def, w.wrapper, ctx.interpret, w.earlier, deadlineOf(ctx.loader, again)));
     v = { ...v, detail: `by browser, as HTTP gave no records (${why}): ${v.detail}` };
     // The same wrapper read records in the browser and none in the HTML: the engine needs the browser.
     if (wrapperRead && v.status === "ok" && v.learned === null) await noteEngineNeedsBrowser(ctx.store, def.engine, why);
