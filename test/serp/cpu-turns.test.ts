@@ -32,13 +32,17 @@ describe("CPU turns", () => {
   it("runs the work in the order it was queued and hands back each result or error", async () => {
     const turns = new CpuTurns();
     const order: number[] = [];
+    const page = (n: number, text: string) => () => {
+      order.push(n);
+      return text;
+    };
     const results = await Promise.allSettled([
-      turns.run(() => (order.push(1), "a")),
+      turns.run(page(1, "a")),
       turns.run(() => {
         order.push(2);
         throw new Error("unreadable page");
       }),
-      turns.run(() => (order.push(3), "c")),
+      turns.run(page(3, "c")),
     ]);
     expect(order).toEqual([1, 2, 3]);
     expect(results.map((r) => (r.status === "fulfilled" ? r.value : (r.reason as Error).message))).toEqual(["a", "unreadable page", "c"]);
