@@ -142,7 +142,7 @@ describe("a record another worker stores while ours waits (PostgreSQL)", () => {
       await other.query("BEGIN");
       const fetchId = (
         await other.query<{ id: number }>(
-        "INSERT INTO fetches (engine, query_en, query_zh, page, url, status, started_at, duration_ms, record_count) VALUES ('bing', 'kumolife', '酷模生活', 1, 'u', 'ok', $1, 1, 1) RETURNING id",
+          "INSERT INTO fetches (engine, query_en, query_zh, page, url, status, started_at, duration_ms, record_count) VALUES ('bing', 'kumolife', '酷模生活', 1, 'u', 'ok', $1, 1, 1) RETURNING id",
           [new Date().toISOString()],
         )
       ).rows[0]!.id;
