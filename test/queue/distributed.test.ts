@@ -473,7 +473,10 @@ describe.skipIf(unavailable !== null)("distributed harvest: the language pair an
     const store = await openStore(db, { readonly: true });
     try {
       expect(
-        await rows(store, "SELECT src_lang, tgt_lang, src_text, tgt_text, source_file, source_line, note FROM queries ORDER BY source_line"),
+        await rows(
+          store,
+          "SELECT src_lang, tgt_lang, src_text, tgt_text, source_file, source_line, note FROM queries ORDER BY source_line",
+        ),
       ).toEqual([
         {
           src_lang: "en",

@@ -95,7 +95,16 @@ describe("a query's origin in the store", () => {
       copyFileSync(new URL("../fixtures/store/bb80c07-v5.db", import.meta.url), db);
       const list = join(b.dir, "old-queries.tsv");
       writeFileSync(list, ["# languages: en zh", "I see.\t我明白了。\tfrom the old list", "Good morning\t早上好"].join("\n"));
-      const run = await runHarvest({ queryFiles: [list], engines: ["sim-list"], wrappersDir: b.dir, db, driver, model: null, pages: 1, ...FAST });
+      const run = await runHarvest({
+        queryFiles: [list],
+        engines: ["sim-list"],
+        wrappersDir: b.dir,
+        db,
+        driver,
+        model: null,
+        pages: 1,
+        ...FAST,
+      });
       expect(run).toMatchObject({ queries: 2, errors: 0, blocked: 0 });
       const store = await openStore(db);
       try {

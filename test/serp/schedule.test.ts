@@ -38,10 +38,19 @@ describe("reading a schedule config", () => {
   });
 
   it("reads a run's language pair, refusing one that is not two known, different languages", () => {
-    const c = readScheduleConfig(configFile({ runs: [{ ...RUN, pair: "en-ja" }, { ...RUN, name: "other" }] }));
+    const c = readScheduleConfig(
+      configFile({
+        runs: [
+          { ...RUN, pair: "en-ja" },
+          { ...RUN, name: "other" },
+        ],
+      }),
+    );
     expect(c.runs.map((r) => r.pair)).toEqual([{ a: "en", b: "ja" }, null]);
     expect(() => readScheduleConfig(configFile({ runs: [{ ...RUN, pair: "english" }] }))).toThrow(/runs\.0\.pair: /);
-    expect(() => readScheduleConfig(configFile({ runs: [{ ...RUN, pair: "en-en" }] }))).toThrow(/runs\.0\.pair: the two languages must differ/);
+    expect(() => readScheduleConfig(configFile({ runs: [{ ...RUN, pair: "en-en" }] }))).toThrow(
+      /runs\.0\.pair: the two languages must differ/,
+    );
   });
 
   it("reads durations", () => {
