@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parallelText } from "../../src/language-pair.js";
-import { noteQueryOrigin, openStore, type QueryPair, recordFetch, type Store, sql } from "../../src/store/index.js";
+import { keptResultPages, noteQueryOrigin, openStore, type QueryPair, recordFetch, type Store, sql } from "../../src/store/index.js";
 import { storeBackends } from "../helpers/postgres.js";
 
 /*
@@ -53,6 +53,27 @@ describe.each(backends)("query origins ($name store)", ({ skip, location }) => {
         { tgt_lang: "ja", source_file: "/lists/ja.tsv", source_line: 4, note: null },
         { tgt_lang: "zh", source_file: "/lists/a.tsv", source_line: 7, note: "tatoeba #1" },
       ]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it.skipIf(skip !== null)("a kept result page is read back in its query's languages (a re-extraction stores it in them)", async () => {
+    const store = await openStore(await location());
+    try {
+      const ja = parallelText("Good morning.", "おはようございます。", { a: "en", b: "ja" });
+      await recordFetch(store, {
+        runId: null,
+        engine: "bing",
+        query: ja,
+        page: 1,
+        url: "https://bing.example/search?q=1",
+        status: "empty",
+        startedAt: new Date().toISOString(),
+        durationMs: 1,
+        html: "<html><body>There are no results for Good morning.</body></html>",
+      });
+      expect((await keptResultPages(store, "bing")).map((p) => p.query)).toEqual([ja]);
     } finally {
       await store.close();
     }
