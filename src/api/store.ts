@@ -8,6 +8,7 @@ export {
   listRecords,
   listRuns,
   openStore,
+  type QueryOrigin,
   type QueryPair,
   type RecordLabel,
   type Store,

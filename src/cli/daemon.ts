@@ -8,13 +8,16 @@ import { displayPath, loadSettings, storePath } from "../config/index.js";
 import { type BrowserFlags, browserFlags, EXIT_INCOMPLETE, logEvent } from "./harvest.js";
 import { printJsonLine, printLine } from "./output.js";
 import { formatSeconds } from "./progress.js";
+import { pairOption, resolvePair } from "./shared-options.js";
 import { type Interrupt, stopOnInterrupt } from "./signals.js";
+import type { LanguagePair } from "../text/index.js";
 
 interface DaemonFlags extends BrowserFlags {
   config?: string;
   once?: boolean;
   dryRun?: boolean;
   queue?: string;
+  pair?: LanguagePair;
   json?: boolean;
 }
 
@@ -35,6 +38,7 @@ export function registerDaemonCommand(program: Command): void {
         "enqueue each run's pages on this Redis (redis://host:port) for bitext workers; the schedules live in Redis, so one enqueue per tick however many daemons run",
       ).env("BITEXT_QUEUE"),
     )
+    .option(...pairOption())
     .option("--json", "log events as JSON lines")
     .addHelpText(
       "after",
@@ -43,7 +47,9 @@ Config example (paths relative to the config file):
   { "db": "data/bitext.db",
     "runs": [ { "name": "tatoeba-nightly", "cron": "0 3 * * *", "timezone": "Asia/Shanghai",
                 "queries": ["queries/tatoeba-cmn-eng.tsv"], "engines": ["bing", "baidu"],
-                "pages": 2, "maxAge": "20h" } ] }`,
+                "pages": 2, "maxAge": "20h" } ] }
+A run's "pair" (e.g. "en-ja") names its lists' languages; without one, --pair's (a list's own
+"# languages:" header wins).`,
     )
     .action(runDaemon);
 }
@@ -94,13 +100,14 @@ function printNextRuns(config: ScheduleConfig, json: boolean): void {
 async function runQueueMode(queue: string, flags: DaemonFlags, config: ScheduleConfig, outcome: DaemonOutcome): Promise<void> {
   const { parseRedisUrl, runQueueSchedules } = await import("../queue/index.js");
   const { enqueueScheduledRun } = await import("./queue.js");
+  const pair = resolvePair(flags.pair);
   const interrupt = stopOnInterrupt("stopping the schedules");
   await runQueueSchedules({
     redis: parseRedisUrl(queue),
     runs: config.runs,
     once: flags.once ?? false,
     signal: interrupt.signal,
-    enqueue: (run, runName) => enqueueScheduledRun(queue, run, runName, config.wrappers),
+    enqueue: (run, runName) => enqueueScheduledRun(queue, run, runName, { wrappersDir: config.wrappers, pair }),
     onEvent: outcome.log,
   }).finally(() => interrupt.dispose());
   if (flags.once && outcome.failed) process.exitCode = 1;
@@ -151,6 +158,7 @@ function harvestScheduledRun(
   const { flags, config } = d;
   return runHarvest({
     queryFiles: run.queries,
+    pair: run.pair ?? resolvePair(flags.pair),
     engines: run.engines,
     db: d.db,
     ...(config.wrappers ? { wrappersDir: config.wrappers } : {}),

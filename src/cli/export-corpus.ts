@@ -42,7 +42,7 @@ export function registerExportCorpus(exportCommand: Command): void {
     .option(...pairOption())
     .option(
       "--columns <list>",
-      "TSV columns, comma-separated: source_url, the two language codes, score, method, quality, query_<a>, query_<b>, engine, fetched_at, rank, record_url, page_url",
+      "TSV columns, comma-separated: source_url, the two language codes, score, method, quality, query_<a>, query_<b>, query_file, query_line, query_note, engine, fetched_at, rank, record_url, page_url",
     )
     .option("--sentences", "split paragraph pairs into aligned sentence pairs (Gale-Church)")
     .option("--json", "print a summary as JSON (with --out)")

@@ -109,6 +109,7 @@ async function enqueue(files: string[], flags: HarvestFlags & { queue: string })
   const { enqueueFromHarvest, formatEnqueued } = await import("./queue.js");
   const r = await enqueueFromHarvest(files, {
     ...flags,
+    pair: resolvePair(flags.pair),
     pages: wholeNumber("--pages", flags.pages, 1),
     maxAgeMs: durationMs("--max-age", flags.maxAge),
     keepHtml: flags.keepHtml ?? false,

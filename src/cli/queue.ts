@@ -6,6 +6,7 @@ import type { ScheduledRun } from "../serp/index.js";
 import { HARVEST_DEFAULTS } from "../config/index.js";
 import { loadConfiguredEngines, resolveQueryFile } from "../serp/index.js";
 import { type EnqueueResult, describeRedis, enqueueHarvest, parseRedisUrl, queueStatus, type RunSettings } from "../queue/index.js";
+import type { LanguagePair } from "../text/index.js";
 import { formatTable, printJson, printLine } from "./output.js";
 
 /** The harvest's block retries, give-up count and back-off base, as every enqueued run carries them. */
@@ -50,6 +51,8 @@ export interface EnqueueFlags {
   maxAgeMs: number;
   keepHtml: boolean;
   retries: number;
+  /** The languages of the lists' columns (a list's own `# languages:` header wins): every job carries its query's. */
+  pair: LanguagePair;
 }
 
 /**
@@ -60,7 +63,7 @@ export interface EnqueueFlags {
 export async function enqueueFromHarvest(files: readonly string[], f: EnqueueFlags): Promise<EnqueueResult> {
   if (files.length === 0) throw new UserError("harvest: give at least one query list (QUERIES.tsv)");
   const redis = parseRedisUrl(f.queue);
-  const queries = readQueryFiles(files.map(resolveQueryFile));
+  const queries = readQueryFiles(files.map(resolveQueryFile), f.pair);
   if (queries.length === 0) throw new UserError(`${files.join(", ")}: no queries (only comments or blank lines)`);
   const engines = loadConfiguredEngines(
     f.engines
@@ -82,12 +85,15 @@ export async function enqueueFromHarvest(files: readonly string[], f: EnqueueFla
   return enqueueHarvest(redis, settings, engines, queries);
 }
 
-/** One tick of a daemon's scheduled run, enqueued as the queue run `runName` (see `runQueueSchedules`). */
+/**
+ * One tick of a daemon's scheduled run, enqueued as the queue run `runName` (see `runQueueSchedules`); its lists'
+ * columns in the run's `pair`, else in `pair` (the daemon's).
+ */
 export async function enqueueScheduledRun(
   queue: string,
   run: ScheduledRun,
   runName: string,
-  wrappersDir: string | null,
+  defaults: { wrappersDir: string | null; pair: LanguagePair },
 ): Promise<EnqueueResult> {
   const settings: RunSettings = {
     run: runName,
@@ -100,8 +106,8 @@ export async function enqueueScheduledRun(
   return enqueueHarvest(
     parseRedisUrl(queue),
     settings,
-    loadConfiguredEngines(run.engines, wrappersDir ?? undefined),
-    readQueryFiles(run.queries),
+    loadConfiguredEngines(run.engines, defaults.wrappersDir ?? undefined),
+    readQueryFiles(run.queries.map(resolveQueryFile), run.pair ?? defaults.pair),
   );
 }
 

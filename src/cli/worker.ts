@@ -42,7 +42,8 @@ Takes the page jobs that bitext harvest --queue enqueued and runs them as a loca
 page runner, wrappers, classification and store), on as many machines as you start workers. Each engine's
 politeness (requests per minute, minimum delay, pages in flight) holds over all workers together; blocks
 pause the engine for every worker. SIGTERM or Ctrl-C lets the pages in flight finish (again to quit now:
-their jobs go to another worker after --stall).`,
+their jobs go to another worker after --stall). A worker has no --pair: each job carries its query's
+languages (the enqueuer's --pair or list header) and the list, line and note it was read from.`,
     )
     .action((flags: WorkerFlags) => runWorker(flags, settings));
 }

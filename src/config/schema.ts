@@ -84,6 +84,9 @@ export const blocksSchema = z
   })
   .strict();
 
+/** A language pair as the config files write it: "en-zh". */
+const languagePairSchema = z.string().regex(/^[a-z]{2,3}-[a-z]{2,3}$/, "two language codes like en-zh");
+
 /** One recurring harvest of the daemon. */
 export const scheduledRunSchema = z
   .object({
@@ -100,6 +103,8 @@ export const scheduledRunSchema = z
     timeoutSeconds: z.number().int().min(1).default(30),
     /** A classifier model path; null: store records unclassified; absent: the default model if present. */
     model: z.string().nullable().optional(),
+    /** The languages of the query lists' columns, e.g. "en-ja" (absent: the daemon's --pair, else the config file's). */
+    pair: languagePairSchema.optional(),
   })
   .strict();
 
@@ -129,10 +134,7 @@ export const configSchema = z
     /** The classifier model; null: harvest without classifying. */
     model: z.string().min(1).nullable().optional(),
     /** The language pair of queries, extraction, scoring and export when no --pair is given (e.g. "en-zh"). */
-    pair: z
-      .string()
-      .regex(/^[a-z]{2,3}-[a-z]{2,3}$/, "two language codes like en-zh")
-      .optional(),
+    pair: languagePairSchema.optional(),
     /** The pair scorer: `minScore`, the score below which `export corpus` leaves pairs out (default: the model's threshold). */
     quality: z
       .object({ minScore: z.number().min(0).max(1).optional() })

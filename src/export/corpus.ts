@@ -60,7 +60,7 @@ function provenanceOf(s: PageSource | undefined): PairSource[] {
       fetchedAt: s.fetchedAt,
       records: s.records.map((r) => ({
         engine: r.engine,
-        query: { source: r.query.source, target: r.query.target },
+        query: { source: r.query.source, target: r.query.target, file: r.query.file, line: r.query.line, note: r.query.note },
         rank: r.rank,
         recordUrl: r.recordUrl,
         fetchedAt: r.fetchedAt,

@@ -29,7 +29,16 @@ export interface OutputPair {
 export interface PairSource {
   pageUrl: string;
   fetchedAt: string;
-  records: ReadonlyArray<{ engine: string; query: { source: string; target: string }; rank: number; recordUrl: string; fetchedAt: string }>;
+  records: ReadonlyArray<{ engine: string; query: SourceQuery; rank: number; recordUrl: string; fetchedAt: string }>;
+}
+
+/** A record's query: its two sides, and where it was read (list, 1-based line, note; null when the store has none). */
+export interface SourceQuery {
+  source: string;
+  target: string;
+  file: string | null;
+  line: number | null;
+  note: string | null;
 }
 
 /** A file to write: its name suffix after PREFIX (e.g. ".tsv", ".en") and its content. */
@@ -92,6 +101,9 @@ export function tsvColumns(langs: LanguagePair): string[] {
     "quality",
     `query_${langs.a}`,
     `query_${langs.b}`,
+    "query_file",
+    "query_line",
+    "query_note",
     "engine",
     "fetched_at",
     "rank",
@@ -111,8 +123,9 @@ export function toTsvColumns(pairs: readonly OutputPair[], langs: LanguagePair, 
       if (c === langs.a) return p.a;
       if (c === langs.b) return p.b;
       if (c === "score") return p.score;
+      if (c in prov) return prov[c];
       if (c.startsWith("query_")) return query[c.slice("query_".length)];
-      return prov[c];
+      return undefined;
     };
     lines.push(columns.map((c) => oneLine(String(value(c) ?? ""))).join("\t"));
   }
@@ -142,6 +155,7 @@ export function provenanceFields(p: OutputPair, langs: LanguagePair): Record<str
   return {
     quality: p.quality ?? null,
     query: r ? { [langs.a]: r.query.source, [langs.b]: r.query.target } : null,
+    ...queryOrigin(r?.query),
     engine: r?.engine ?? null,
     fetched_at: r?.fetchedAt ?? first?.fetchedAt ?? null,
     rank: r?.rank ?? null,
@@ -154,12 +168,18 @@ export function provenanceFields(p: OutputPair, langs: LanguagePair): Record<str
       records: s.records.map((x) => ({
         engine: x.engine,
         query: { [langs.a]: x.query.source, [langs.b]: x.query.target },
+        ...queryOrigin(x.query),
         rank: x.rank,
         record_url: x.recordUrl,
         fetched_at: x.fetchedAt,
       })),
     })),
   };
+}
+
+/** Where a record's query was read, as JSON fields (nulls where the store has no origin, or the pair no record). */
+function queryOrigin(q: SourceQuery | undefined): { query_file: string | null; query_line: number | null; query_note: string | null } {
+  return { query_file: q?.file ?? null, query_line: q?.line ?? null, query_note: q?.note ?? null };
 }
 
 export function toTmx(pairs: readonly OutputPair[], langs: LanguagePair): string {
@@ -177,6 +197,9 @@ export function toTmx(pairs: readonly OutputPair[], langs: LanguagePair): string
       for (const r of s.records) {
         out.push(`      <prop type="x-engine">${xmlText(r.engine)}</prop>`);
         out.push(`      <prop type="x-query">${xmlText(`${r.query.source}\t${r.query.target}`)}</prop>`);
+        if (r.query.file !== null) out.push(`      <prop type="x-query-file">${xmlText(r.query.file)}</prop>`);
+        if (r.query.line !== null) out.push(`      <prop type="x-query-line">${r.query.line}</prop>`);
+        if (r.query.note !== null) out.push(`      <prop type="x-query-note">${xmlText(r.query.note)}</prop>`);
         out.push(`      <prop type="x-record-rank">${r.rank}</prop>`);
         out.push(`      <prop type="x-record-url">${xmlText(r.recordUrl)}</prop>`);
         out.push(`      <prop type="x-fetched-at">${xmlText(r.fetchedAt)}</prop>`);

@@ -25,6 +25,7 @@ export interface RunSettings {
 
 export interface PageJob extends RunSettings {
   engine: string;
+  /** The query's two sides, each with its language (the run's pair travels in every job), and where it was read. */
   query: QueryPair;
   page: number;
   /** Failed attempts so far, by kind (the page policy's retry budgets). */
@@ -56,9 +57,15 @@ export function pageJob(
 ): { name: string; data: PageJob; jobId: string } {
   return {
     name: settings.run,
-    data: { ...settings, engine, query: { source: { ...query.source }, target: { ...query.target } }, page, errors: 0, blocks: 0 },
+    data: { ...settings, engine, query: jobQuery(query), page, errors: 0, blocks: 0 },
     jobId: pageJobId(settings.run, engine, query, page),
   };
+}
+
+/** The query as a job carries it: both sides with their languages, and where it was read (the worker stores it). */
+function jobQuery(q: QueryPair): QueryPair {
+  const origin = q.file === undefined ? {} : { file: q.file, line: q.line, note: q.note ?? null };
+  return { source: { ...q.source }, target: { ...q.target }, ...origin };
 }
 
 /**

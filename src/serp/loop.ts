@@ -1,5 +1,5 @@
 import { median } from "../stats.js";
-import { lastCompletedFetch, type QueryPair, type Store } from "../store/index.js";
+import { lastCompletedFetch, noteQueryOrigin, type QueryPair, type Store } from "../store/index.js";
 import { type HarvestStats, RunCounters, type RunOutcome } from "./counters.js";
 import type { EngineSetup } from "./engine-files.js";
 import { type EngineState, type HarvestEvent, PagePolicy, type PageTask, type PolicyOptions } from "./page-policy.js";
@@ -86,6 +86,8 @@ export class HarvestLoop<D> {
   async step(e: EngineState, task: PageTask, signal?: AbortSignal): Promise<PageStep<D>> {
     const fresh = await this.freshFetch(e, task);
     if (fresh) {
+      // Not fetched again, but where its query was read is kept all the same (a store from before origins were kept).
+      await noteQueryOrigin(this.o.store, task.query);
       this.counters.skipped(e.setup.name);
       const decision = await this.queue.decide(e, (x) => this.policy.nextPage(x, task, fresh.recordCount));
       this.progress();

@@ -1,5 +1,6 @@
 import { type LanguagePair, parallelText } from "../language-pair.js";
 import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import { SettingError, UserError } from "../errors.js";
 import {
   configuredBlocks,
@@ -166,9 +167,13 @@ export function loadConfiguredEngines(names: readonly string[], wrappersDir?: st
   });
 }
 
-/** A query list path as given, or else the user's or shipped list of that name (`queries/demo.tsv` from any folder). */
+/**
+ * A query list's path: the file given (made absolute: its queries' rows name it wherever the harvest ran, and workers
+ * elsewhere store it as the enqueuer saw it), else the user's or shipped list of that name (`queries/demo.tsv` from any
+ * folder); a path found nowhere is returned as given (reading it says so).
+ */
 export function resolveQueryFile(path: string): string {
-  if (existsSync(path)) return path;
+  if (existsSync(path)) return resolve(path);
   const m = /^queries[\\/]([^\\/]+)$/.exec(path);
   const known = m ? resolveResource("queries", m[1]!) : null;
   return known && existsSync(known) ? known : path;

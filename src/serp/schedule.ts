@@ -4,6 +4,7 @@ import { Cron } from "croner";
 import { scheduleSchema } from "../config/index.js";
 import { resolveResource } from "../config/index.js";
 import { UserError } from "../errors.js";
+import { type LanguagePair, parseLanguagePair } from "../text/index.js";
 import { isPostgresUrl } from "../store/index.js";
 import { readJsonFile, validated } from "../io/index.js";
 import { parseDuration } from "../duration.js";
@@ -32,6 +33,8 @@ export interface ScheduledRun {
   retries: number;
   timeoutMs: number;
   model: string | null | undefined;
+  /** The languages of the query lists' columns; null: the daemon's (its --pair, else the config file's). */
+  pair: LanguagePair | null;
 }
 
 export interface ScheduleConfig {
@@ -81,6 +84,7 @@ export function scheduleFromValue(value: unknown, file: string, where = file): S
       retries: r.retries,
       timeoutMs: r.timeoutSeconds * 1000,
       model: r.model === undefined ? undefined : r.model === null ? null : rel(r.model),
+      pair: r.pair === undefined ? null : runPair(r.pair, `${at}.pair`),
     };
   });
   return {
@@ -90,6 +94,15 @@ export function scheduleFromValue(value: unknown, file: string, where = file): S
     chromium: config.chromium ?? null,
     runs,
   };
+}
+
+/** A run's `pair`, checked as `--pair` is (a code no script is known for is refused here, not at its first tick). */
+function runPair(text: string, at: string): LanguagePair {
+  try {
+    return parseLanguagePair(text);
+  } catch (err) {
+    throw new UserError(`${at}: ${(err as Error).message}`);
+  }
 }
 
 export type SchedulerEvent =

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { parallelText, parallelTextKey } from "../language-pair.js";
+import { EN_ZH, parallelText, parallelTextKey } from "../language-pair.js";
 import { linkFetchQuery } from "./provenance.js";
 import { compressHtml, decompressHtml } from "./blob.js";
 import { nowIso, type Store } from "./db.js";
@@ -243,12 +243,17 @@ export interface KeptResultPage {
   contentSha256: string | null;
 }
 
-/** The latest kept page of each (query, page) of an engine, skipping pages marked unprocessable, in fetch order. */
+/**
+ * The latest kept page of each (query, page) of an engine, skipping pages marked unprocessable, in fetch order; its
+ * query in the languages of the fetch's `queries` row (en–zh for a fetch without one).
+ */
 export async function keptResultPages(store: Store, engine: string): Promise<KeptResultPage[]> {
   const rows = await store.sql.all<{
     id: number;
     query_en: string;
     query_zh: string;
+    src_lang: string | null;
+    tgt_lang: string | null;
     page: number;
     url: string;
     final_url: string | null;
@@ -256,8 +261,8 @@ export async function keptResultPages(store: Store, engine: string): Promise<Kep
     started_at: string;
     content_sha256: string | null;
   }>(
-    sql`SELECT f.id, f.query_en, f.query_zh, f.page, f.url, f.final_url, f.http_status, f.started_at, f.content_sha256
-       FROM fetches f
+    sql`SELECT f.id, f.query_en, f.query_zh, q.src_lang, q.tgt_lang, f.page, f.url, f.final_url, f.http_status, f.started_at, f.content_sha256
+       FROM fetches f LEFT JOIN queries q ON q.id = f.query_id
        WHERE f.engine = ${engine} AND f.html IS NOT NULL AND f.unprocessable IS NULL AND f.id = (
          SELECT max(g.id) FROM fetches g WHERE g.engine = f.engine AND g.query_en = f.query_en
            AND g.query_zh = f.query_zh AND g.page = f.page AND g.html IS NOT NULL)
@@ -265,7 +270,7 @@ export async function keptResultPages(store: Store, engine: string): Promise<Kep
   );
   return rows.map((r) => ({
     fetchId: r.id,
-    query: parallelText(r.query_en, r.query_zh),
+    query: parallelText(r.query_en, r.query_zh, r.src_lang && r.tgt_lang ? { a: r.src_lang, b: r.tgt_lang } : EN_ZH),
     page: r.page,
     url: r.url,
     finalUrl: r.final_url,

@@ -77,6 +77,7 @@ export {
   getRecord,
   iterateRecords,
   listRecords,
+  type QueryOrigin,
   type QueryPair,
   type RecordFilter,
   type RecordLabel,
@@ -100,4 +101,4 @@ export {
   staleRuns,
 } from "./runs.js";
 export { environmentError } from "./errors.js";
-export { linkPageRecords, type PageSource, pageSources, type RecordSource } from "./provenance.js";
+export { linkPageRecords, noteQueryOrigin, type PageSource, pageSources, type RecordSource } from "./provenance.js";

@@ -1,5 +1,6 @@
-import { LEGACY_COLUMNS, type ParallelText } from "../language-pair.js";
+import { LEGACY_COLUMNS } from "../language-pair.js";
 import type { Store } from "./db.js";
+import type { QueryPair } from "./records.js";
 import { raw, sql } from "./sql.js";
 
 /**
@@ -96,19 +97,35 @@ export async function pageSources(store: Store, pageIds: readonly number[]): Pro
 }
 
 /**
- * A fetch's query as a `queries` row (made on first use), linked from the fetch and from the records it
- * stored or saw first (`query_id`). Called inside the fetch's transaction.
+ * A fetch's query as a `queries` row (made on first use, with where the query was read), linked from the fetch and
+ * from the records it stored or saw first (`query_id`). Called inside the fetch's transaction.
  */
-export async function linkFetchQuery(store: Store, fetchId: number, query: ParallelText): Promise<void> {
+export async function linkFetchQuery(store: Store, fetchId: number, query: QueryPair): Promise<void> {
   const { source, target } = query;
   const db = store.sql;
   await db.run(
     sql`INSERT INTO queries (src_lang, tgt_lang, src_text, tgt_text) VALUES (${source.lang}, ${target.lang}, ${source.text}, ${target.text})
         ON CONFLICT DO NOTHING`,
   );
+  await noteQueryOrigin(store, query);
   const row = (await db.get<{ id: number }>(
     sql`SELECT id FROM queries WHERE src_lang = ${source.lang} AND tgt_lang = ${target.lang} AND src_text = ${source.text} AND tgt_text = ${target.text}`,
   ))!;
   await db.run(sql`UPDATE fetches SET query_id = ${row.id} WHERE id = ${fetchId}`);
   await db.run(sql`UPDATE records SET query_id = ${row.id} WHERE last_fetch_id = ${fetchId} AND query_id IS NULL`);
+}
+
+/**
+ * Where a query was read (its list, line and note), on its `queries` row when the row has none yet: the first list
+ * a query is harvested from stays its origin, and a row made before origins were kept (migration 9) gains one at the
+ * next harvest of its query. Nothing when the query says nowhere (or has no row yet).
+ */
+export async function noteQueryOrigin(store: Store, query: QueryPair): Promise<void> {
+  if (query.file === undefined) return;
+  const { source, target } = query;
+  await store.sql.run(
+    sql`UPDATE queries SET source_file = ${query.file}, source_line = ${query.line ?? null}, note = ${query.note ?? null}
+        WHERE src_lang = ${source.lang} AND tgt_lang = ${target.lang} AND src_text = ${source.text} AND tgt_text = ${target.text}
+          AND source_file IS NULL`,
+  );
 }

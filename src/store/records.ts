@@ -4,8 +4,18 @@ import { type Backend, join, raw, type SqlQuery, sql } from "./sql.js";
 
 export type RecordLabel = "bilingual" | "monolingual";
 
-/** A query as submitted: the parallel sentence pair (seed §4.1). Its columns are query_en (source) and query_zh (target). */
-export type QueryPair = ParallelText;
+/**
+ * A query as submitted: the parallel sentence pair (seed §4.1). Its columns are query_en (source) and query_zh (target).
+ * A query read from a list also says where (`QueryOrigin`): its `queries` row keeps it, for the corpus's provenance.
+ */
+export interface QueryPair extends ParallelText, Partial<QueryOrigin> {}
+
+/** Where a query was read: the list (an absolute path), its 1-based line, and the line's note column (null: none). */
+export interface QueryOrigin {
+  file: string;
+  line: number;
+  note: string | null;
+}
 
 /** A search-engine result record as kept in the store (one row per engine + query + url). */
 export interface StoredRecord {

@@ -1,5 +1,5 @@
 import { parallelText } from "../../src/language-pair.js";
-import { inTransaction, openStore, recordFetch, type Store } from "../../src/store/index.js";
+import { inTransaction, openStore, type QueryPair, recordFetch, type Store } from "../../src/store/index.js";
 
 /**
  * A store holding `n` harvested records (100 per result page, one transaction), for tests and benchmarks
@@ -43,18 +43,19 @@ export async function buildRecordStore(path: string, n: number): Promise<void> {
   }
 }
 
-/** Records of one result page of `engine` for the query "Good morning / 早上好", as a harvest stores them. */
+/** Records of one result page of `engine` for a query ("Good morning / 早上好" by default), as a harvest stores them. */
 export async function storeHarvestedRecords(
   store: Store,
   engine: string,
   records: ReadonlyArray<{ url: string; title: string; snippet: string; rank: number }>,
+  query: QueryPair = parallelText("Good morning", "早上好"),
 ): Promise<void> {
   await recordFetch(
     store,
     {
       runId: null,
       engine,
-      query: parallelText("Good morning", "早上好"),
+      query,
       page: 1,
       url: `https://${engine}.example/search?q=x`,
       status: "ok",

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exportCorpus } from "../../src/export/index.js";
+import { parallelText } from "../../src/language-pair.js";
 import { fetchBilingualPages } from "../../src/extract/index.js";
 import { createFetcher } from "../../src/net/index.js";
 import { listRecords, openStore, raw, type Store, setClassification, sql } from "../../src/store/index.js";
@@ -33,12 +34,20 @@ describe("a corpus you can trust: scored, filtered and traceable", async () => {
     });
     store = await openStore(join(dir, "bitext.db"));
     const urls = ["/office.html", "/news.html", "/daily.html"];
+    // The query as a harvest read it from a list; baidu's harvest read it from another list, later.
+    const query = (file: string, line: number, note: string | null) => ({ ...parallelText("Good morning", "早上好"), file, line, note });
     await storeHarvestedRecords(
       store,
       "bing",
       urls.map((u, i) => ({ url: server.url(u), title: `t${i}`, snippet: "s", rank: i + 1 })),
+      query("/lists/greetings.tsv", 3, "tatoeba #1"),
     );
-    await storeHarvestedRecords(store, "baidu", [{ url: server.url("/news.html"), title: "n", snippet: "s", rank: 4 }]);
+    await storeHarvestedRecords(
+      store,
+      "baidu",
+      [{ url: server.url("/news.html"), title: "n", snippet: "s", rank: 4 }],
+      query("/lists/other.tsv", 9, null),
+    );
     for (const r of await listRecords(store)) await setClassification(store, r.id, { label: "bilingual", probability: 0.9, model: "test" });
     await fetchBilingualPages(store, { fetcher: createFetcher({ delayMs: 0 }) });
   });
@@ -48,9 +57,17 @@ describe("a corpus you can trust: scored, filtered and traceable", async () => {
     await server?.close();
   });
 
-  it("stores the query once, in its languages, linked from every fetch and record", async () => {
-    expect(await store.sql.all(sql`SELECT src_lang, tgt_lang, src_text, tgt_text FROM queries`)).toEqual([
-      { src_lang: "en", tgt_lang: "zh", src_text: "Good morning", tgt_text: "早上好" },
+  it("stores the query once, in its languages, with the first list it was read from, linked from every fetch and record", async () => {
+    expect(await store.sql.all(sql`SELECT src_lang, tgt_lang, src_text, tgt_text, source_file, source_line, note FROM queries`)).toEqual([
+      {
+        src_lang: "en",
+        tgt_lang: "zh",
+        src_text: "Good morning",
+        tgt_text: "早上好",
+        source_file: "/lists/greetings.tsv",
+        source_line: 3,
+        note: "tatoeba #1",
+      },
     ]);
     const unlinked = async (t: string) =>
       (await store.sql.get<{ n: number }>(sql`SELECT count(*) AS n FROM ${raw(t)} WHERE query_id IS NULL`))!.n;
@@ -101,7 +118,8 @@ describe("a corpus you can trust: scored, filtered and traceable", async () => {
       .map((l) => JSON.parse(l) as Record<string, unknown>);
     const records = (pageUrl: string) =>
       store.sql.all(
-        sql`SELECT r.engine, r.url, r.rank, r.query_en, r.query_zh, f.started_at FROM page_records pr JOIN records r ON r.id = pr.record_id
+        sql`SELECT r.engine, r.url, r.rank, r.query_en, r.query_zh, f.started_at, q.source_file, q.source_line, q.note
+         FROM page_records pr JOIN records r ON r.id = pr.record_id JOIN queries q ON q.id = r.query_id
          JOIN fetches f ON f.id = r.first_fetch_id JOIN pages p ON p.id = pr.page_id WHERE coalesce(p.final_url, p.url) = ${pageUrl}`,
       );
     for (const line of lines) {
@@ -113,11 +131,15 @@ describe("a corpus you can trust: scored, filtered and traceable", async () => {
         query_en: string;
         query_zh: string;
         started_at: string;
+        source_file: string;
+        source_line: number;
+        note: string | null;
       }>;
       expect(rows.length).toBeGreaterThan(0);
       const match = rows.find((x) => x.engine === line["engine"] && x.url === line["record_url"]);
       expect(match).toBeDefined();
       expect(line["query"]).toEqual({ en: match!.query_en, zh: match!.query_zh });
+      expect([line["query_file"], line["query_line"], line["query_note"]]).toEqual([match!.source_file, match!.source_line, match!.note]);
       expect(line["rank"]).toBe(match!.rank);
       expect(line["fetched_at"]).toBe(match!.started_at);
       expect(line["method"]).toEqual(expect.any(String));
@@ -130,7 +152,7 @@ describe("a corpus you can trust: scored, filtered and traceable", async () => {
   });
 
   it("TSV gets the columns asked for, provenance included", async () => {
-    const columns = ["en", "zh", "quality", "query_en", "engine", "record_url", "page_url"];
+    const columns = ["en", "zh", "quality", "query_en", "engine", "record_url", "page_url", "query_file", "query_line", "query_note"];
     const rows = (await exportCorpus(store, { format: "tsv", out: null, columns })).files[0]!.content.trimEnd().split("\n");
     expect(rows[0]).toBe(columns.join("\t"));
     const news = rows
@@ -143,6 +165,7 @@ describe("a corpus you can trust: scored, filtered and traceable", async () => {
       expect(["bing", "baidu"]).toContain(r[4]);
       expect(r[5]).toBe(server.url("/news.html"));
       expect(Number(r[2])).toBeGreaterThan(0);
+      expect(r.slice(7)).toEqual(["/lists/greetings.tsv", "3", "tatoeba #1"]);
     }
   });
 
@@ -151,6 +174,9 @@ describe("a corpus you can trust: scored, filtered and traceable", async () => {
     expect(tmx).toContain('<prop type="x-engine">bing</prop>');
     expect(tmx).toContain(`<prop type="x-page-url">${server.url("/news.html")}</prop>`);
     expect(tmx).toContain('<prop type="x-quality">');
+    expect(tmx).toContain('<prop type="x-query-file">/lists/greetings.tsv</prop>');
+    expect(tmx).toContain('<prop type="x-query-line">3</prop>');
+    expect(tmx).toContain('<prop type="x-query-note">tatoeba #1</prop>');
     const moses = (await exportCorpus(store, { format: "moses", out: null })).files;
     expect(moses.map((f) => f.suffix)).toEqual([".en", ".zh", ".meta.jsonl"]);
     const n = (s: string) => s.trimEnd().split("\n").length;

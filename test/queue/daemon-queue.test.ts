@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadBullmq, type PageJob, parseRedisUrl, queueName } from "../../src/queue/index.js";
 import { runCommand, spawnCli } from "../helpers/cli.js";
 import { type RedisServer, redisUnavailable, startRedis } from "../helpers/redis.js";
 
@@ -65,4 +66,50 @@ describe.skipIf(unavailable !== null)("bitext daemon --queue", () => {
     const runs = (JSON.parse(status.stdout) as { runs: Array<{ run: string; waiting: number }> }).runs;
     expect(runs.map((r) => r.run).sort()).toEqual([...added.keys()].sort());
   }, 90_000);
+});
+
+describe.skipIf(unavailable !== null)("bitext daemon --queue --once: the language pair travels in the page jobs", () => {
+  let redis: RedisServer;
+  let dir: string;
+  beforeAll(async () => {
+    redis = await startRedis();
+    dir = mkdtempSync(join(tmpdir(), "bitext-daemon-pair-"));
+  });
+  afterAll(async () => {
+    await redis?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("a run's own pair, else the daemon's --pair; each job's query with its languages, list, line and note", async () => {
+    writeFileSync(join(dir, "ja.tsv"), "Good morning.\tおはようございます。\tja #1\n");
+    writeFileSync(join(dir, "ko.tsv"), "# Korean\nThank you.\t감사합니다.\n");
+    const config = join(dir, "schedule.json");
+    const run = (name: string, extra: object = {}) => ({ name, cron: "0 3 * * *", queries: [`${name}.tsv`], engines: ["bing"], ...extra });
+    writeFileSync(config, JSON.stringify({ runs: [run("ja", { pair: "en-ja" }), run("ko")] }));
+    const r = await runCommand(["daemon", "--config", config, "--queue", redis.url, "--once", "--pair", "en-ko", "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const bull = await loadBullmq();
+    const queue = new bull.Queue<PageJob>(queueName("bing"), { connection: parseRedisUrl(redis.url) });
+    try {
+      const jobs = (await queue.getJobs(["waiting", "prioritized", "delayed"])).map((j) => j.data.query);
+      expect(jobs.sort((a, b) => a.source.text.localeCompare(b.source.text))).toEqual([
+        {
+          source: { lang: "en", text: "Good morning." },
+          target: { lang: "ja", text: "おはようございます。" },
+          file: join(dir, "ja.tsv"),
+          line: 1,
+          note: "ja #1",
+        },
+        {
+          source: { lang: "en", text: "Thank you." },
+          target: { lang: "ko", text: "감사합니다." },
+          file: join(dir, "ko.tsv"),
+          line: 2,
+          note: null,
+        },
+      ]);
+    } finally {
+      await queue.close();
+    }
+  }, 60_000);
 });

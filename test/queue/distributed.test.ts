@@ -450,3 +450,50 @@ describe.skipIf(unavailable !== null)("distributed harvest: the engine's rate li
     expect(Math.min(...gaps), `gaps: ${gaps.join(" ")}`).toBeGreaterThanOrEqual(GAP_MS);
   }, 120_000);
 });
+
+describe.skipIf(unavailable !== null)("distributed harvest: the language pair and the query's origin travel in the jobs", () => {
+  let redis: RedisServer;
+  let s: Site;
+  beforeAll(async () => {
+    redis = await startRedis();
+    s = await site();
+  });
+  afterAll(async () => {
+    await s?.close();
+    await redis?.stop();
+  });
+
+  it("a queue filled with --pair en-ja makes a worker (no --pair of its own) store en-ja queries with their list, line and note", async () => {
+    const list = join(s.dir, "greetings-ja.tsv");
+    writeFileSync(list, "# Japanese greetings\nGood morning.\tおはようございます。\tja #1\n\nThank you.\tありがとう。\n");
+    expect(await enqueue(redis, s, list, "sim-list", ["--run", "ja", "--pair", "en-ja"])).toMatchObject({ offered: 2, added: 2 });
+    const db = join(s.dir, "ja.db");
+    const e = await worker(redis, s, db, "sim-list").done;
+    expect(e, e.stderr).toMatchObject({ code: 0 });
+    const store = await openStore(db, { readonly: true });
+    try {
+      expect(
+        await rows(
+          store,
+          "SELECT src_lang, tgt_lang, src_text, tgt_text, source_file, source_line, note FROM queries ORDER BY source_line",
+        ),
+      ).toEqual([
+        {
+          src_lang: "en",
+          tgt_lang: "ja",
+          src_text: "Good morning.",
+          tgt_text: "おはようございます。",
+          source_file: list,
+          source_line: 2,
+          note: "ja #1",
+        },
+        { src_lang: "en", tgt_lang: "ja", src_text: "Thank you.", tgt_text: "ありがとう。", source_file: list, source_line: 4, note: null },
+      ]);
+      // Every fetch the worker stored names its query's row.
+      expect(await rows(store, "SELECT count(*) AS n FROM fetches WHERE query_id IS NULL")).toEqual([{ n: 0 }]);
+      expect(Number((await rows(store, "SELECT count(*) AS n FROM fetches"))[0]!.n)).toBeGreaterThanOrEqual(2);
+    } finally {
+      await store.close();
+    }
+  }, 120_000);
+});

@@ -161,6 +161,7 @@ describe("bitext daemon", () => {
           .map((q) => `${q.source.text}\t${q.target.text}`)
           .join("\n"),
       );
+      writeFileSync(join(b.dir, "ja.tsv"), "Good morning.\tおはようございます。\n");
       const config = join(b.dir, "bitext.schedule.json");
       writeFileSync(
         config,
@@ -170,6 +171,8 @@ describe("bitext daemon", () => {
           runs: [
             { name: "lists", cron: "0 3 * * *", queries: ["q.tsv"], engines: ["sim-list"], model: null },
             { name: "tables", cron: "0 4 * * *", queries: ["q.tsv"], engines: ["sim-table"], model: null },
+            // A run of its own language pair; the others take the daemon's.
+            { name: "japanese", cron: "0 5 * * *", queries: ["ja.tsv"], engines: ["sim-list"], model: null, pair: "en-ja" },
           ],
         }),
       );
@@ -190,11 +193,18 @@ describe("bitext daemon", () => {
         "finished:lists",
         "started:tables",
         "finished:tables",
+        "started:japanese",
+        "finished:japanese",
       ]);
       const store = await openStore(join(b.dir, "daemon.db"));
       const runs = await store.sql.all(sql`SELECT status FROM runs`);
+      const pairs = await store.sql.all(sql`SELECT tgt_lang, count(*) AS n FROM queries GROUP BY tgt_lang ORDER BY tgt_lang`);
       await store.close();
-      expect(runs).toEqual([{ status: "completed" }, { status: "completed" }]);
+      expect(runs).toEqual([{ status: "completed" }, { status: "completed" }, { status: "completed" }]);
+      expect(pairs).toEqual([
+        { tgt_lang: "ja", n: 1 },
+        { tgt_lang: "zh", n: 2 },
+      ]);
     } finally {
       await b.close();
     }

@@ -37,6 +37,22 @@ describe("reading a schedule config", () => {
     expect(() => readScheduleConfig("/nonexistent/bitext.schedule.json")).toThrow(/cannot read schedule config \(no such file\)/);
   });
 
+  it("reads a run's language pair, refusing one that is not two known, different languages", () => {
+    const c = readScheduleConfig(
+      configFile({
+        runs: [
+          { ...RUN, pair: "en-ja" },
+          { ...RUN, name: "other" },
+        ],
+      }),
+    );
+    expect(c.runs.map((r) => r.pair)).toEqual([{ a: "en", b: "ja" }, null]);
+    expect(() => readScheduleConfig(configFile({ runs: [{ ...RUN, pair: "english" }] }))).toThrow(/runs\.0\.pair: /);
+    expect(() => readScheduleConfig(configFile({ runs: [{ ...RUN, pair: "en-en" }] }))).toThrow(
+      /runs\.0\.pair: the two languages must differ/,
+    );
+  });
+
   it("reads durations", () => {
     expect(parseDuration("0")).toBe(0);
     expect(parseDuration("90s")).toBe(90_000);
@@ -61,6 +77,7 @@ describe("the scheduler", () => {
       retries: 0,
       timeoutMs: 1000,
       model: null,
+      pair: null,
     });
     let active = 0;
     let maxActive = 0;
@@ -106,6 +123,7 @@ describe("the scheduler", () => {
           retries: 0,
           timeoutMs: 1,
           model: null,
+          pair: null,
         },
       ],
       {
