@@ -3,7 +3,7 @@ import { fetchBilingualPages } from "../extract/index.js";
 import { writeReport } from "../report/index.js";
 import { type HarvestRunResult, runHarvest } from "../serp/index.js";
 import { countRecords, listRecords, type StoredRecord, withStore } from "../store/index.js";
-import type { PipelineContext, PipelineStep } from "./context.js";
+import type { PipelineStep } from "./context.js";
 import { corpusSamples } from "./samples.js";
 
 /**
@@ -162,7 +162,9 @@ const writeTheReport: PipelineStep = {
       writeReport(store, out, { screenshotDirs: [...screenshotDirs], ...(storeLabel ? { storeLabel } : {}) }),
     );
     ctx.results[this.id] = { file: r.out, charts: r.charts, drifts: r.data.drifts.length };
-    ctx.hooks.say(`  ${r.charts.length} charts, ${r.data.screenshots.length} screenshots, ${r.data.drifts.length} drift event(s) → ${r.out}`);
+    ctx.hooks.say(
+      `  ${r.charts.length} charts, ${r.data.screenshots.length} screenshots, ${r.data.drifts.length} drift event(s) → ${r.out}`,
+    );
   },
 };
 
