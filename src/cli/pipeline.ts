@@ -88,7 +88,8 @@ async function pipelineHere(files: string[], flags: PipelineFlags, settings: Set
 /** The end of a run for a person: where the corpus, report and store are, and what to do when it stopped short. */
 function pipelineSummary(ctx: PipelineContext, outcome: PipelineOutcome, left: number): string {
   if (outcome.interrupted) {
-    return `interrupted after ${outcome.completed.join(", ") || "no step"}: rerun the same command to resume. The store: ${ctx.db}`;
+    const done = outcome.completed.length > 0 ? `after ${outcome.completed.join(", ")}` : "before any step ended";
+    return `interrupted ${done}: rerun the same command to resume. The store: ${ctx.db}`;
   }
   const corpus = ctx.results["corpus"] as { file: string; pairs: number; rejected: number };
   const report = ctx.results["report"] as { file: string };

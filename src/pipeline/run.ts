@@ -2,7 +2,7 @@ import type { PipelineContext, PipelineStep } from "./context.js";
 import { PIPELINE_STEPS } from "./steps.js";
 
 export interface PipelineOutcome {
-  /** The ids of the steps that ran to their end, in order. */
+  /** The ids of the steps that ran to their end (not cut short by the signal), in order. */
   completed: string[];
   /** The context's signal stopped the run before its last step. */
   interrupted: boolean;
@@ -18,7 +18,7 @@ export async function runPipeline(ctx: PipelineContext, steps: readonly Pipeline
     if (ctx.signal?.aborted) return { completed, interrupted: true };
     ctx.hooks.step?.(i + 1, steps.length, step);
     await step.run(ctx);
-    completed.push(step.id);
+    if (!ctx.signal?.aborted) completed.push(step.id);
   }
   return { completed, interrupted: false };
 }

@@ -13,7 +13,8 @@ import { PIPELINE_STEPS } from "../../src/pipeline/index.js";
 import { readQueryFile, wrapperFilePath, writeDefinition } from "../../src/serp/index.js";
 import { DEMO_STEPS, type Simulator, startSimulator } from "../../src/sim/index.js";
 import { countRecords, openStore } from "../../src/store/index.js";
-import { runCommand } from "../helpers/cli.js";
+import { exited, runCommand, spawnCli } from "../helpers/cli.js";
+import { untilFetches } from "../serp/helpers.js";
 
 describe("bitext pipeline", () => {
   const dir = mkdtempSync(join(tmpdir(), "bitext-pipeline-"));
@@ -28,7 +29,7 @@ describe("bitext pipeline", () => {
     writeFileSync(
       queries,
       readQueryFile(resourcePath("queries", "demo.tsv"))
-        .slice(0, 3)
+        .slice(0, 2)
         .map((q) => `${q.source.text}\t${q.target.text}`)
         .join("\n"),
     );
@@ -42,7 +43,23 @@ describe("bitext pipeline", () => {
     const db = join(dir, "bitext.db");
     const out = join(dir, "out", "corpus");
     const r = await runCommand(
-      ["pipeline", queries, "--engines", "sim-list", "--wrappers", wrappers, "--db", db, "--pages", "1", "--out", out, "--format", "jsonl", "--json"],
+      [
+        "pipeline",
+        queries,
+        "--engines",
+        "sim-list",
+        "--wrappers",
+        wrappers,
+        "--db",
+        db,
+        "--pages",
+        "1",
+        "--out",
+        out,
+        "--format",
+        "jsonl",
+        "--json",
+      ],
       { env: { BITEXT_HOME: dir } },
     );
     expect(r.code, r.stderr).toBe(0);
@@ -61,7 +78,7 @@ describe("bitext pipeline", () => {
 
     // The harvest learned the engine's wrapper from its first page and stored every record, classified.
     const harvest = report.results["harvest"] as { ok: number; left: number; newRecords: number; model: string | null };
-    expect(harvest).toMatchObject({ ok: 3, left: 0 });
+    expect(harvest).toMatchObject({ ok: 2, left: 0 });
     expect(harvest.model).not.toBeNull();
     expect(JSON.parse(readFileSync(join(wrappers, "sim-list.json"), "utf8")).wrapper).not.toBeNull();
     const store = await openStore(db);
@@ -106,4 +123,46 @@ describe("bitext pipeline", () => {
     expect(r.stderr).toContain('--format: unknown format "xls" (expected tsv, tmx, moses, jsonl)');
     expect(existsSync(join(dir, "data", "bitext.db"))).toBe(false);
   });
+
+  it("stops at Ctrl-C after the page in flight, starts no later step, and exits 130", async () => {
+    // A slow engine, so the harvest is still going when the signal comes.
+    const slow = await startSimulator({ faults: [], latencyMs: 1500 });
+    const slowWrappers = join(dir, "slow-wrappers");
+    const list = slow.engines.find((e) => e.spec.name === "sim-list")!;
+    writeDefinition(wrapperFilePath(slowWrappers, "sim-list"), "sim-list", list.definition);
+    const db = join(dir, "interrupted.db");
+    const out = join(dir, "interrupted");
+    try {
+      const child = spawnCli(
+        [
+          "pipeline",
+          queries,
+          "--engines",
+          "sim-list",
+          "--wrappers",
+          slowWrappers,
+          "--db",
+          db,
+          "--concurrency",
+          "1",
+          "--out",
+          out,
+          "--json",
+        ],
+        { env: { ...process.env, BITEXT_HOME: dir } },
+      );
+      const end = exited(child);
+      await untilFetches(db, 1);
+      child.kill("SIGINT");
+      const r = await end;
+      expect(r.code, r.stderr).toBe(130);
+      const report = JSON.parse(r.stdout) as { completed: string[]; interrupted: boolean; results: Record<string, { status?: string }> };
+      expect(report).toMatchObject({ completed: [], interrupted: true });
+      expect(report.results["harvest"]?.status).toBe("interrupted");
+      expect(Object.keys(report.results)).toEqual(["harvest"]);
+      expect(existsSync(`${out}.tsv`)).toBe(false);
+    } finally {
+      await slow.close();
+    }
+  }, 60_000);
 });
