@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { assertWritable, loadSettings, type Settings } from "../config/index.js";
+import { UserError } from "../errors.js";
 import { OUTPUT_FORMATS } from "../export/index.js";
 import { defaultScorer } from "../extract/index.js";
 import { PIPELINE_STEPS, type PipelineContext, type PipelineHooks, type PipelineOutcome, runPipeline } from "../pipeline/index.js";
@@ -45,6 +46,7 @@ Example:
 
 /** The pipeline on the user's engines, in this process; Ctrl-C stops the harvest at a safe point and starts no further step. */
 async function pipelineHere(files: string[], flags: PipelineFlags, settings: Settings): Promise<void> {
+  if (files.length === 0) throw new UserError("pipeline: give at least one query list (QUERIES.tsv)");
   const format = parseFormat(flags.format);
   assertWritable(flags.out); // before the work, not after
   const { queryFiles, engines, db, wrappersDir, pair, ...harvest } = harvestRunSettings(files, flags, settings);

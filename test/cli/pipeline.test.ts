@@ -122,6 +122,9 @@ describe("bitext pipeline", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('--format: unknown format "xls" (expected tsv, tmx, moses, jsonl)');
     expect(existsSync(join(dir, "data", "bitext.db"))).toBe(false);
+    const none = await runCommand(["pipeline", "--engines", "sim-list"], { env: { BITEXT_HOME: dir } });
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain("pipeline: give at least one query list (QUERIES.tsv)");
   });
 
   it("stops at Ctrl-C after the page in flight, starts no later step, and exits 130", async () => {
