@@ -27,6 +27,7 @@ const LAYERS = [
   "queue",
   "report",
   "annotate",
+  "pipeline", // one composition of the stages (harvest → pages → corpus → report) for the demo and the CLI
   "sim",
   "cli",
   "api", // src/index.ts, the package's root (the pipeline in one call per step), and src/api/*.ts, its subpaths

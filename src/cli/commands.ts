@@ -42,6 +42,12 @@ export const commands: readonly CommandEntry[] = [
     load: async () => (await import("./harvest.js")).registerHarvestCommand,
   },
   {
+    name: "pipeline",
+    summary:
+      "run the whole job on your engines, as the demo does: harvest, fetch the bilingual pages, extract and export the corpus, report",
+    load: async () => (await import("./pipeline.js")).registerPipelineCommand,
+  },
+  {
     name: "worker",
     summary: "run the page jobs of a queue (bitext harvest --queue) on this machine: distributed harvesting on Redis",
     load: async () => (await import("./worker.js")).registerWorkerCommand,

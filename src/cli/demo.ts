@@ -1,11 +1,10 @@
 import { type Command, Option } from "commander";
 import { type DemoOptions, DEMO_FAULTS, defaultDemoOptions, runDemo } from "../sim/index.js";
 import { parseFaults } from "../sim/index.js";
-import { logEvent, progressReporter } from "./harvest.js";
+import { pipelineView } from "./pipeline.js";
 import { resolve } from "node:path";
 import { demoFolder } from "../config/index.js";
-import { printJson, printLine } from "./output.js";
-import { createProgress, type Progress } from "./progress.js";
+import { printJson } from "./output.js";
 import { wholeNumber } from "./flags.js";
 import { quoted, selfCommand } from "./self.js";
 
@@ -46,31 +45,11 @@ export function registerDemoCommand(program: Command): void {
         ...(flags.port !== undefined ? { port: Number(flags.port) } : {}),
         ...(flags.chromium ? { chromium: flags.chromium } : {}),
       };
-      const quiet = flags.json ?? false;
-      const progress = createProgress({ label: "harvest", quiet });
-      let pagesProgress = null as Progress | null; // made when the fetch step starts, so its ETA counts from there
-      // A line of the report goes below the progress line, never onto it: the live line is erased first.
-      const say = quiet
-        ? () => {}
-        : (line: string) => {
-            progress.done();
-            pagesProgress?.done();
-            printLine(line);
-          };
+      const view = pipelineView({ lines: !flags.json, events: !flags.json });
+      const say = view.hooks.say;
       try {
-        const report = await runDemo(options, {
-          say,
-          step: (i, n, step) => say(`\n[${i}/${n}] ${step.title}`),
-          onHarvestEvent: quiet ? () => {} : (e) => logEvent(e, progress),
-          onHarvestProgress: progressReporter(progress),
-          onPagesTotal: (n) => {
-            progress.done(); // the harvest is over
-            pagesProgress = createProgress({ label: "fetch pages", quiet, total: n });
-          },
-          onPageDone: () => pagesProgress?.tick(),
-        });
-        progress.done();
-        pagesProgress?.done();
+        const report = await runDemo(options, view.hooks);
+        view.done();
         const next = nextCommands(report.db);
         if (flags.json) printJson({ ...report, next });
         else {
@@ -80,8 +59,7 @@ export function registerDemoCommand(program: Command): void {
           for (const c of next) say(`  ${c}`);
         }
       } finally {
-        progress.done();
-        pagesProgress?.done();
+        view.done();
       }
     });
 }

@@ -17,7 +17,8 @@ import { stopOnInterrupt } from "./signals.js";
 import type { LanguagePair } from "../text/index.js";
 import { pairOption, resolvePair, splitList, storeOption } from "./shared-options.js";
 
-interface HarvestFlags extends BrowserFlags {
+/** The flags of a harvest run in this process: `harvest`'s and `pipeline`'s (`harvestRunOptions`). */
+export interface HarvestRunFlags extends BrowserFlags {
   engines: string;
   pair?: LanguagePair;
   pages: string;
@@ -31,8 +32,11 @@ interface HarvestFlags extends BrowserFlags {
   model?: string;
   classify: boolean;
   learn: boolean;
-  reextract?: boolean;
   fetch?: string;
+}
+
+interface HarvestFlags extends HarvestRunFlags {
+  reextract?: boolean;
   queue?: string;
   run?: string;
   json?: boolean;
@@ -66,6 +70,23 @@ left for the next run (some failed after their retries, or an engine was given u
 
 /** The options of `harvest`, their defaults from the config file or DEFAULTS. */
 function harvestOptions(command: Command, settings: Settings): Command {
+  return harvestRunOptions(command, settings)
+    .option("--reextract", "ask no engine: re-extract records from the pages kept with --keep-html, with the current wrappers")
+    .addOption(
+      new Option(
+        "--queue <url>",
+        "do not fetch here: enqueue the pages as jobs on this Redis (redis://host:port) for bitext worker processes",
+      ).env("BITEXT_QUEUE"),
+    )
+    .option("--run <name>", "with --queue: the run's name (default: the query lists' names and today's date)")
+    .option("--json", "print the run summary as JSON");
+}
+
+/**
+ * The options of a harvest run in this process (`harvest`, and `pipeline`'s harvest step): engines, pages,
+ * store, wrappers, classifier, browser, pair; defaults from the config file or DEFAULTS. Read by `harvestRunSettings`.
+ */
+export function harvestRunOptions(command: Command, settings: Settings): Command {
   return withBrowserOptions(
     command
       .option("--engines <list>", "comma-separated engines (wrappers/<engine>.json)", defaultEngines(settings).join(","))
@@ -83,8 +104,7 @@ function harvestOptions(command: Command, settings: Settings): Command {
       .option("--timeout <duration>", "page load timeout (30s, 1m)", DEFAULTS.timeout)
       .option("--model <file>", "classifier model for classifying records as they are stored (default: models/default.json if present)")
       .option("--no-classify", "store records unclassified even if a model is present")
-      .option("--no-learn", "never learn or re-learn wrappers from harvested pages")
-      .option("--reextract", "ask no engine: re-extract records from the pages kept with --keep-html, with the current wrappers"),
+      .option("--no-learn", "never learn or re-learn wrappers from harvested pages"),
   )
     .option("--headed", "show the browser window (needs a display)")
     .addOption(
@@ -93,15 +113,33 @@ function harvestOptions(command: Command, settings: Settings): Command {
         "fetch result pages with the browser, a plain HTTP client, or HTTP first (default: each engine's definition)",
       ).choices(["browser", "http", "auto"]),
     )
-    .addOption(
-      new Option(
-        "--queue <url>",
-        "do not fetch here: enqueue the pages as jobs on this Redis (redis://host:port) for bitext worker processes",
-      ).env("BITEXT_QUEUE"),
-    )
-    .option("--run <name>", "with --queue: the run's name (default: the query lists' names and today's date)")
-    .option(...pairOption())
-    .option("--json", "print the run summary as JSON");
+    .option(...pairOption());
+}
+
+/** A harvest run's options from its flags, each checked (the hooks, signal and run record are the caller's). */
+export function harvestRunSettings(
+  files: string[],
+  flags: HarvestRunFlags,
+  settings: Settings,
+): Omit<HarvestRunOptions, "signal" | "onEvent" | "onProgress" | "runOptions"> & { pair: LanguagePair } {
+  return {
+    queryFiles: files,
+    pair: resolvePair(flags.pair),
+    engines: splitList(flags.engines),
+    db: storePath(flags.db, settings),
+    ...(flags.wrappers ? { wrappersDir: flags.wrappers } : {}),
+    pages: wholeNumber("--pages", flags.pages, 1),
+    concurrency: wholeNumber("--concurrency", flags.concurrency, 1),
+    maxAgeMs: durationMs("--max-age", flags.maxAge),
+    keepHtml: flags.keepHtml ?? false,
+    retries: wholeNumber("--retries", flags.retries, 0),
+    timeoutMs: positiveDurationMs("--timeout", flags.timeout),
+    model: harvestModel(flags, settings),
+    learn: flags.learn,
+    ...(flags.chromium ? { chromium: flags.chromium } : {}),
+    ...browserFlags(flags, settings),
+    ...(flags.fetch ? { fetchMode: flags.fetch as FetchMode } : {}),
+  };
 }
 
 /** `harvest --queue`: the pages become jobs on Redis for `bitext worker` processes; nothing is fetched here. */
@@ -137,22 +175,7 @@ async function harvestHere(files: string[], flags: HarvestFlags, settings: Setti
   const progress = createProgress({ label: "harvest", quiet: flags.json ?? false });
   try {
     const result = await runHarvest({
-      queryFiles: files,
-      pair: resolvePair(flags.pair),
-      engines: splitList(flags.engines),
-      db: storePath(flags.db, settings),
-      ...(flags.wrappers ? { wrappersDir: flags.wrappers } : {}),
-      pages: wholeNumber("--pages", flags.pages, 1),
-      concurrency: wholeNumber("--concurrency", flags.concurrency, 1),
-      maxAgeMs: durationMs("--max-age", flags.maxAge),
-      keepHtml: flags.keepHtml ?? false,
-      retries: wholeNumber("--retries", flags.retries, 0),
-      timeoutMs: positiveDurationMs("--timeout", flags.timeout),
-      model: harvestModel(flags, settings),
-      learn: flags.learn,
-      ...(flags.chromium ? { chromium: flags.chromium } : {}),
-      ...browserFlags(flags),
-      ...(flags.fetch ? { fetchMode: flags.fetch as FetchMode } : {}),
+      ...harvestRunSettings(files, flags, settings),
       signal: interrupt.signal,
       runOptions: { files, ...flags },
       onEvent: (e) => logEvent(e, progress),

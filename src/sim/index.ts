@@ -10,4 +10,4 @@ export {
   type SimRequestLog,
   startSimulator,
 } from "./server.js";
-export { DEMO_FAULTS, type DemoOptions, defaultDemoOptions, runDemo } from "./demo.js";
+export { DEMO_FAULTS, DEMO_STEPS, type DemoHooks, type DemoOptions, defaultDemoOptions, runDemo } from "./demo.js";

@@ -4,8 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readQueryFile } from "../../src/serp/index.js";
 import { resourcePath } from "../../src/paths.js";
-import { DEMO_FAULTS, defaultDemoOptions, runDemo } from "../../src/sim/index.js";
-import { DEMO_STEPS } from "../../src/sim/demo.js";
+import { DEMO_FAULTS, DEMO_STEPS, defaultDemoOptions, runDemo } from "../../src/sim/index.js";
 import { parseFaults } from "../../src/sim/index.js";
 import { countRecords, openStore } from "../../src/store/index.js";
 
