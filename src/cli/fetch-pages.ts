@@ -7,6 +7,7 @@ import { parseUnit } from "./extract.js";
 import { printJson } from "./output.js";
 import { durationMs, positiveDurationMs, wholeNumber } from "./flags.js";
 import { createProgress } from "./progress.js";
+import { stopOnInterrupt } from "./signals.js";
 
 interface FetchPagesFlags {
   db: string;
@@ -48,8 +49,10 @@ export function registerFetchPagesCommand(program: Command): void {
       const progress = createProgress({ label: "fetch-pages", quiet: flags.json === true });
       let pairs = 0;
       let failed = 0;
+      const interrupt = stopOnInterrupt("interrupted: finishing the pages in flight (the rest are fetched by the next run)");
       try {
         const summary = await fetchBilingualPages(store, {
+          signal: interrupt.signal,
           ...(minProbability === undefined ? {} : { minProbability }),
           ...(limit === undefined ? {} : { limit }),
           refetch: flags.refetch === true,
@@ -73,6 +76,7 @@ export function registerFetchPagesCommand(program: Command): void {
             skipped: summary.skipped,
             pairs: summary.pairs,
             pages: summary.pages,
+            interrupted: summary.interrupted,
           });
         } else {
           for (const p of summary.pages)
@@ -84,7 +88,9 @@ export function registerFetchPagesCommand(program: Command): void {
               `${summary.alreadyStored} already stored, ${summary.failed} failed, ${summary.skipped} skipped; ${summary.pairs} sentence pairs\n`,
           );
         }
+        if (summary.interrupted) process.exitCode = 130;
       } finally {
+        interrupt.dispose();
         progress.done();
         await store.close();
       }

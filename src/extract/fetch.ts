@@ -52,6 +52,8 @@ export interface FetchPagesOptions {
   onTotal?: (pages: number) => void;
   /** Scores every extracted pair as it is stored (default: the pair's quality model; null: store unscored). */
   scorer?: PairScorer | null;
+  /** Once aborted, no further page is started; the pages in flight finish and are stored. */
+  signal?: AbortSignal;
 }
 
 export interface PageOutcome {
@@ -75,6 +77,8 @@ export interface FetchPagesSummary {
   skipped: number;
   pairs: number;
   pages: PageOutcome[];
+  /** The signal stopped the run before every page was visited (the rest are visited by the next run). */
+  interrupted: boolean;
 }
 
 export async function fetchBilingualPages(store: Store, options: FetchPagesOptions = {}): Promise<FetchPagesSummary> {
@@ -101,6 +105,7 @@ export async function fetchBilingualPages(store: Store, options: FetchPagesOptio
     skipped: 0,
     pairs: 0,
     pages: [],
+    interrupted: false,
   };
 
   const count = (outcome: PageOutcome) => {
@@ -113,9 +118,10 @@ export async function fetchBilingualPages(store: Store, options: FetchPagesOptio
     options.onPage?.(outcome);
   };
   const lanes = hostLanes(urls);
-  await schedule<PageTask>({
+  const { interrupted } = await schedule<PageTask>({
     lanes,
     concurrency: Math.max(1, options.concurrency ?? 4),
+    ...(options.signal ? { signal: options.signal } : {}),
     start: (li, task) => {
       const lane = lanes[li]!;
       lane.busy = true;
@@ -135,6 +141,7 @@ export async function fetchBilingualPages(store: Store, options: FetchPagesOptio
         });
     },
   });
+  summary.interrupted = interrupted;
   return summary;
 }
 

@@ -102,6 +102,7 @@ const fetchPages: PipelineStep = {
       fetchBilingualPages(store, {
         extract: { pair: ctx.pair },
         ...(ctx.fetcher ? { fetcherOptions: ctx.fetcher } : {}),
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
         ...(onPagesTotal ? { onTotal: (n: number) => onPagesTotal(n) } : {}),
         ...(onPageDone ? { onPage: () => onPageDone() } : {}),
       }),

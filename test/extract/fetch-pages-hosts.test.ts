@@ -81,4 +81,30 @@ describe("fetch-pages on the shared scheduler", async () => {
     expect(seen.maxTotal).toBe(2);
     expect(seen.order).toHaveLength(URLS.length);
   });
+
+  it("starts no page once stopped (Ctrl-C), stores the pages in flight, and leaves the rest to the next run", async () => {
+    const fresh = await openStore(join(dir, "stopped.db"));
+    try {
+      await storeHarvestedRecords(
+        fresh,
+        "sim",
+        URLS.map((url, i) => ({ url, title: `t${i}`, snippet: "s", rank: i + 1 })),
+      );
+      for (const r of await listRecords(fresh)) await setClassification(fresh, r.id, { label: "bilingual", probability: 0.9, model: "test" });
+      const stop = new AbortController();
+      const first = await fetchBilingualPages(fresh, {
+        fetcher: recordingFetcher().fetcher,
+        concurrency: 2,
+        signal: stop.signal,
+        onPage: () => stop.abort(),
+      });
+      expect(first.interrupted).toBe(true);
+      // The two pages in flight when the first finished are stored; nothing else started.
+      expect(first.fetched).toBe(2);
+      const second = await fetchBilingualPages(fresh, { fetcher: recordingFetcher().fetcher, concurrency: 2 });
+      expect(second).toMatchObject({ interrupted: false, fetched: URLS.length - 2, alreadyStored: 2 });
+    } finally {
+      await fresh.close();
+    }
+  });
 });
