@@ -26,7 +26,7 @@ export interface PipelineContext {
   fetcher?: Partial<FetcherOptions>;
   corpus: CorpusSettings;
   report: ReportSettings;
-  /** Aborted: the harvest stops at a safe point and no later step starts. */
+  /** Aborted: the running step (harvest, page fetching) stops at a safe point and no later step starts. */
   signal?: AbortSignal;
   hooks: PipelineHooks;
   /** What each step produced, by step id. */
