@@ -90,7 +90,8 @@ describe("fetch-pages on the shared scheduler", async () => {
         "sim",
         URLS.map((url, i) => ({ url, title: `t${i}`, snippet: "s", rank: i + 1 })),
       );
-      for (const r of await listRecords(fresh)) await setClassification(fresh, r.id, { label: "bilingual", probability: 0.9, model: "test" });
+      for (const r of await listRecords(fresh))
+        await setClassification(fresh, r.id, { label: "bilingual", probability: 0.9, model: "test" });
       const stop = new AbortController();
       const first = await fetchBilingualPages(fresh, {
         fetcher: recordingFetcher().fetcher,
