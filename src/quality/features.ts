@@ -51,8 +51,10 @@ export const FEATURE_NAMES = [
   "tail_min",
   "whole_b",
   "cut_end",
+  "chars_b",
+  "found_a",
 ] as const;
-export const FEATURES_VERSION = "quality-features-7";
+export const FEATURES_VERSION = "quality-features-8";
 
 /** Mean and standard deviation of the log length ratio of real pairs (stored in the model). */
 export interface LengthStats {
@@ -90,7 +92,64 @@ export function pairFeatures(a: Side, b: Side, pair: LanguagePair, lex: Lexicon,
     Math.min(tailCoverage(aContent, bestA), tailCoverage(bContent, bestB)),
     wholeSide(aTokens, bTokens, b.text, pair, lex),
     cutEnd(a, b) || cutEnd(b, a) ? 1 : 0,
+    ...substringCoverage(aTokens, b.text, pair, lex),
   ];
+}
+
+/** Longest run of side b probed as a translation, in letters. */
+const MAX_SUBSTRING = 4;
+
+/**
+ * Character-level evidence, independent of how side b was segmented: every translation of side a's words found
+ * anywhere in side b (for a language written without spaces, any run of 1–MAX_SUBSTRING letters: "try" → 试
+ * inside 再试一次, "application binary interface" → 应用程序 + 二进制 + 接口). Returns the share of b's letters
+ * inside a found translation (chars_b) and the share of a's content words with a translation found (found_a).
+ */
+function substringCoverage(aTokens: readonly string[], bText: string, pair: LanguagePair, lex: Lexicon): [number, number] {
+  const content = contentOf(aTokens, pair.a);
+  const letters = Array.from(lexiconForm(bText, pair.b).match(/\p{L}+/gu) ?? []);
+  const total = letters.reduce((s, r) => s + r.length, 0);
+  if (content.length === 0 || total === 0) return [0, 0];
+  const unspaced = isUnspacedLang(pair.b);
+  const at = new Map<string, number[]>();
+  let offset = 0;
+  for (const run of letters) {
+    const words = unspaced ? undefined : tokenize(run, pair.b);
+    if (words) for (const w of words) push(at, w, offset + Math.max(0, run.indexOf(w)));
+    else for (let i = 0; i < run.length; i++) for (let n = 1; n <= MAX_SUBSTRING && i + n <= run.length; n++) push(at, run.slice(i, i + n), offset + i);
+    offset += run.length;
+  }
+  const covered = new Uint8Array(total);
+  let found = 0;
+  for (const w of content) {
+    const tr = lex.translations(w, pair.a);
+    if (!tr) continue;
+    let hit = false;
+    const mark = (g: string, weight: number) => {
+      if (weight < MIN_SUBSTRING_WEIGHT) return;
+      hit = true;
+      for (const i of at.get(g)!) covered.fill(1, i, Math.min(total, i + g.length));
+    };
+    if (tr.size < at.size) {
+      for (const [g, weight] of tr) if (at.has(g)) mark(g, weight);
+    } else for (const g of at.keys()) {
+      const weight = tr.get(g);
+      if (weight !== undefined) mark(g, weight);
+    }
+    if (hit) found++;
+  }
+  let c = 0;
+  for (const x of covered) c += x;
+  return [c / total, found / content.length];
+}
+
+/** Translations weaker than this (a word of a multi-word gloss) do not count as found in side b. */
+const MIN_SUBSTRING_WEIGHT = 0.5;
+
+function push(m: Map<string, number[]>, k: string, i: number): void {
+  const list = m.get(k);
+  if (list) list.push(i);
+  else m.set(k, [i]);
 }
 
 const ENDS_IN_WORD = /[\p{L}\p{N}]\s*$/u;
