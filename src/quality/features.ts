@@ -53,6 +53,8 @@ export const FEATURE_NAMES = [
   "cut_end",
   "chars_b",
   "found_a",
+  "cov_a_common",
+  "names_missing",
 ] as const;
 export const FEATURES_VERSION = "quality-features-8";
 
@@ -93,7 +95,31 @@ export function pairFeatures(a: Side, b: Side, pair: LanguagePair, lex: Lexicon,
     wholeSide(aTokens, bTokens, b.text, pair, lex),
     cutEnd(a, b) || cutEnd(b, a) ? 1 : 0,
     ...substringCoverage(aTokens, b.text, pair, lex),
+    ...nameEvidence(a.text, pair.a, aContent, bestA, covA),
   ];
+}
+
+const INNER_CAPITALISED = /(?<=\s)\p{Lu}[\p{L}\p{M}'’-]*/gu;
+
+/**
+ * Names weigh apart: a name shared by a sentence and its neighbour ("Tom hugged Mary." / 汤姆不是傻瓜。) gives
+ * them the coverage of a short translation. cov_a_common: side a's coverage without its capitalised words
+ * (after the first); names_missing: the share of those words without a translation in side b.
+ */
+function nameEvidence(aText: string, lang: string, aContent: readonly string[], bestA: ReadonlyMap<string, number>, covA: number): [number, number] {
+  const names = new Set<string>();
+  for (const m of aText.matchAll(INNER_CAPITALISED)) for (const t of tokenize(m[0], lang)) names.add(t);
+  if (names.size === 0) return [covA, 0];
+  let sum = 0;
+  let n = 0;
+  for (const t of aContent) {
+    if (names.has(t)) continue;
+    sum += bestA.get(t) ?? 0;
+    n++;
+  }
+  let missing = 0;
+  for (const t of names) if ((bestA.get(t) ?? 0) < 0.5) missing++;
+  return [n ? sum / n : covA, missing / names.size];
 }
 
 /** Longest run of side b probed as a translation, in letters. */

@@ -50,7 +50,7 @@ interface Example {
 /** How far outside the real pairs' extreme length ratios (in log units) the length rule starts. */
 const LENGTH_MARGIN = 0.7;
 /** Sources with more examples than this weigh as if they had this many (so one big corpus does not drown the sites). */
-const SOURCE_WEIGHT_CAP = 2000;
+const SOURCE_WEIGHT_CAP = Number(process.env.QCAP ?? 2000);
 
 type Labelled = { source: string; positive: boolean; kind: string; pair: TextPair };
 
@@ -181,7 +181,7 @@ function fitModel(all: readonly Example[]): Fitted {
   const logistic = trainLogistic(
     examples.map((e) => expand(basis, e.features)),
     examples.map((e) => (e.positive ? 1 : 0)),
-    { l2: 1, sampleWeights: weights },
+    { l2: Number(process.env.QL2 ?? 1), sampleWeights: weights },
   );
   return { basis, logistic };
 }
