@@ -106,7 +106,13 @@ const INNER_CAPITALISED = /(?<=\s)\p{Lu}[\p{L}\p{M}'’-]*/gu;
  * them the coverage of a short translation. cov_a_common: side a's coverage without its capitalised words
  * (after the first); names_missing: the share of those words without a translation in side b.
  */
-function nameEvidence(aText: string, lang: string, aContent: readonly string[], bestA: ReadonlyMap<string, number>, covA: number): [number, number] {
+function nameEvidence(
+  aText: string,
+  lang: string,
+  aContent: readonly string[],
+  bestA: ReadonlyMap<string, number>,
+  covA: number,
+): [number, number] {
   const names = new Set<string>();
   for (const m of aText.matchAll(INNER_CAPITALISED)) for (const t of tokenize(m[0], lang)) names.add(t);
   if (names.size === 0) return [covA, 0];
@@ -142,7 +148,9 @@ function substringCoverage(aTokens: readonly string[], bText: string, pair: Lang
   for (const run of letters) {
     const words = unspaced ? undefined : tokenize(run, pair.b);
     if (words) for (const w of words) push(at, w, offset + Math.max(0, run.indexOf(w)));
-    else for (let i = 0; i < run.length; i++) for (let n = 1; n <= MAX_SUBSTRING && i + n <= run.length; n++) push(at, run.slice(i, i + n), offset + i);
+    else
+      for (let i = 0; i < run.length; i++)
+        for (let n = 1; n <= MAX_SUBSTRING && i + n <= run.length; n++) push(at, run.slice(i, i + n), offset + i);
     offset += run.length;
   }
   const covered = new Uint8Array(total);
@@ -158,10 +166,11 @@ function substringCoverage(aTokens: readonly string[], bText: string, pair: Lang
     };
     if (tr.size < at.size) {
       for (const [g, weight] of tr) if (at.has(g)) mark(g, weight);
-    } else for (const g of at.keys()) {
-      const weight = tr.get(g);
-      if (weight !== undefined) mark(g, weight);
-    }
+    } else
+      for (const g of at.keys()) {
+        const weight = tr.get(g);
+        if (weight !== undefined) mark(g, weight);
+      }
     if (hit) found++;
   }
   let c = 0;

@@ -95,7 +95,9 @@ describe("the pair features that carry evidence for terms and cut sentences", ()
   });
 
   it("cov_a_common, names_missing: a name shared with a neighbour is not a translation of the rest", () => {
-    const withNames = real("parallel/tatoeba-cmn-eng.dev.tsv").filter((p) => /\s\p{Lu}/u.test(p.a)).slice(0, 200);
+    const withNames = real("parallel/tatoeba-cmn-eng.dev.tsv")
+      .filter((p) => /\s\p{Lu}/u.test(p.a))
+      .slice(0, 200);
     expect(withNames.length).toBe(200);
     let missingReal = 0;
     let missingOther = 0;
