@@ -55,6 +55,7 @@ export const FEATURE_NAMES = [
   "found_a",
   "cov_a_common",
   "names_missing",
+  "matched_min",
 ] as const;
 export const FEATURES_VERSION = "quality-features-8";
 
@@ -96,6 +97,7 @@ export function pairFeatures(a: Side, b: Side, pair: LanguagePair, lex: Lexicon,
     cutEnd(a, b) || cutEnd(b, a) ? 1 : 0,
     ...substringCoverage(aTokens, b.text, pair, lex),
     ...nameEvidence(a.text, pair.a, aContent, bestA, covA),
+    Math.log1p(Math.min(covA * aContent.length, covB * bContent.length)),
   ];
 }
 
