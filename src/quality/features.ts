@@ -66,8 +66,8 @@ export interface LengthStats {
 }
 
 export function pairFeatures(a: Side, b: Side, pair: LanguagePair, lex: Lexicon, len: LengthStats): number[] {
-  const aTokens = tokenize(a.text, pair.a);
-  const bTokens = tokenize(b.text, pair.b);
+  const aTokens = tokenize(withoutAside(a.text, b.text), pair.a);
+  const bTokens = tokenize(withoutAside(b.text, a.text), pair.b);
   const { covA, covB, bestA, bestB, aContent, bContent } = coverage(aTokens, bTokens, b.text, pair, lex);
   const z = (logLengthRatio(a, b) - len.mean) / len.sd;
   let stops = 0;
@@ -187,6 +187,20 @@ function push(m: Map<string, number[]>, k: string, i: number): void {
   const list = m.get(k);
   if (list) list.push(i);
   else m.set(k, [i]);
+}
+
+const ASIDE = /\s*[(（][^()（）]*[)）]/gu;
+
+/**
+ * A side's words without its bracketed asides when the other side has none: a grammatical tag or an acronym
+ * ("address (n.)" / 地址, "integrated development environment (IDE)" / 集成开发环境) has no translation to find.
+ * A side that is all aside keeps it.
+ */
+function withoutAside(text: string, other: string): string {
+  if (!text.includes("(") && !text.includes("（")) return text;
+  if (other.includes("(") || other.includes("（")) return text;
+  const bare = text.replace(ASIDE, " ").trim();
+  return /[\p{L}\p{N}]/u.test(bare) ? bare : text;
 }
 
 const ENDS_IN_WORD = /[\p{L}\p{N}]\s*$/u;
