@@ -68,7 +68,9 @@ export interface LengthStats {
 export function pairFeatures(a: Side, b: Side, pair: LanguagePair, lex: Lexicon, len: LengthStats): number[] {
   const aTokens = tokenize(withoutAside(a.text, b.text), pair.a);
   const bTokens = tokenize(withoutAside(b.text, a.text), pair.b);
-  const { covA, covB, bestA, bestB, aContent, bContent } = coverage(aTokens, bTokens, b.text, pair, lex);
+  // Side b in the lexicon's form (Chinese in Simplified): the translations are, so Traditional text matches too.
+  const bLexText = lexiconForm(b.text, pair.b);
+  const { covA, covB, bestA, bestB, aContent, bContent } = coverage(aTokens, bTokens, b.text, bLexText, pair, lex);
   const z = (logLengthRatio(a, b) - len.mean) / len.sd;
   let stops = 0;
   for (const t of bTokens) if (isStopWord(t, pair.b)) stops++;
@@ -95,7 +97,7 @@ export function pairFeatures(a: Side, b: Side, pair: LanguagePair, lex: Lexicon,
     Math.min(tailCoverage(aContent, bestA), tailCoverage(bContent, bestB)),
     wholeSide(aTokens, bTokens, b.text, pair, lex),
     cutEnd(a, b) || cutEnd(b, a) ? 1 : 0,
-    ...substringCoverage(aTokens, b.text, pair, lex),
+    ...substringCoverage(aContent, bLexText, pair, lex),
     ...nameEvidence(a.text, pair.a, aContent, bestA, covA),
     Math.log1p(Math.min(covA * aContent.length, covB * bContent.length)),
   ];
@@ -139,55 +141,59 @@ const MAX_SUBSTRING = 4;
  * inside 再试一次, "application binary interface" → 应用程序 + 二进制 + 接口). Returns the share of b's letters
  * inside a found translation (chars_b) and the share of a's content words with a translation found (found_a).
  */
-function substringCoverage(aTokens: readonly string[], bText: string, pair: LanguagePair, lex: Lexicon): [number, number] {
-  const content = contentOf(aTokens, pair.a);
-  const letters = Array.from(lexiconForm(bText, pair.b).match(/\p{L}+/gu) ?? []);
-  const total = letters.reduce((s, r) => s + r.length, 0);
-  if (content.length === 0 || total === 0) return [0, 0];
-  const unspaced = isUnspacedLang(pair.b);
-  const at = new Map<string, number[]>();
-  let offset = 0;
+function substringCoverage(aContent: readonly string[], bLexText: string, pair: LanguagePair, lex: Lexicon): [number, number] {
+  const letters = bLexText.match(/\p{L}+/gu) ?? [];
+  if (aContent.length === 0 || letters.length === 0) return [0, 0];
+  // The runs joined by a separator no translation contains: a match never straddles two runs.
+  const text = letters.join(" ");
+  const probes = new Set<string>();
   for (const run of letters) {
-    const words = unspaced ? undefined : tokenize(run, pair.b);
-    if (words) for (const w of words) push(at, w, offset + Math.max(0, run.indexOf(w)));
+    if (!isUnspacedLang(pair.b)) for (const w of tokenize(run, pair.b)) probes.add(w);
     else
-      for (let i = 0; i < run.length; i++)
-        for (let n = 1; n <= MAX_SUBSTRING && i + n <= run.length; n++) push(at, run.slice(i, i + n), offset + i);
-    offset += run.length;
+      for (let i = 0; i < run.length; i++) for (let n = 1; n <= MAX_SUBSTRING && i + n <= run.length; n++) probes.add(run.slice(i, i + n));
   }
-  const covered = new Uint8Array(total);
+  const covered = new Uint8Array(text.length);
   let found = 0;
-  for (const w of content) {
-    const tr = lex.translations(w, pair.a);
-    if (!tr) continue;
-    let hit = false;
-    const mark = (g: string, weight: number) => {
-      if (weight < MIN_SUBSTRING_WEIGHT) return;
-      hit = true;
-      for (const i of at.get(g)!) covered.fill(1, i, Math.min(total, i + g.length));
-    };
-    if (tr.size < at.size) {
-      for (const [g, weight] of tr) if (at.has(g)) mark(g, weight);
-    } else
-      for (const g of at.keys()) {
-        const weight = tr.get(g);
-        if (weight !== undefined) mark(g, weight);
-      }
-    if (hit) found++;
+  for (let k = 0; k < aContent.length; k++) {
+    const w = aContent[k]!;
+    const first = aContent.indexOf(w);
+    if (first < k) {
+      if (foundIn(aContent[first]!, probes, pair, lex, text, covered)) found++;
+      continue;
+    }
+    if (foundIn(w, probes, pair, lex, text, covered)) found++;
   }
   let c = 0;
-  for (const x of covered) c += x;
-  return [c / total, found / content.length];
+  for (let i = 0; i < covered.length; i++) c += covered[i]!;
+  return [c / (text.length - letters.length + 1), found / aContent.length];
+}
+
+/** Whether a translation of `w` is among the probes; marks where each found translation stands in `text`. */
+function foundIn(w: string, probes: ReadonlySet<string>, pair: LanguagePair, lex: Lexicon, text: string, covered: Uint8Array): boolean {
+  const tr = lex.translations(w, pair.a);
+  if (!tr) return false;
+  let hit = false;
+  if (tr.size < probes.size) {
+    for (const [g, weight] of tr)
+      if (weight >= MIN_SUBSTRING_WEIGHT && probes.has(g)) {
+        hit = true;
+        markAll(text, g, covered);
+      }
+  } else
+    for (const g of probes)
+      if ((tr.get(g) ?? 0) >= MIN_SUBSTRING_WEIGHT) {
+        hit = true;
+        markAll(text, g, covered);
+      }
+  return hit;
+}
+
+function markAll(text: string, g: string, covered: Uint8Array): void {
+  for (let i = text.indexOf(g); i >= 0; i = text.indexOf(g, i + 1)) covered.fill(1, i, i + g.length);
 }
 
 /** Translations weaker than this (a word of a multi-word gloss) do not count as found in side b. */
 const MIN_SUBSTRING_WEIGHT = 0.5;
-
-function push(m: Map<string, number[]>, k: string, i: number): void {
-  const list = m.get(k);
-  if (list) list.push(i);
-  else m.set(k, [i]);
-}
 
 const ASIDE = /\s*[(（][^()（）]*[)）]/gu;
 
@@ -266,7 +272,14 @@ function tailCoverage(content: readonly string[], best: ReadonlyMap<string, numb
  * matched against side a's words, crediting the b word and the a words it translates. Identical words (names,
  * Latin words inside Chinese text) match with weight 1; stems differing in their ending match by prefix.
  */
-function coverage(aTokens: readonly string[], bTokens: readonly string[], bText: string, pair: LanguagePair, lex: Lexicon): Coverage {
+function coverage(
+  aTokens: readonly string[],
+  bTokens: readonly string[],
+  bText: string,
+  bLexText: string,
+  pair: LanguagePair,
+  lex: Lexicon,
+): Coverage {
   const aContent = contentOf(aTokens, pair.a);
   const bContent = contentOf(bTokens, pair.b);
   const bestA = new Map<string, number>();
@@ -299,7 +312,7 @@ function coverage(aTokens: readonly string[], bTokens: readonly string[], bText:
     }
     bestB.set(t, best);
   }
-  reverseCoverage(aContent, bTokens, bText, pair, lex, bestA, bestB);
+  reverseCoverage(aContent, bTokens, bText, bLexText, pair, lex, bestA, bestB);
   let sumA = 0;
   for (const t of aContent) sumA += bestA.get(t) ?? 0;
   let sumB = 0;
@@ -329,6 +342,7 @@ function reverseCoverage(
   aContent: readonly string[],
   bTokens: readonly string[],
   bText: string,
+  text: string,
   pair: LanguagePair,
   lex: Lexicon,
   bestA: Map<string, number>,
@@ -341,8 +355,6 @@ function reverseCoverage(
     const tr = lex.translations(w, pair.a);
     if (!tr) continue;
     if (!probes) {
-      // In the lexicon's form (Chinese in Simplified): the translations are, so Traditional text matches too.
-      const text = lexiconForm(bText, pair.b);
       forms = text === bText ? [...bTokens] : bTokens.map((t) => lexiconForm(t, pair.b));
       probes = bProbes(forms, text, pair.b);
     }
