@@ -70,7 +70,8 @@ export function pairFeatures(a: Side, b: Side, pair: LanguagePair, lex: Lexicon,
   const bTokens = tokenize(withoutAside(b.text, a.text), pair.b);
   // Side b in the lexicon's form (Chinese in Simplified): the translations are, so Traditional text matches too.
   const bLexText = lexiconForm(b.text, pair.b);
-  const { covA, covB, bestA, bestB, aContent, bContent } = coverage(aTokens, bTokens, b.text, bLexText, pair, lex);
+  const cov = coverage(aTokens, bTokens, b.text, bLexText, pair, lex);
+  const { covA, covB, bestA, bestB, aContent, bContent } = cov;
   const z = (logLengthRatio(a, b) - len.mean) / len.sd;
   let stops = 0;
   for (const t of bTokens) if (isStopWord(t, pair.b)) stops++;
@@ -97,7 +98,7 @@ export function pairFeatures(a: Side, b: Side, pair: LanguagePair, lex: Lexicon,
     Math.min(tailCoverage(aContent, bestA), tailCoverage(bContent, bestB)),
     wholeSide(aTokens, bTokens, b.text, pair, lex),
     cutEnd(a, b) || cutEnd(b, a) ? 1 : 0,
-    ...substringCoverage(aContent, bLexText, pair, lex),
+    ...substringCoverage(cov, bTokens, b.text, bLexText, pair),
     ...nameEvidence(a.text, pair.a, aContent, bestA, covA),
     Math.log1p(Math.min(covA * aContent.length, covB * bContent.length)),
   ];
@@ -132,64 +133,45 @@ function nameEvidence(
   return [n ? sum / n : covA, missing / names.size];
 }
 
-/** Longest run of side b probed as a translation, in letters. */
-const MAX_SUBSTRING = 4;
-
 /**
  * Character-level evidence, independent of how side b was segmented: every translation of side a's words found
- * anywhere in side b (for a language written without spaces, any run of 1–MAX_SUBSTRING letters: "try" → 试
- * inside 再试一次, "application binary interface" → 应用程序 + 二进制 + 接口). Returns the share of b's letters
- * inside a found translation (chars_b) and the share of a's content words with a translation found (found_a).
+ * anywhere in side b (its words, and for a language written without spaces any run of 1–MAX_RUN letters: "try"
+ * → 试 inside 再试一次, "application binary interface" → 应用程序 + 二进制 + 接口). Returns the share of b's
+ * letters inside a found translation (chars_b) and the share of a's content words with a translation found
+ * (found_a). The coverage passes find them: b's words they matched, and what the reverse pass marked.
  */
-function substringCoverage(aContent: readonly string[], bLexText: string, pair: LanguagePair, lex: Lexicon): [number, number] {
-  const letters = bLexText.match(/\p{L}+/gu) ?? [];
-  if (aContent.length === 0 || letters.length === 0) return [0, 0];
-  // The runs joined by a separator no translation contains: a match never straddles two runs.
-  const text = letters.join(" ");
-  const probes = new Set<string>();
-  for (const run of letters) {
-    if (!isUnspacedLang(pair.b)) for (const w of tokenize(run, pair.b)) probes.add(w);
-    else
-      for (let i = 0; i < run.length; i++) for (let n = 1; n <= MAX_SUBSTRING && i + n <= run.length; n++) probes.add(run.slice(i, i + n));
+function substringCoverage(
+  cov: Coverage,
+  bTokens: readonly string[],
+  bText: string,
+  bLexText: string,
+  pair: LanguagePair,
+): [number, number] {
+  const { aContent, bestA, bestB, found } = cov;
+  let letters = 0;
+  for (const run of bLexText.match(/\p{L}+/gu) ?? []) letters += run.length;
+  if (aContent.length === 0 || letters === 0) return [0, 0];
+  // What the coverage pass matched word for word stands where it is; the reverse pass marked the rest it found.
+  for (const t of new Set(bTokens)) {
+    if ((bestB.get(t) ?? 0) >= MIN_SUBSTRING_WEIGHT) markAll(bLexText, bLexText === bText ? t : lexiconForm(t, pair.b), found.covered);
   }
-  const covered = new Uint8Array(text.length);
-  let found = 0;
-  for (let k = 0; k < aContent.length; k++) {
-    const w = aContent[k]!;
-    const first = aContent.indexOf(w);
-    if (first < k) {
-      if (foundIn(aContent[first]!, probes, pair, lex, text, covered)) found++;
-      continue;
-    }
-    if (foundIn(w, probes, pair, lex, text, covered)) found++;
-  }
+  let words = 0;
+  for (const w of aContent) if ((bestA.get(w) ?? 0) >= 1 || found.words.has(w)) words++;
   let c = 0;
-  for (let i = 0; i < covered.length; i++) c += covered[i]!;
-  return [c / (text.length - letters.length + 1), found / aContent.length];
+  for (let i = 0; i < found.covered.length; i++) if (found.covered[i] && LETTER.test(bLexText[i]!)) c++;
+  return [c / letters, words / aContent.length];
 }
 
-/** Whether a translation of `w` is among the probes; marks where each found translation stands in `text`. */
-function foundIn(w: string, probes: ReadonlySet<string>, pair: LanguagePair, lex: Lexicon, text: string, covered: Uint8Array): boolean {
-  const tr = lex.translations(w, pair.a);
-  if (!tr) return false;
-  let hit = false;
-  if (tr.size < probes.size) {
-    for (const [g, weight] of tr)
-      if (weight >= MIN_SUBSTRING_WEIGHT && probes.has(g)) {
-        hit = true;
-        markAll(text, g, covered);
-      }
-  } else
-    for (const g of probes)
-      if ((tr.get(g) ?? 0) >= MIN_SUBSTRING_WEIGHT) {
-        hit = true;
-        markAll(text, g, covered);
-      }
-  return hit;
-}
+const LETTER = /\p{L}/u;
 
 function markAll(text: string, g: string, covered: Uint8Array): void {
   for (let i = text.indexOf(g); i >= 0; i = text.indexOf(g, i + 1)) covered.fill(1, i, i + g.length);
+}
+
+/** Where side a's words' translations stand in side b, and which a words they translate (see `reverseCoverage`). */
+interface Found {
+  covered: Uint8Array;
+  words: Set<string>;
 }
 
 /** Translations weaker than this (a word of a multi-word gloss) do not count as found in side b. */
@@ -284,7 +266,8 @@ function coverage(
   const bContent = contentOf(bTokens, pair.b);
   const bestA = new Map<string, number>();
   const bestB = new Map<string, number>();
-  if (aContent.length === 0 || bContent.length === 0) return { covA: 0, covB: 0, bestA, bestB, aContent, bContent };
+  const found: Found = { covered: new Uint8Array(bLexText.length), words: new Set() };
+  if (aContent.length === 0 || bContent.length === 0) return { covA: 0, covB: 0, bestA, bestB, aContent, bContent, found };
   const aSet = new Set(aTokens);
   const aPrefix = new Map<string, string[]>();
   for (const t of aSet) {
@@ -312,12 +295,12 @@ function coverage(
     }
     bestB.set(t, best);
   }
-  reverseCoverage(aContent, bTokens, bText, bLexText, pair, lex, bestA, bestB);
+  reverseCoverage(aContent, bTokens, bText, bLexText, pair, lex, bestA, bestB, found);
   let sumA = 0;
   for (const t of aContent) sumA += bestA.get(t) ?? 0;
   let sumB = 0;
   for (const t of bContent) sumB += bestB.get(t) ?? 0;
-  return { covA: sumA / aContent.length, covB: sumB / bContent.length, bestA, bestB, aContent, bContent };
+  return { covA: sumA / aContent.length, covB: sumB / bContent.length, bestA, bestB, aContent, bContent, found };
 }
 
 interface Coverage {
@@ -329,6 +312,8 @@ interface Coverage {
   /** Each side's content words in text order. */
   aContent: string[];
   bContent: string[];
+  /** Translations of a's words found in b beyond its words (reverse pass). */
+  found: Found;
 }
 
 /**
@@ -347,6 +332,7 @@ function reverseCoverage(
   lex: Lexicon,
   bestA: Map<string, number>,
   bestB: Map<string, number>,
+  found: Found,
 ): void {
   let probes: Set<string> | undefined;
   let forms: string[] = [];
@@ -359,7 +345,13 @@ function reverseCoverage(
       probes = bProbes(forms, text, pair.b);
     }
     let best = bestA.get(w) ?? 0;
-    const found = (g: string, weight: number) => {
+    const match = (g: string, weight: number) => {
+      if (weight >= MIN_SUBSTRING_WEIGHT) {
+        markAll(text, g, found.covered);
+        found.words.add(w);
+      }
+      // A single letter counts for chars_b and found_a only: as coverage, only when it is one of b's words.
+      if (g.length < 2 && !forms.includes(g)) return;
       const x = Math.min(1, weight) * (forms.includes(g) ? 1 : CHAR_DISCOUNT);
       if (x > best) best = x;
       forms.forEach((f, i) => {
@@ -369,11 +361,11 @@ function reverseCoverage(
     };
     // Walk the shorter of the two (a common word has hundreds of translations, a sentence a hundred runs).
     if (tr.size < probes.size) {
-      for (const [g, weight] of tr) if (probes.has(g)) found(g, weight);
+      for (const [g, weight] of tr) if (probes.has(g)) match(g, weight);
     } else {
       for (const g of probes) {
         const weight = tr.get(g);
-        if (weight !== undefined) found(g, weight);
+        if (weight !== undefined) match(g, weight);
       }
     }
     bestA.set(w, best);
@@ -382,14 +374,14 @@ function reverseCoverage(
 
 const MAX_RUN = 4;
 
-/** Side b's words, and for a language written without spaces its runs of 2–MAX_RUN letters. */
+/** Side b's words, and for a language written without spaces its runs of 1–MAX_RUN letters. */
 function bProbes(bTokens: readonly string[], bText: string, lang: string): Set<string> {
   const out = new Set(bTokens);
   if (isUnspacedLang(lang)) {
     // By UTF-16 units: a character outside the BMP (rare in Chinese, absent from the lexicon's short words)
     // only yields runs that match nothing.
     for (const run of bText.match(/\p{L}+/gu) ?? []) {
-      for (let i = 0; i + 1 < run.length; i++) for (let n = 2; n <= MAX_RUN && i + n <= run.length; n++) out.add(run.slice(i, i + n));
+      for (let i = 0; i < run.length; i++) for (let n = 1; n <= MAX_RUN && i + n <= run.length; n++) out.add(run.slice(i, i + n));
     }
   }
   return out;
