@@ -157,11 +157,14 @@ export function crossValidate(sources: readonly TrainingSource[], options: Quali
 }
 
 /**
- * Negative kinds measured (and reported) but neither learned from nor used to choose the threshold: a linear
- * model on these features cannot tell a word-by-word gloss from a translation (it has the words; only fluency
- * differs), and learning them blurs every other decision.
+ * Negative kinds measured (and reported) but not used to choose the threshold, and learned from with a small
+ * weight only (MEASURED_WEIGHT): a linear model on these features cannot tell a word-by-word gloss from a
+ * translation (it has the words; only fluency differs), and learning them as fully as the others blurs every
+ * other decision; not learning them at all lets the model lean on coverage, which a gloss has.
  */
 const MEASURED_ONLY: ReadonlySet<string> = new Set(["gloss"]);
+/** The weight of a measured-only negative in training (measured 0, 0.03, 0.05, 0.1, 0.3; see docs/corpus-quality.md). */
+const MEASURED_WEIGHT = 0.05;
 
 /** The features whose effect depends on the shorter side's length (see `Basis`), by name. */
 const BY_LENGTH = ["cov_min", "punct_agree", "final_same", "len_z2", "num_agree", "tail_min", "cov_b_chars"];
@@ -171,9 +174,9 @@ interface Fitted {
   logistic: LogisticModel;
 }
 
-/** The model learns the pairs the rules let through (the ones its score decides), of the kinds it learns. */
+/** The model learns the pairs the rules let through (the ones its score decides), measured-only kinds weighing little. */
 function fitModel(all: readonly Example[]): Fitted {
-  const examples = all.filter((e) => e.rules.length === 0 && !MEASURED_ONLY.has(e.kind));
+  const examples = all.filter((e) => e.rules.length === 0);
   const perSource = new Map<string, number>();
   for (const e of examples) perSource.set(e.source, (perSource.get(e.source) ?? 0) + 1);
   const names: readonly string[] = FEATURE_NAMES;
@@ -182,7 +185,9 @@ function fitModel(all: readonly Example[]): Fitted {
     examples.map((e) => e.features),
     BY_LENGTH.map((n) => [len, names.indexOf(n)] as [number, number]),
   );
-  const weights = examples.map((e) => Math.min(1, SOURCE_WEIGHT_CAP / perSource.get(e.source)!));
+  const weights = examples.map(
+    (e) => Math.min(1, SOURCE_WEIGHT_CAP / perSource.get(e.source)!) * (MEASURED_ONLY.has(e.kind) ? MEASURED_WEIGHT : 1),
+  );
   const logistic = trainLogistic(
     examples.map((e) => expand(basis, e.features)),
     examples.map((e) => (e.positive ? 1 : 0)),
