@@ -51,8 +51,13 @@ export const FEATURE_NAMES = [
   "tail_min",
   "whole_b",
   "cut_end",
+  "chars_b",
+  "found_a",
+  "cov_a_common",
+  "names_missing",
+  "matched_min",
 ] as const;
-export const FEATURES_VERSION = "quality-features-7";
+export const FEATURES_VERSION = "quality-features-8";
 
 /** Mean and standard deviation of the log length ratio of real pairs (stored in the model). */
 export interface LengthStats {
@@ -61,9 +66,12 @@ export interface LengthStats {
 }
 
 export function pairFeatures(a: Side, b: Side, pair: LanguagePair, lex: Lexicon, len: LengthStats): number[] {
-  const aTokens = tokenize(a.text, pair.a);
-  const bTokens = tokenize(b.text, pair.b);
-  const { covA, covB, bestA, bestB, aContent, bContent } = coverage(aTokens, bTokens, b.text, pair, lex);
+  const aTokens = tokenize(withoutAside(a.text, b.text), pair.a);
+  const bTokens = tokenize(withoutAside(b.text, a.text), pair.b);
+  // Side b in the lexicon's form (Chinese in Simplified): the translations are, so Traditional text matches too.
+  const bLexText = lexiconForm(b.text, pair.b);
+  const cov = coverage(aTokens, bTokens, b.text, bLexText, pair, lex);
+  const { covA, covB, bestA, bestB, aContent, bContent } = cov;
   const z = (logLengthRatio(a, b) - len.mean) / len.sd;
   let stops = 0;
   for (const t of bTokens) if (isStopWord(t, pair.b)) stops++;
@@ -90,7 +98,97 @@ export function pairFeatures(a: Side, b: Side, pair: LanguagePair, lex: Lexicon,
     Math.min(tailCoverage(aContent, bestA), tailCoverage(bContent, bestB)),
     wholeSide(aTokens, bTokens, b.text, pair, lex),
     cutEnd(a, b) || cutEnd(b, a) ? 1 : 0,
+    ...substringCoverage(cov, bTokens, b.text, bLexText, pair),
+    ...nameEvidence(a.text, pair.a, aContent, bestA, covA),
+    Math.log1p(Math.min(covA * aContent.length, covB * bContent.length)),
   ];
+}
+
+const INNER_CAPITALISED = /(?<=\s)\p{Lu}[\p{L}\p{M}'’-]*/gu;
+
+/**
+ * Names weigh apart: a name shared by a sentence and its neighbour ("Tom hugged Mary." / 汤姆不是傻瓜。) gives
+ * them the coverage of a short translation. cov_a_common: side a's coverage without its capitalised words
+ * (after the first); names_missing: the share of those words without a translation in side b.
+ */
+function nameEvidence(
+  aText: string,
+  lang: string,
+  aContent: readonly string[],
+  bestA: ReadonlyMap<string, number>,
+  covA: number,
+): [number, number] {
+  const names = new Set<string>();
+  for (const m of aText.matchAll(INNER_CAPITALISED)) for (const t of tokenize(m[0], lang)) names.add(t);
+  if (names.size === 0) return [covA, 0];
+  let sum = 0;
+  let n = 0;
+  for (const t of aContent) {
+    if (names.has(t)) continue;
+    sum += bestA.get(t) ?? 0;
+    n++;
+  }
+  let missing = 0;
+  for (const t of names) if ((bestA.get(t) ?? 0) < 0.5) missing++;
+  return [n ? sum / n : covA, missing / names.size];
+}
+
+/**
+ * Character-level evidence, independent of how side b was segmented: every translation of side a's words found
+ * anywhere in side b (its words, and for a language written without spaces any run of 1–MAX_RUN letters: "try"
+ * → 试 inside 再试一次, "application binary interface" → 应用程序 + 二进制 + 接口). Returns the share of b's
+ * letters inside a found translation (chars_b) and the share of a's content words with a translation found
+ * (found_a). The coverage passes find them: b's words they matched, and what the reverse pass marked.
+ */
+function substringCoverage(
+  cov: Coverage,
+  bTokens: readonly string[],
+  bText: string,
+  bLexText: string,
+  pair: LanguagePair,
+): [number, number] {
+  const { aContent, bestA, bestB, found } = cov;
+  let letters = 0;
+  for (const run of bLexText.match(/\p{L}+/gu) ?? []) letters += run.length;
+  if (aContent.length === 0 || letters === 0) return [0, 0];
+  // What the coverage pass matched word for word stands where it is; the reverse pass marked the rest it found.
+  for (const t of new Set(bTokens)) {
+    if ((bestB.get(t) ?? 0) >= MIN_SUBSTRING_WEIGHT) markAll(bLexText, bLexText === bText ? t : lexiconForm(t, pair.b), found.covered);
+  }
+  let words = 0;
+  for (const w of aContent) if ((bestA.get(w) ?? 0) >= 1 || found.words.has(w)) words++;
+  let c = 0;
+  for (let i = 0; i < found.covered.length; i++) if (found.covered[i] && LETTER.test(bLexText[i]!)) c++;
+  return [c / letters, words / aContent.length];
+}
+
+const LETTER = /\p{L}/u;
+
+function markAll(text: string, g: string, covered: Uint8Array): void {
+  for (let i = text.indexOf(g); i >= 0; i = text.indexOf(g, i + 1)) covered.fill(1, i, i + g.length);
+}
+
+/** Where side a's words' translations stand in side b, and which a words they translate (see `reverseCoverage`). */
+interface Found {
+  covered: Uint8Array;
+  words: Set<string>;
+}
+
+/** Translations weaker than this (a word of a multi-word gloss) do not count as found in side b. */
+const MIN_SUBSTRING_WEIGHT = 0.5;
+
+const ASIDE = /\s*[(（][^()（）]*[)）]/gu;
+
+/**
+ * A side's words without its bracketed asides when the other side has none: a grammatical tag or an acronym
+ * ("address (n.)" / 地址, "integrated development environment (IDE)" / 集成开发环境) has no translation to find.
+ * A side that is all aside keeps it.
+ */
+function withoutAside(text: string, other: string): string {
+  if (!text.includes("(") && !text.includes("（")) return text;
+  if (other.includes("(") || other.includes("（")) return text;
+  const bare = text.replace(ASIDE, " ").trim();
+  return /[\p{L}\p{N}]/u.test(bare) ? bare : text;
 }
 
 const ENDS_IN_WORD = /[\p{L}\p{N}]\s*$/u;
@@ -156,12 +254,20 @@ function tailCoverage(content: readonly string[], best: ReadonlyMap<string, numb
  * matched against side a's words, crediting the b word and the a words it translates. Identical words (names,
  * Latin words inside Chinese text) match with weight 1; stems differing in their ending match by prefix.
  */
-function coverage(aTokens: readonly string[], bTokens: readonly string[], bText: string, pair: LanguagePair, lex: Lexicon): Coverage {
+function coverage(
+  aTokens: readonly string[],
+  bTokens: readonly string[],
+  bText: string,
+  bLexText: string,
+  pair: LanguagePair,
+  lex: Lexicon,
+): Coverage {
   const aContent = contentOf(aTokens, pair.a);
   const bContent = contentOf(bTokens, pair.b);
   const bestA = new Map<string, number>();
   const bestB = new Map<string, number>();
-  if (aContent.length === 0 || bContent.length === 0) return { covA: 0, covB: 0, bestA, bestB, aContent, bContent };
+  const found: Found = { covered: new Uint8Array(bLexText.length), words: new Set() };
+  if (aContent.length === 0 || bContent.length === 0) return { covA: 0, covB: 0, bestA, bestB, aContent, bContent, found };
   const aSet = new Set(aTokens);
   const aPrefix = new Map<string, string[]>();
   for (const t of aSet) {
@@ -189,12 +295,12 @@ function coverage(aTokens: readonly string[], bTokens: readonly string[], bText:
     }
     bestB.set(t, best);
   }
-  reverseCoverage(aContent, bTokens, bText, pair, lex, bestA, bestB);
+  reverseCoverage(aContent, bTokens, bText, bLexText, pair, lex, bestA, bestB, found);
   let sumA = 0;
   for (const t of aContent) sumA += bestA.get(t) ?? 0;
   let sumB = 0;
   for (const t of bContent) sumB += bestB.get(t) ?? 0;
-  return { covA: sumA / aContent.length, covB: sumB / bContent.length, bestA, bestB, aContent, bContent };
+  return { covA: sumA / aContent.length, covB: sumB / bContent.length, bestA, bestB, aContent, bContent, found };
 }
 
 interface Coverage {
@@ -206,6 +312,8 @@ interface Coverage {
   /** Each side's content words in text order. */
   aContent: string[];
   bContent: string[];
+  /** Translations of a's words found in b beyond its words (reverse pass). */
+  found: Found;
 }
 
 /**
@@ -219,10 +327,12 @@ function reverseCoverage(
   aContent: readonly string[],
   bTokens: readonly string[],
   bText: string,
+  text: string,
   pair: LanguagePair,
   lex: Lexicon,
   bestA: Map<string, number>,
   bestB: Map<string, number>,
+  found: Found,
 ): void {
   let probes: Set<string> | undefined;
   let forms: string[] = [];
@@ -231,13 +341,17 @@ function reverseCoverage(
     const tr = lex.translations(w, pair.a);
     if (!tr) continue;
     if (!probes) {
-      // In the lexicon's form (Chinese in Simplified): the translations are, so Traditional text matches too.
-      const text = lexiconForm(bText, pair.b);
       forms = text === bText ? [...bTokens] : bTokens.map((t) => lexiconForm(t, pair.b));
       probes = bProbes(forms, text, pair.b);
     }
     let best = bestA.get(w) ?? 0;
-    const found = (g: string, weight: number) => {
+    const match = (g: string, weight: number) => {
+      if (weight >= MIN_SUBSTRING_WEIGHT) {
+        markAll(text, g, found.covered);
+        found.words.add(w);
+      }
+      // A single letter counts for chars_b and found_a only: as coverage, only when it is one of b's words.
+      if (g.length < 2 && !forms.includes(g)) return;
       const x = Math.min(1, weight) * (forms.includes(g) ? 1 : CHAR_DISCOUNT);
       if (x > best) best = x;
       forms.forEach((f, i) => {
@@ -247,11 +361,11 @@ function reverseCoverage(
     };
     // Walk the shorter of the two (a common word has hundreds of translations, a sentence a hundred runs).
     if (tr.size < probes.size) {
-      for (const [g, weight] of tr) if (probes.has(g)) found(g, weight);
+      for (const [g, weight] of tr) if (probes.has(g)) match(g, weight);
     } else {
       for (const g of probes) {
         const weight = tr.get(g);
-        if (weight !== undefined) found(g, weight);
+        if (weight !== undefined) match(g, weight);
       }
     }
     bestA.set(w, best);
@@ -260,14 +374,14 @@ function reverseCoverage(
 
 const MAX_RUN = 4;
 
-/** Side b's words, and for a language written without spaces its runs of 2–MAX_RUN letters. */
+/** Side b's words, and for a language written without spaces its runs of 1–MAX_RUN letters. */
 function bProbes(bTokens: readonly string[], bText: string, lang: string): Set<string> {
   const out = new Set(bTokens);
   if (isUnspacedLang(lang)) {
     // By UTF-16 units: a character outside the BMP (rare in Chinese, absent from the lexicon's short words)
     // only yields runs that match nothing.
     for (const run of bText.match(/\p{L}+/gu) ?? []) {
-      for (let i = 0; i + 1 < run.length; i++) for (let n = 2; n <= MAX_RUN && i + n <= run.length; n++) out.add(run.slice(i, i + n));
+      for (let i = 0; i < run.length; i++) for (let n = 1; n <= MAX_RUN && i + n <= run.length; n++) out.add(run.slice(i, i + n));
     }
   }
   return out;

@@ -51,6 +51,11 @@ interface Example {
 const LENGTH_MARGIN = 0.7;
 /** Sources with more examples than this weigh as if they had this many (so one big corpus does not drown the sites). */
 const SOURCE_WEIGHT_CAP = 2000;
+/**
+ * The logistic regression's L2 penalty: a strong one (measured 1, 3, 5, 10, 30, 100 with folds by source) keeps
+ * the weights of a source left out close to what the other sources agree on, not to their own cut points.
+ */
+const L2_PENALTY = 10;
 
 type Labelled = { source: string; positive: boolean; kind: string; pair: TextPair };
 
@@ -152,11 +157,14 @@ export function crossValidate(sources: readonly TrainingSource[], options: Quali
 }
 
 /**
- * Negative kinds measured (and reported) but neither learned from nor used to choose the threshold: a linear
- * model on these features cannot tell a word-by-word gloss from a translation (it has the words; only fluency
- * differs), and learning them blurs every other decision.
+ * Negative kinds measured (and reported) but not used to choose the threshold, and learned from with a small
+ * weight only (MEASURED_WEIGHT): a linear model on these features cannot tell a word-by-word gloss from a
+ * translation (it has the words; only fluency differs), and learning them as fully as the others blurs every
+ * other decision; not learning them at all lets the model lean on coverage, which a gloss has.
  */
 const MEASURED_ONLY: ReadonlySet<string> = new Set(["gloss"]);
+/** The weight of a measured-only negative in training (measured 0, 0.03, 0.05, 0.1, 0.3; see docs/corpus-quality.md). */
+const MEASURED_WEIGHT = 0.05;
 
 /** The features whose effect depends on the shorter side's length (see `Basis`), by name. */
 const BY_LENGTH = ["cov_min", "punct_agree", "final_same", "len_z2", "num_agree", "tail_min", "cov_b_chars"];
@@ -166,9 +174,9 @@ interface Fitted {
   logistic: LogisticModel;
 }
 
-/** The model learns the pairs the rules let through (the ones its score decides), of the kinds it learns. */
+/** The model learns the pairs the rules let through (the ones its score decides), measured-only kinds weighing little. */
 function fitModel(all: readonly Example[]): Fitted {
-  const examples = all.filter((e) => e.rules.length === 0 && !MEASURED_ONLY.has(e.kind));
+  const examples = all.filter((e) => e.rules.length === 0);
   const perSource = new Map<string, number>();
   for (const e of examples) perSource.set(e.source, (perSource.get(e.source) ?? 0) + 1);
   const names: readonly string[] = FEATURE_NAMES;
@@ -177,11 +185,13 @@ function fitModel(all: readonly Example[]): Fitted {
     examples.map((e) => e.features),
     BY_LENGTH.map((n) => [len, names.indexOf(n)] as [number, number]),
   );
-  const weights = examples.map((e) => Math.min(1, SOURCE_WEIGHT_CAP / perSource.get(e.source)!));
+  const weights = examples.map(
+    (e) => Math.min(1, SOURCE_WEIGHT_CAP / perSource.get(e.source)!) * (MEASURED_ONLY.has(e.kind) ? MEASURED_WEIGHT : 1),
+  );
   const logistic = trainLogistic(
     examples.map((e) => expand(basis, e.features)),
     examples.map((e) => (e.positive ? 1 : 0)),
-    { l2: 1, sampleWeights: weights },
+    { l2: L2_PENALTY, sampleWeights: weights },
   );
   return { basis, logistic };
 }

@@ -80,4 +80,36 @@ describe("the pair features that carry evidence for terms and cut sentences", ()
     // One segmenter word: the coverage features already looked it up.
     expect(features("Goodbye.", "再见。").whole_b).toBe(0);
   });
+
+  it("chars_b, found_a: translations of side a's words found anywhere in side b, whatever the segmenter's words", () => {
+    // The segmenter's words (接电话, one word the dictionary lacks) match little; answer → 接 and phone → 电话 are inside.
+    const f = features("Answer the phone.", "接电话。");
+    expect(f.cov_min).toBeLessThan(0.2);
+    expect(f.found_a).toBe(1);
+    expect(f.chars_b).toBe(1);
+    // Tatoeba pairs against the same sentences paired with another pair's side b.
+    const pairs = real("parallel/tatoeba-cmn-eng.dev.tsv").slice(0, 300);
+    const mean = (shift: number, name: "chars_b" | "found_a") =>
+      pairs.reduce((s, p, i) => s + features(p.a, pairs[(i + shift) % pairs.length]!.b)[name], 0) / pairs.length;
+    for (const name of ["chars_b", "found_a"] as const) expect(mean(0, name)).toBeGreaterThan(mean(7, name) + 0.3);
+  });
+
+  it("cov_a_common, names_missing: a name shared with a neighbour is not a translation of the rest", () => {
+    const withNames = real("parallel/tatoeba-cmn-eng.dev.tsv")
+      .filter((p) => /\s\p{Lu}/u.test(p.a))
+      .slice(0, 200);
+    expect(withNames.length).toBe(200);
+    let missingReal = 0;
+    let missingOther = 0;
+    for (const [i, p] of withNames.entries()) {
+      missingReal += features(p.a, p.b).names_missing / withNames.length;
+      missingOther += features(p.a, withNames[(i + 7) % withNames.length]!.b).names_missing / withNames.length;
+    }
+    expect(missingReal).toBeLessThan(0.15);
+    expect(missingOther).toBeGreaterThan(missingReal + 0.3);
+    // Without inner capitalised words the common coverage is the coverage.
+    const f = features("I like tea.", "我喜欢茶。");
+    expect(f.names_missing).toBe(0);
+    expect(f.cov_a_common).toBe(f.cov_a);
+  });
 });
