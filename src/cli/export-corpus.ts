@@ -8,7 +8,8 @@ import type { LanguagePair } from "../text/index.js";
 import { openStore } from "../store/index.js";
 import { demoOption, existingStore, pairOption, resolvePair, splitList, storeOption } from "./shared-options.js";
 import { writeLinesTo } from "./stream.js";
-import { parseFormat, parseUnit } from "./extract.js";
+import { parseFormat } from "./extract.js";
+import { parseUnit } from "./flags.js";
 import { printJson } from "./output.js";
 
 interface ExportCorpusFlags {

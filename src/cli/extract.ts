@@ -14,6 +14,7 @@ import { formatPairs, OUTPUT_FORMATS, type OutputFormat, toJsonRecord } from "..
 import { writeFileAtomic } from "../io/index.js";
 import { createFetcher, FetchError, type Fetcher } from "../net/index.js";
 import { EXIT } from "./errors.js";
+import { parseUnit } from "./flags.js";
 import { createProgress } from "./progress.js";
 import { writeLinesTo } from "./stream.js";
 import type { LanguagePair } from "../text/index.js";
@@ -122,10 +123,4 @@ export function parseFormat(value: string): OutputFormat {
 function parseSystem(value: string): ExtractSystem {
   if ((EXTRACT_SYSTEMS as readonly string[]).includes(value)) return value as ExtractSystem;
   throw new UserError(`--system: unknown system "${value}" (expected ${EXTRACT_SYSTEMS.join(", ")})`);
-}
-
-export function parseUnit(flag: string, value: string): number {
-  const x = Number(value);
-  if (!Number.isFinite(x) || x < 0 || x > 1) throw new UserError(`${flag}: expected a number from 0 to 1, got "${value}"`);
-  return x;
 }

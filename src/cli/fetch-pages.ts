@@ -2,17 +2,22 @@ import type { Command } from "commander";
 import { fetchBilingualPages } from "../extract/index.js";
 import { openStore } from "../store/index.js";
 import type { LanguagePair } from "../text/index.js";
-import { existingStore, pairOption, resolvePair, storeOption } from "./shared-options.js";
-import { parseUnit } from "./extract.js";
+import {
+  type CandidateFlags,
+  candidateOptions,
+  candidateSelection,
+  existingStore,
+  pairOption,
+  resolvePair,
+  storeOption,
+} from "./shared-options.js";
 import { printJson } from "./output.js";
 import { durationMs, positiveDurationMs, wholeNumber } from "./flags.js";
 import { createProgress } from "./progress.js";
 import { stopOnInterrupt } from "./signals.js";
 
-interface FetchPagesFlags {
+interface FetchPagesFlags extends CandidateFlags {
   db: string;
-  minProbability?: string;
-  limit?: string;
   refetch?: boolean;
   delay: string;
   timeout: string;
@@ -23,11 +28,7 @@ interface FetchPagesFlags {
 }
 
 export function registerFetchPagesCommand(program: Command): void {
-  program
-    .command("fetch-pages")
-    .option(...storeOption())
-    .option("--min-probability <p>", "only records at least this likely to be bilingual (0–1)")
-    .option("--limit <n>", "at most this many pages")
+  candidateOptions(program.command("fetch-pages").option(...storeOption()))
     .option("--refetch", "download pages again even when already stored")
     .option("--delay <duration>", "minimum time between two requests to one host (500ms, 2s)", "1s")
     .option("--timeout <duration>", "time allowed for one page (20s, 1m)", "20s")
@@ -37,8 +38,7 @@ export function registerFetchPagesCommand(program: Command): void {
     .option("--json", "print the summary as JSON")
     .addHelpText("after", "\nThen: bitext export corpus --format tmx --out corpus")
     .action(async (flags: FetchPagesFlags) => {
-      const minProbability = flags.minProbability === undefined ? undefined : parseUnit("--min-probability", flags.minProbability);
-      const limit = flags.limit === undefined ? undefined : wholeNumber("--limit", flags.limit, 1);
+      const candidates = candidateSelection(flags);
       const fetcherOptions = {
         delayMs: durationMs("--delay", flags.delay),
         timeoutMs: positiveDurationMs("--timeout", flags.timeout),
@@ -53,8 +53,7 @@ export function registerFetchPagesCommand(program: Command): void {
       try {
         const summary = await fetchBilingualPages(store, {
           signal: interrupt.signal,
-          ...(minProbability === undefined ? {} : { minProbability }),
-          ...(limit === undefined ? {} : { limit }),
+          ...candidates,
           refetch: flags.refetch === true,
           extract: { pair: resolvePair(flags.pair) },
           fetcherOptions,

@@ -104,3 +104,10 @@ export function languagePairArgument(value: string): LanguagePair {
     throw err instanceof UserError ? new InvalidArgumentError(err.message) : err;
   }
 }
+
+/** A number from 0 to 1 (a probability, a share, a score) given to `flag`. */
+export function parseUnit(flag: string, value: string): number {
+  const x = Number(value);
+  if (!Number.isFinite(x) || x < 0 || x > 1) throw new UserError(`${flag}: expected a number from 0 to 1, got "${value}"`);
+  return x;
+}

@@ -9,9 +9,10 @@ import { parseFormat } from "./extract.js";
 import { EXIT_INCOMPLETE, type HarvestRunFlags, harvestRunOptions, harvestRunSettings, logEvent, progressReporter } from "./harvest.js";
 import { printJson, printLine } from "./output.js";
 import { createProgress, type Progress } from "./progress.js";
+import { type CandidateFlags, candidateOptions, candidateSelection } from "./shared-options.js";
 import { stopOnInterrupt } from "./signals.js";
 
-interface PipelineFlags extends HarvestRunFlags {
+interface PipelineFlags extends HarvestRunFlags, CandidateFlags {
   out: string;
   format: string;
   json?: boolean;
@@ -21,7 +22,7 @@ export function registerPipelineCommand(program: Command): void {
   // Defaults: the config file's (bitext.config.json in the home), else DEFAULTS (src/config/schema.ts).
   const settings = loadSettings();
   const command = program.command("pipeline").argument("[queries...]", "query lists (English<TAB>Chinese per line)");
-  harvestRunOptions(command, settings)
+  candidateOptions(harvestRunOptions(command, settings))
     .option(
       "--out <prefix>",
       "write the corpus to PREFIX.<format>, the pairs the scorer left out to PREFIX.rejected.jsonl, the report to PREFIX.report.html",
@@ -44,11 +45,12 @@ Example:
     .action(async (files: string[], flags: PipelineFlags) => pipelineHere(files, flags, settings));
 }
 
-/** The pipeline on the user's engines, in this process; Ctrl-C stops the harvest at a safe point and starts no further step. */
+/** The pipeline on the user's engines, in this process; Ctrl-C stops the running step at a safe point and starts no further step. */
 async function pipelineHere(files: string[], flags: PipelineFlags, settings: Settings): Promise<void> {
   if (files.length === 0) throw new UserError("pipeline: give at least one query list (QUERIES.tsv)");
   const format = parseFormat(flags.format);
   assertWritable(flags.out); // before the work, not after
+  const candidates = candidateSelection(flags);
   const { queryFiles, engines, db, wrappersDir, pair, ...harvest } = harvestRunSettings(files, flags, settings);
   const minQuality = settings.config.quality?.minScore;
   // Step lines for a person at a terminal; piped, only the end (the summary, or JSON with --json).
@@ -62,6 +64,7 @@ async function pipelineHere(files: string[], flags: PipelineFlags, settings: Set
       queryFiles,
       pair,
       harvest: { ...harvest, runOptions: { pipeline: true, files, ...flags } },
+      candidates,
       corpus: {
         format,
         out: flags.out,

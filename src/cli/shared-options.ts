@@ -3,7 +3,7 @@ import { defaultPair, demoStorePath, loadSettings, storePath } from "../config/i
 import { type LanguagePair, parseLanguagePair } from "../text/index.js";
 import { UserError } from "../errors.js";
 import { storeExists } from "../store/index.js";
-import { intAtLeast, languagePairArgument, positiveNumberList } from "./flags.js";
+import { intAtLeast, languagePairArgument, parseUnit, positiveNumberList, wholeNumber } from "./flags.js";
 
 /**
  * Flags several commands share, named and described once so every command spells them alike.
@@ -87,4 +87,24 @@ export function resolvePair(flag: LanguagePair | undefined): LanguagePair {
   } catch (err) {
     throw new UserError(`${settings.home.config ?? "config file"}: pair: ${(err as Error).message}`);
   }
+}
+
+/** Which bilingual candidates have their pages fetched: `--min-probability P`, `--limit N` (fetch-pages, pipeline). */
+export function candidateOptions<C extends Command>(command: C): C {
+  return command
+    .option("--min-probability <p>", "fetch only the pages of records at least this likely to be bilingual (0–1)")
+    .option("--limit <n>", "fetch at most this many linked pages");
+}
+
+export interface CandidateFlags {
+  minProbability?: string;
+  limit?: string;
+}
+
+/** The candidate flags as `fetchBilingualPages` options (checked: a bad value names its flag). */
+export function candidateSelection(flags: CandidateFlags): { minProbability?: number; limit?: number } {
+  return {
+    ...(flags.minProbability === undefined ? {} : { minProbability: parseUnit("--min-probability", flags.minProbability) }),
+    ...(flags.limit === undefined ? {} : { limit: wholeNumber("--limit", flags.limit, 1) }),
+  };
 }

@@ -24,6 +24,8 @@ export interface PipelineContext {
   harvest: PipelineHarvestSettings;
   /** The fetcher of the linked pages (default: the polite fetcher's settings). */
   fetcher?: Partial<FetcherOptions>;
+  /** Which bilingual candidates have their pages fetched (default: every record labelled bilingual). */
+  candidates?: { minProbability?: number; limit?: number };
   corpus: CorpusSettings;
   report: ReportSettings;
   /** Aborted: the running step (harvest, page fetching) stops at a safe point and no later step starts. */

@@ -101,6 +101,7 @@ const fetchPages: PipelineStep = {
     const r = await withStore(ctx.db, (store) =>
       fetchBilingualPages(store, {
         extract: { pair: ctx.pair },
+        ...ctx.candidates,
         ...(ctx.fetcher ? { fetcherOptions: ctx.fetcher } : {}),
         ...(ctx.signal ? { signal: ctx.signal } : {}),
         ...(onPagesTotal ? { onTotal: (n: number) => onPagesTotal(n) } : {}),

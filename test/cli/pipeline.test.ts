@@ -113,7 +113,18 @@ describe("bitext pipeline", () => {
     expect(readFileSync(`${out}.rejected.jsonl`, "utf8").split("\n").filter(Boolean)).toHaveLength(corpus.rejected);
     expect(report.results["report"]).toMatchObject({ file: `${out}.report.html` });
     expect(readFileSync(`${out}.report.html`, "utf8")).toContain("sim-list");
-  }, 90_000);
+
+    // Run again with fewer candidates: the result pages are fresh (skipped), and only one linked page is visited.
+    expect(pages.urls).toBeGreaterThan(1);
+    const again = await runCommand(
+      ["pipeline", queries, "--engines", "sim-list", "--wrappers", wrappers, "--db", db, "--out", out, "--limit", "1", "--json"],
+      { env: { BITEXT_HOME: dir } },
+    );
+    expect(again.code, again.stderr).toBe(0);
+    const second = JSON.parse(again.stdout) as { results: Record<string, Record<string, unknown>> };
+    expect(second.results["harvest"]).toMatchObject({ fetched: 0 });
+    expect(second.results["pages"]).toMatchObject({ urls: 1, failed: 0 });
+  }, 120_000);
 
   it("stops before any step on a bad corpus format, with the flag named", async () => {
     const r = await runCommand(["pipeline", queries, "--engines", "sim-list", "--wrappers", wrappers, "--format", "xls"], {
@@ -121,6 +132,15 @@ describe("bitext pipeline", () => {
     });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('--format: unknown format "xls" (expected tsv, tmx, moses, jsonl)');
+    expect(existsSync(join(dir, "data", "bitext.db"))).toBe(false);
+    const probability = await runCommand(
+      ["pipeline", queries, "--engines", "sim-list", "--wrappers", wrappers, "--out", join(dir, "x"), "--min-probability", "2"],
+      {
+        env: { BITEXT_HOME: dir },
+      },
+    );
+    expect(probability.code).toBe(1);
+    expect(probability.stderr).toContain('--min-probability: expected a number from 0 to 1, got "2"');
     expect(existsSync(join(dir, "data", "bitext.db"))).toBe(false);
     const none = await runCommand(["pipeline", "--engines", "sim-list"], { env: { BITEXT_HOME: dir } });
     expect(none.code).toBe(1);
