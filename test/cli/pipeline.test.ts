@@ -4,17 +4,16 @@
  * store of records, a corpus file whose pairs name the query and engine they came from, and a run report;
  * the demo goes through the same steps (after its own wrapper step).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resourcePath } from "../../src/paths.js";
 import { PIPELINE_STEPS } from "../../src/pipeline/index.js";
 import { readQueryFile, wrapperFilePath, writeDefinition } from "../../src/serp/index.js";
 import { DEMO_STEPS, type Simulator, startSimulator } from "../../src/sim/index.js";
 import { countRecords, openStore } from "../../src/store/index.js";
 import { exited, runCommand, spawnCli } from "../helpers/cli.js";
-import { untilFetches } from "../serp/helpers.js";
+import { untilFetches, writeDemoQueries } from "../serp/helpers.js";
 
 describe("bitext pipeline", () => {
   const dir = mkdtempSync(join(tmpdir(), "bitext-pipeline-"));
@@ -26,13 +25,7 @@ describe("bitext pipeline", () => {
     sim = await startSimulator({ faults: [] });
     const list = sim.engines.find((e) => e.spec.name === "sim-list")!;
     writeDefinition(wrapperFilePath(wrappers, "sim-list"), "sim-list", list.definition);
-    writeFileSync(
-      queries,
-      readQueryFile(resourcePath("queries", "demo.tsv"))
-        .slice(0, 2)
-        .map((q) => `${q.source.text}\t${q.target.text}`)
-        .join("\n"),
-    );
+    writeDemoQueries(queries, 2);
   });
   afterAll(async () => {
     await sim.close();

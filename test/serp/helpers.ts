@@ -1,5 +1,5 @@
 import Database from "better-sqlite3";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, writeFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type EngineSetup, loadEngine, wrapperFilePath, writeDefinition } from "../../src/serp/index.js";
@@ -9,6 +9,16 @@ import { type FaultRule, type Simulator, startSimulator } from "../../src/sim/in
 import { openStore, type Store } from "../../src/store/index.js";
 
 export const DEMO = readQueryFile(resourcePath("queries", "demo.tsv"));
+
+/** A query list of the first `n` demo queries (English<TAB>Chinese a line), written to `file`. */
+export function writeDemoQueries(file: string, n: number): void {
+  writeFileSync(
+    file,
+    DEMO.slice(0, n)
+      .map((q) => `${q.source.text}\t${q.target.text}`)
+      .join("\n"),
+  );
+}
 
 export interface Bench {
   sim: Simulator;

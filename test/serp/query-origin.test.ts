@@ -32,6 +32,10 @@ const queryRows = (store: Store) =>
     sql`SELECT src_lang, tgt_lang, src_text, source_file, source_line, note FROM queries ORDER BY source_file, source_line, src_text`,
   );
 
+/** One page of each query from the simulator's list engine, unclassified, into `db`. */
+const harvestOnce = (wrappersDir: string, db: string, queryFiles: string[]) =>
+  runHarvest({ queryFiles, engines: ["sim-list"], wrappersDir, db, driver, model: null, pages: 1, ...FAST });
+
 const line = (i: number, note?: string) => [DEMO[i]!.source.text, DEMO[i]!.target.text, ...(note === undefined ? [] : [note])].join("\t");
 
 describe("a query's origin in the store", () => {
@@ -43,18 +47,8 @@ describe("a query's origin in the store", () => {
       writeFileSync(first, ["# greetings", "", line(0, "tatoeba #1"), line(1), ""].join("\n"));
       writeFileSync(second, [line(1, "again"), "# more", line(2, "tatoeba #3")].join("\n"));
       const db = join(b.dir, "h.db");
-      const harvest = () =>
-        runHarvest({
-          // As a user types them, relative to where the harvest runs.
-          queryFiles: [relative(process.cwd(), first), relative(process.cwd(), second)],
-          engines: ["sim-list"],
-          wrappersDir: b.dir,
-          db,
-          driver,
-          model: null,
-          pages: 1,
-          ...FAST,
-        });
+      // As a user types them, relative to where the harvest runs.
+      const harvest = () => harvestOnce(b.dir, db, [relative(process.cwd(), first), relative(process.cwd(), second)]);
       const run = await harvest();
       expect(run).toMatchObject({ queries: 3, errors: 0, blocked: 0 });
       const store = await openStore(db);
@@ -95,16 +89,7 @@ describe("a query's origin in the store", () => {
       copyFileSync(new URL("../fixtures/store/bb80c07-v5.db", import.meta.url), db);
       const list = join(b.dir, "old-queries.tsv");
       writeFileSync(list, ["# languages: en zh", "I see.\t我明白了。\tfrom the old list", "Good morning\t早上好"].join("\n"));
-      const run = await runHarvest({
-        queryFiles: [list],
-        engines: ["sim-list"],
-        wrappersDir: b.dir,
-        db,
-        driver,
-        model: null,
-        pages: 1,
-        ...FAST,
-      });
+      const run = await harvestOnce(b.dir, db, [list]);
       expect(run).toMatchObject({ queries: 2, errors: 0, blocked: 0 });
       const store = await openStore(db);
       try {

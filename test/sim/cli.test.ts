@@ -1,13 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import { registerSimCommand } from "../../src/cli/sim.js";
 import { UserError } from "../../src/errors.js";
-import { readQueryFile } from "../../src/serp/index.js";
-import { resourcePath } from "../../src/paths.js";
 import { runCommand, spawnCli } from "../helpers/cli.js";
+import { writeDemoQueries } from "../serp/helpers.js";
 
 /** `bitext sim` as a user runs it: a process serving until Ctrl-C, and a harvest in another "terminal" (this process). */
 describe("bitext sim", () => {
@@ -42,13 +41,7 @@ describe("bitext sim", () => {
       expect(def.searchUrl).toBe(`${banner.origin}/list/search?q={query}&first={offset}`);
 
       const queries = join(dir, "q.tsv");
-      writeFileSync(
-        queries,
-        readQueryFile(resourcePath("queries", "demo.tsv"))
-          .slice(0, 2)
-          .map((q) => `${q.source.text}\t${q.target.text}`)
-          .join("\n"),
-      );
+      writeDemoQueries(queries, 2);
       const h = await runCommand(
         ["harvest", queries, "--engines", "sim-list", "--wrappers", wrappers, "--db", join(dir, "bitext.db"), "--no-classify", "--json"],
         {
