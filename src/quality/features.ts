@@ -2,6 +2,7 @@ import type { LanguagePair } from "../language-pair.js";
 import {
   backoffTranslations,
   CHAR_DISCOUNT,
+  derivedTranslations,
   isStopWord,
   isUnspacedLang,
   type Lexicon,
@@ -9,7 +10,8 @@ import {
   SUBWORD_DISCOUNT,
   tokenize,
 } from "../text/index.js";
-import { logLengthRatio, type Side } from "./sides.js";
+import { termAlternatives } from "./alternatives.js";
+import { logLengthRatio, readSide, type Side } from "./sides.js";
 
 /**
  * The features of a pair (Bicleaner-style, Ramírez-Sánchez et al. 2020, without its language models):
@@ -57,7 +59,7 @@ export const FEATURE_NAMES = [
   "names_missing",
   "matched_min",
 ] as const;
-export const FEATURES_VERSION = "quality-features-8";
+export const FEATURES_VERSION = "quality-features-9";
 
 /** Mean and standard deviation of the log length ratio of real pairs (stored in the model). */
 export interface LengthStats {
@@ -66,6 +68,24 @@ export interface LengthStats {
 }
 
 export function pairFeatures(a: Side, b: Side, pair: LanguagePair, lex: Lexicon, len: LengthStats): number[] {
+  const altsA = termAlternatives(a.text, pair.a, b.text, pair.b);
+  const altsB = altsA ? null : termAlternatives(b.text, pair.b, a.text, pair.a);
+  if (!altsA && !altsB) return featuresOf(a, b, pair, lex, len);
+  // A side listing alternatives reads as its best one (by coverage both ways; the first on a tie).
+  let best: number[] = [];
+  for (const alt of altsA ?? altsB!) {
+    const f = altsA
+      ? featuresOf(readSide(alt, pair.a, pair), b, pair, lex, len)
+      : featuresOf(a, readSide(alt, pair.b, pair), pair, lex, len);
+    if (best.length === 0 || f[COV_A]! + f[COV_B]! > best[COV_A]! + best[COV_B]!) best = f;
+  }
+  return best;
+}
+
+const COV_A = FEATURE_NAMES.indexOf("cov_a");
+const COV_B = FEATURE_NAMES.indexOf("cov_b");
+
+function featuresOf(a: Side, b: Side, pair: LanguagePair, lex: Lexicon, len: LengthStats): number[] {
   const aTokens = tokenize(withoutAside(a.text, b.text), pair.a);
   const bTokens = tokenize(withoutAside(b.text, a.text), pair.b);
   // Side b in the lexicon's form (Chinese in Simplified): the translations are, so Traditional text matches too.
@@ -339,7 +359,8 @@ function reverseCoverage(
   for (const w of new Set(aContent)) {
     if ((bestA.get(w) ?? 0) >= 1) continue;
     const tr = lex.translations(w, pair.a);
-    if (!tr) continue;
+    const derived = derivedTranslations(w, pair.a, lex);
+    if (!tr && !derived) continue;
     if (!probes) {
       forms = text === bText ? [...bTokens] : bTokens.map((t) => lexiconForm(t, pair.b));
       probes = bProbes(forms, text, pair.b);
@@ -359,15 +380,20 @@ function reverseCoverage(
         if ((f.includes(g) || g.includes(f)) && (bestB.get(t) ?? 0) < x) bestB.set(t, x);
       });
     };
-    // Walk the shorter of the two (a common word has hundreds of translations, a sentence a hundred runs).
-    if (tr.size < probes.size) {
-      for (const [g, weight] of tr) if (probes.has(g)) match(g, weight);
-    } else {
-      for (const g of probes) {
-        const weight = tr.get(g);
-        if (weight !== undefined) match(g, weight);
+    const probe = (translations: ReadonlyMap<string, number>, discount: number) => {
+      // Walk the shorter of the two (a common word has hundreds of translations, a sentence a hundred runs).
+      if (translations.size < probes!.size) {
+        for (const [g, weight] of translations) if (probes!.has(g)) match(g, weight * discount);
+      } else {
+        for (const g of probes!) {
+          const weight = translations.get(g);
+          if (weight !== undefined) match(g, weight * discount);
+        }
       }
-    }
+    };
+    if (tr) probe(tr, 1);
+    // Nothing found: the word's base, discounted as Sim's back-off through a word's parts ("caller" → 调用 in 调用者).
+    if (best === 0 && derived && !found.words.has(w)) probe(derived, SUBWORD_DISCOUNT);
     bestA.set(w, best);
   }
 }

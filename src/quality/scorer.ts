@@ -1,6 +1,6 @@
 import { UserError } from "../errors.js";
 import type { LanguagePair } from "../language-pair.js";
-import { type Lexicon, loadLexicon } from "../text/index.js";
+import { type Lexicon, lexiconNamed, loadLexicon } from "../text/index.js";
 import { expand } from "./basis.js";
 import { FEATURE_NAMES, FEATURES_VERSION, pairFeatures } from "./features.js";
 import { predictLogistic } from "./logistic.js";
@@ -53,7 +53,8 @@ export function createScorer(model: QualityModelFile, modelPath: string, options
     });
   }
   const pair: LanguagePair = model.pair;
-  const lex = options.lexicon ?? loadLexicon(pair);
+  // The lexicon the model was trained with (a model from before it was recorded: the shared lexicon).
+  const lex = options.lexicon ?? (model.lexicon?.length ? lexiconNamed(pair, model.lexicon, modelPath) : loadLexicon(pair));
   const threshold = options.threshold ?? model.threshold;
   const len = model.lengthRatio;
   return {

@@ -6,7 +6,7 @@
  */
 import type { LanguagePair } from "../language-pair.js";
 import { seededRandom, shuffled } from "../random.js";
-import { type Lexicon, loadLexicon } from "../text/index.js";
+import { type Lexicon, lexiconSourceName, loadLexicon, shippedDictionaryFiles, shippedLexiconFiles } from "../text/index.js";
 import { type Basis, expand, fitBasis } from "./basis.js";
 import { FEATURE_NAMES, FEATURES_VERSION, type LengthStats, pairFeatures } from "./features.js";
 import { type LogisticModel, predictLogistic, trainLogistic } from "./logistic.js";
@@ -91,6 +91,11 @@ function buildExamples(sources: readonly TrainingSource[], pair: LanguagePair, l
   return { trainEx: trainSides.map(toExample), evalEx: sides(evalSet).map(toExample), len };
 }
 
+/** The scorer's lexicon: the shared one and the dictionaries (`models/dictionary-*.tsv`: terms CC-CEDICT lacks). */
+export function qualityLexicon(pair: LanguagePair): Lexicon {
+  return loadLexicon(pair, { files: [...shippedLexiconFiles(), ...shippedDictionaryFiles()] });
+}
+
 export function trainQualityModel(sources: readonly TrainingSource[], options: QualityTrainOptions): QualityModelFile {
   const { pair, seed, lex, trainEx, len, threshold, final, rows } = crossValidate(sources, options);
   return {
@@ -115,7 +120,8 @@ export function trainQualityModel(sources: readonly TrainingSource[], options: Q
         })),
     },
     evaluation: rows,
-    lexicon: [...lex.sources],
+    // The lexicon's sources by name (a path would name the machine the model was trained on): the scorer loads them.
+    lexicon: lex.sources.map(lexiconSourceName),
   };
 }
 
@@ -127,7 +133,7 @@ export function trainQualityModel(sources: readonly TrainingSource[], options: Q
 export function crossValidate(sources: readonly TrainingSource[], options: QualityTrainOptions) {
   const { pair } = options;
   const seed = options.seed ?? 1;
-  const lex = options.lexicon ?? loadLexicon(pair);
+  const lex = options.lexicon ?? qualityLexicon(pair);
   options.onProgress?.("examples");
   const { trainEx, evalEx, len } = buildExamples(sources, pair, lex, options.maxPerSource ?? 4000, seededRandom(seed));
 

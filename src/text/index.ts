@@ -27,13 +27,17 @@ export {
   type LexiconOptions,
   loadLexicon,
   parseLexiconFile,
+  lexiconNamed,
+  lexiconSourceName,
   readLexiconFile,
+  shippedDictionaryFiles,
   shippedLexiconFiles,
 } from "./lexicon.js";
 export {
   type BackoffTranslations,
   backoffTranslations,
   CHAR_DISCOUNT,
+  derivedTranslations,
   overlapScore,
   SUBWORD_DISCOUNT,
   translatedShare,
@@ -48,3 +52,4 @@ export {
   parseParallelTsv,
 } from "./learn-lexicon.js";
 export { cedictGlossTexts, cedictStats, cedictWords } from "./cedict.js";
+export { type EcdictEntry, type EcdictRow, ecdictEntries, ecdictTranslations } from "./ecdict.js";

@@ -174,6 +174,43 @@ export function shippedLexiconFiles(): string[] {
   return listResources("models", (n) => n.startsWith("lexicon-") && n.endsWith(".tsv")).map((r) => r.path);
 }
 
+/**
+ * Dictionaries a model opts into (`models/dictionary-*.tsv`, same format; ECDICT by `bitext lexicon import`): not
+ * part of the shared lexicon, whose users (the classifier, the extractor, the site pairer) were measured without
+ * them. The pair scorer trains with them and its model file names them (`lexiconNamed`).
+ */
+export function shippedDictionaryFiles(): string[] {
+  return listResources("models", (n) => n.startsWith("dictionary-") && n.endsWith(".tsv")).map((r) => r.path);
+}
+
+/** The name a model file records for a lexicon source: "cc-cedict" or the file's name. */
+export function lexiconSourceName(source: string): string {
+  return source.split(/[\\/]/u).at(-1) ?? source;
+}
+
+/**
+ * The lexicon a model was trained with, from the source names it records (`lexiconSourceName`): CC-CEDICT when
+ * named, and each named file of `models/` (the user's shadowing the shipped). A name not found is an error naming it.
+ */
+export function lexiconNamed(pair: LanguagePair, names: readonly string[], modelPath: string): Lexicon {
+  const byName = new Map(
+    listResources("models", (n) => (n.startsWith("lexicon-") || n.startsWith("dictionary-")) && n.endsWith(".tsv")).map((r) => [
+      r.name,
+      r.path,
+    ]),
+  );
+  const files: string[] = [];
+  for (const name of names.map(lexiconSourceName)) {
+    if (name === CEDICT_SOURCE) continue;
+    const path = byName.get(name);
+    if (!path) throw new UserError(`${modelPath}: lexicon: the model was trained with ${name}, which is not in models/ (shipped or yours)`);
+    files.push(path);
+  }
+  return loadLexicon(pair, { files, cedict: names.includes(CEDICT_SOURCE) });
+}
+
+const CEDICT_SOURCE = "cc-cedict";
+
 // ---------------------------------------------------------------------------------------------------------
 
 export interface LexiconOptions {
@@ -227,7 +264,7 @@ export function buildLexicon(pair: LanguagePair, files: readonly LexiconFile[], 
     }
   }
   const withCedict = useCedict && ((pair.a === "en" && pair.b === "zh") || (pair.a === "zh" && pair.b === "en"));
-  if (withCedict) sources.unshift("cc-cedict");
+  if (withCedict) sources.unshift(CEDICT_SOURCE);
 
   const merged = new Map<string, ReadonlyMap<string, number> | null>();
   const lookup = (word: string, from: Lang): ReadonlyMap<string, number> | undefined => {

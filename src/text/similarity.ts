@@ -105,6 +105,65 @@ export function backoffTranslations(word: string, lang: Lang, lex: Lexicon): Bac
   return result ?? undefined;
 }
 
+/** English derivational affixes, as they stand on Porter stems ("growabl", "destructur"). */
+const ENGLISH_PREFIXES = [
+  "un",
+  "in",
+  "im",
+  "il",
+  "ir",
+  "non",
+  "de",
+  "dis",
+  "re",
+  "mis",
+  "pre",
+  "sub",
+  "co",
+  "anti",
+  "auto",
+  "inter",
+  "over",
+  "under",
+  "multi",
+  "super",
+  "meta",
+  "trans",
+];
+const ENGLISH_SUFFIXES = ["er", "or", "ar", "abl", "ibl", "ness", "ment", "ist", "iz", "ful", "less", "ism", "al", "ic"];
+/** The shortest base a derivation back-off looks up (shorter ones are other words: "re" + "ad"). */
+const MIN_BASE = 3;
+const derivedMemo = new WeakMap<Lexicon, Map<string, ReadonlyMap<string, number> | null>>();
+
+/**
+ * The back-off of an English word through its derivation: the translations of the bases the lexicon knows after
+ * one prefix or suffix is taken off ("caller" → call → 调用 in 调用者, "growable" → grow → 增长 in 可增长的,
+ * "dereference" → refer → 引用 in 解引用). Undefined for other languages or when no base is known. Cached per
+ * lexicon. The affix's own meaning (者, 可, 解) is not looked for: the base found is the evidence, discounted.
+ */
+export function derivedTranslations(token: string, lang: Lang, lex: Lexicon): ReadonlyMap<string, number> | undefined {
+  if (lang !== "en" || token.length < MIN_BASE + 2) return undefined;
+  let cache = derivedMemo.get(lex);
+  if (!cache) {
+    cache = new Map();
+    derivedMemo.set(lex, cache);
+  }
+  const hit = cache.get(token);
+  if (hit !== undefined) return hit ?? undefined;
+  const out = new Map<string, number>();
+  const merge = (base: string) => {
+    if (base.length < MIN_BASE) return;
+    const m = lex.translations(base, lang);
+    if (m) for (const [w, v] of m) if ((out.get(w) ?? 0) < v) out.set(w, v);
+  };
+  for (const p of ENGLISH_PREFIXES) if (token.startsWith(p)) merge(token.slice(p.length));
+  for (const x of ENGLISH_SUFFIXES) if (token.endsWith(x)) merge(token.slice(0, -x.length));
+  const result = out.size > 0 ? out : null;
+  if (cache.size >= MEMO_LIMIT) cache.clear();
+  cache.set(token, result);
+  return result ?? undefined;
+}
+
 /** max_j Sim(a, b_j). */
 function bestMatch(a: string, aLang: Lang, bTokens: readonly string[], bLang: Lang, lex: Lexicon): number {
   let best = 0;

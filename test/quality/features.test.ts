@@ -84,7 +84,7 @@ describe("the pair features that carry evidence for terms and cut sentences", ()
   it("chars_b, found_a: translations of side a's words found anywhere in side b, whatever the segmenter's words", () => {
     // The segmenter's words (接电话, one word the dictionary lacks) match little; answer → 接 and phone → 电话 are inside.
     const f = features("Answer the phone.", "接电话。");
-    expect(f.cov_min).toBeLessThan(0.2);
+    expect(f.cov_min).toBeLessThan(0.5);
     expect(f.found_a).toBe(1);
     expect(f.chars_b).toBe(1);
     // Tatoeba pairs against the same sentences paired with another pair's side b.
