@@ -4,7 +4,7 @@ import { basename, extname, resolve } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
 import { inputError, UserError } from "../errors.js";
 import { writeFileAtomic } from "../io/index.js";
-import { userDataPath } from "../config/index.js";
+import { assertWritable, userDataPath } from "../config/index.js";
 import { cedictGlossTexts } from "../text/index.js";
 import {
   EN_ZH,
@@ -124,6 +124,8 @@ const ECDICT_COLUMNS = ["word", "translation", "frq", "bnc"] as const;
  */
 async function importDictionary(file: string, flags: ImportFlags): Promise<void> {
   const t0 = performance.now();
+  const out = flags.out ? resolve(flags.out) : userDataPath("models", "dictionary-ecdict.tsv");
+  assertWritable(out); // before reading a dictionary of 770,000 rows
   const input = createReadStream(file);
   const rows = input.pipe(parseCsv({ columns: true, relax_column_count: true, bom: true }));
   // pipe() does not pass the file's errors on (a missing file): the parser ends with them.
@@ -148,7 +150,6 @@ async function importDictionary(file: string, flags: ImportFlags): Promise<void>
   }
   const entries = await ecdictEntries(checkedRows());
   if (entries.length === 0) throw new UserError(`${file}: no entries (no one-word headword with a translation in Chinese characters)`);
-  const out = flags.out ? resolve(flags.out) : userDataPath("models", "dictionary-ecdict.tsv");
   const header: Array<[string, string]> = [
     ["source", `ECDICT (https://github.com/skywind3000/ECDICT), ${basename(file)}`],
     ["licence", "MIT (ECDICT, Copyright (c) 2017 Linwei)"],

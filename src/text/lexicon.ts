@@ -266,10 +266,14 @@ export function buildLexicon(pair: LanguagePair, files: readonly LexiconFile[], 
   const withCedict = useCedict && ((pair.a === "en" && pair.b === "zh") || (pair.a === "zh" && pair.b === "en"));
   if (withCedict) sources.unshift(CEDICT_SOURCE);
 
-  const merged = new Map<string, ReadonlyMap<string, number> | null>();
+  // Per language, keyed by the word itself: a lookup builds no key string (the scorer makes millions).
+  const mergedByLang = new Map<Lang, Map<string, ReadonlyMap<string, number> | null>>([
+    [pair.a, new Map()],
+    [pair.b, new Map()],
+  ]);
   const lookup = (word: string, from: Lang): ReadonlyMap<string, number> | undefined => {
-    const k = `${from}\u0000${word}`;
-    const hit = merged.get(k);
+    const merged = mergedByLang.get(from)!;
+    const hit = merged.get(word);
     if (hit !== undefined) return hit ?? undefined;
     const learnedMap = learned.get(from)?.get(word);
     let dict: ReadonlyMap<string, number> | undefined;
@@ -280,7 +284,7 @@ export function buildLexicon(pair: LanguagePair, files: readonly LexiconFile[], 
       for (const [w, v] of learnedMap) if ((m.get(w) ?? 0) < v) m.set(w, v);
       result = m;
     } else result = learnedMap ?? dict;
-    merged.set(k, result ?? null);
+    merged.set(word, result ?? null);
     return result;
   };
 

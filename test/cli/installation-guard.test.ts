@@ -57,6 +57,12 @@ describe("every command that writes refuses the installation", () => {
     expect(existsSync(join(ROOT, "model.json"))).toBe(false);
   });
 
+  it("lexicon import --out, before reading the dictionary", async () => {
+    const out = join(ROOT, "models", "dictionary-here.tsv");
+    await refused(["lexicon", "import", join(base, "no-such.csv"), "--out", out], out);
+    expect(existsSync(out)).toBe(false);
+  });
+
   it("demo --dir, before the simulator or a browser starts", async () => {
     const dir = join(ROOT, "demo-here");
     await refused(["demo", "--dir", dir], dir);
