@@ -1,16 +1,13 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { termAlternatives } from "../../src/quality/alternatives.js";
 import { pairFeatures } from "../../src/quality/features.js";
 import { FEATURE_NAMES, loadScorer, qualityModelPath, readQualityModel } from "../../src/quality/index.js";
 import { readSide } from "../../src/quality/sides.js";
-import { EN_ZH, loadLexicon, parseParallelTsv } from "../../src/text/index.js";
+import { EN_ZH, loadLexicon } from "../../src/text/index.js";
+import { fixturePairs } from "./fixture-pairs.js";
 
-/** Real glossary rows (test/fixtures/README.md: every 4th gold pair of the Rust glossary). */
-const terms = parseParallelTsv(
-  "rust-glossary.pairs.tsv",
-  readFileSync(new URL("../fixtures/quality/rust-glossary.pairs.tsv", import.meta.url), "utf8"),
-).map(({ a, b }) => ({ a, b }));
+/** Real glossary rows (every 4th gold pair of the Rust glossary). */
+const terms = fixturePairs("quality/rust-glossary.pairs.tsv");
 
 describe("a side listing a term's alternatives", () => {
   const lex = loadLexicon(EN_ZH);

@@ -1,16 +1,13 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { FEATURE_NAMES } from "../../src/quality/index.js";
 import { pairFeatures } from "../../src/quality/features.js";
 import { qualityModelPath, readQualityModel } from "../../src/quality/index.js";
 import { readSide } from "../../src/quality/sides.js";
-import { EN_ZH, loadLexicon, parseParallelTsv } from "../../src/text/index.js";
+import { EN_ZH, loadLexicon } from "../../src/text/index.js";
+import { fixturePairs } from "./fixture-pairs.js";
 
-/** Real pairs of a fixture copied from ../shared/data (test/fixtures/README.md). */
-const real = (path: string) => {
-  const url = new URL(`../fixtures/real/${path}`, import.meta.url);
-  return parseParallelTsv(path, readFileSync(url, "utf8")).map(({ a, b }) => ({ a, b }));
-};
+/** Real pairs of a fixture copied from ../shared/data. */
+const real = (path: string) => fixturePairs(`real/${path}`);
 
 const lex = loadLexicon(EN_ZH);
 const len = readQualityModel(qualityModelPath(EN_ZH)).lengthRatio;

@@ -1,13 +1,10 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { createScorer, loadScorer, qualityModelPath, readQualityModel } from "../../src/quality/index.js";
-import { EN_ZH, loadLexicon, parseParallelTsv } from "../../src/text/index.js";
+import { EN_ZH, loadLexicon } from "../../src/text/index.js";
+import { fixturePairs } from "./fixture-pairs.js";
 
-/** Real glossary rows (test/fixtures/README.md: every 4th gold pair of the Rust glossary). */
-const terms = parseParallelTsv(
-  "rust-glossary.pairs.tsv",
-  readFileSync(new URL("../fixtures/quality/rust-glossary.pairs.tsv", import.meta.url), "utf8"),
-).map(({ a, b }) => ({ a, b }));
+/** Real glossary rows (every 4th gold pair of the Rust glossary). */
+const terms = fixturePairs("quality/rust-glossary.pairs.tsv");
 
 describe("the lexicon a pair-scorer model was trained with", () => {
   const path = qualityModelPath(EN_ZH);

@@ -1,14 +1,11 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { makeNegatives } from "../../src/quality/index.js";
 import { seededRandom } from "../../src/random.js";
-import { comparableText, EN_ZH, loadLexicon, parseParallelTsv } from "../../src/text/index.js";
+import { comparableText, EN_ZH, loadLexicon } from "../../src/text/index.js";
+import { fixturePairs } from "./fixture-pairs.js";
 
-/** Real pairs of a fixture copied from ../shared/data (test/fixtures/README.md). */
-const real = (path: string) => {
-  const url = new URL(`../fixtures/real/${path}`, import.meta.url);
-  return parseParallelTsv(path, readFileSync(url, "utf8")).map(({ a, b }) => ({ a, b }));
-};
+/** Real pairs of a fixture copied from ../shared/data. */
+const real = (path: string) => fixturePairs(`real/${path}`);
 const key = (p: { a: string; b: string }) => `${comparableText(p.a)}\t${comparableText(p.b)}`;
 
 describe("the synthetic negatives are not translations", () => {

@@ -1,18 +1,15 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadScorer, makeNegatives, NEGATIVE_KINDS } from "../../src/quality/index.js";
 import { seededRandom } from "../../src/random.js";
-import { EN_ZH, loadLexicon, parseParallelTsv } from "../../src/text/index.js";
+import { EN_ZH, loadLexicon } from "../../src/text/index.js";
+import { fixturePairs } from "./fixture-pairs.js";
 
 /*
  * The shipped model (models/quality-en-zh.json) on real pairs it was not trained on: Tatoeba lines the lexicon
  * and the model left out, and Rust glossary terms (a source the model was trained with, so this is a floor on
  * behaviour, not an accuracy claim; the accuracy figures come from `bitext eval quality`, folds by source).
  */
-const read = (name: string) => {
-  const path = new URL(`../fixtures/quality/${name}`, import.meta.url);
-  return parseParallelTsv(name, readFileSync(path, "utf8")).map(({ a, b }) => ({ a, b }));
-};
+const read = (name: string) => fixturePairs(`quality/${name}`);
 
 describe("the pair scorer with the shipped model", () => {
   const scorer = loadScorer(EN_ZH);
