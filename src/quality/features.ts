@@ -359,7 +359,8 @@ function reverseCoverage(
   for (const w of new Set(aContent)) {
     if ((bestA.get(w) ?? 0) >= 1) continue;
     const tr = lex.translations(w, pair.a);
-    const derived = derivedTranslations(w, pair.a, lex);
+    // A word the lexicon lacks may be known through its base; one it has is looked up that way only if nothing is found.
+    let derived = tr ? undefined : derivedTranslations(w, pair.a, lex);
     if (!tr && !derived) continue;
     if (!probes) {
       forms = text === bText ? [...bTokens] : bTokens.map((t) => lexiconForm(t, pair.b));
@@ -393,7 +394,10 @@ function reverseCoverage(
     };
     if (tr) probe(tr, 1);
     // Nothing found: the word's base, discounted as Sim's back-off through a word's parts ("caller" → 调用 in 调用者).
-    if (best === 0 && derived && !found.words.has(w)) probe(derived, SUBWORD_DISCOUNT);
+    if (best === 0 && !found.words.has(w)) {
+      derived ??= derivedTranslations(w, pair.a, lex);
+      if (derived) probe(derived, SUBWORD_DISCOUNT);
+    }
     bestA.set(w, best);
   }
 }

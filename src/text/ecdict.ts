@@ -38,7 +38,10 @@ const NAME_SENSE = /人名|地名/u;
 /** The domain whose senses are kept for unranked words: computing, where CC-CEDICT is thinnest. */
 const TERM_DOMAIN = "计";
 
-/** A row's translations: each sense line without its part of speech and bracketed notes, split at separators. */
+/**
+ * A row's translations: each sense line without its part of speech and bracketed notes, split at separators; the
+ * lines that name a person or a place left out.
+ */
 export function ecdictTranslations(translation: string): Array<{ zh: string; domain: string }> {
   const out: Array<{ zh: string; domain: string }> = [];
   for (const raw of translation.replaceAll("\\n", "\n").split("\n")) {
@@ -46,7 +49,7 @@ export function ecdictTranslations(translation: string): Array<{ zh: string; dom
     const tag = DOMAIN.exec(line);
     const domain = tag?.[1] ?? "";
     if (tag) line = line.slice(tag[0].length);
-    if (NAME_SENSE.test(line)) continue;
+    if (NAME_DOMAINS.has(domain) || NAME_SENSE.test(line)) continue;
     line = line.replace(PART_OF_SPEECH, "").replace(BRACKETED, "");
     for (const part of line.split(SENSE_SEPARATOR)) {
       const zh = part.trim().replaceAll("…", "");
@@ -70,7 +73,7 @@ export async function ecdictEntries(rows: Iterable<EcdictRow> | AsyncIterable<Ec
     const ranked = Number(row.frq || 0) > 0 || Number(row.bnc || 0) > 0;
     const en = englishToken(row.word);
     for (const { zh, domain } of ecdictTranslations(row.translation)) {
-      if (NAME_DOMAINS.has(domain) || !(ranked || domain === TERM_DOMAIN)) continue;
+      if (!(ranked || domain === TERM_DOMAIN)) continue;
       const key = `${en}\t${zh}`;
       if (seen.has(key)) continue;
       seen.add(key);
