@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import { inputError, UserError } from "../errors.js";
+import { isHeldOut } from "../eval/index.js";
 import { parseDocument } from "../html/index.js";
 import { EN_ZH, langShares, parseParallelTsv } from "../text/index.js";
 import type { PairSource, SerpSource } from "./bootstrap.js";
@@ -157,13 +158,13 @@ export function readChineseParagraphs(dir: string): Array<{ title: string; text:
  * (`English<TAB>Chinese`, page order), pages named in `exclude` (a held-out list) left out. Which language comes
  * first on the page is read from where the first pair's texts occur in the HTML.
  */
-export function readRealBilingualPages(dir: string, exclude = ""): BilingualPageUnits[] {
+export function readRealBilingualPages(dir: string, exclude: readonly string[] = []): BilingualPageUnits[] {
   const out: BilingualPageUnits[] = [];
   for (const tsv of filesUnder(dir, ".pairs.tsv")) {
     if (tsv.endsWith(".alt.pairs.tsv") || tsv.endsWith(".pairs.alt.tsv")) continue;
     const htmlFile = tsv.replace(/\.pairs\.tsv$/, ".html");
     const rel = relative(dir, htmlFile);
-    if (exclude.includes(rel)) continue;
+    if (isHeldOut(rel, exclude)) continue;
     const html = readFileSync(htmlFile, "utf8");
     const pairs = parseParallelTsv(tsv, readFileSync(tsv, "utf8")).map((p) => ({ en: p.a, zh: p.b }));
     if (pairs.length === 0) continue;

@@ -10,7 +10,7 @@ import { listRecords, openStore, setAnnotation, type Store, storeExists } from "
 import { annotationQuery, buildBootstrapSet } from "../classify/index.js";
 import { readBilingualPage, readChineseParagraphs, readHeldOutPairs, readRealBilingualPages, readSerpRecords } from "../classify/index.js";
 import { writeFileAtomic } from "../io/index.js";
-import { readExcludeList } from "./exclude-list.js";
+import { readHeldOutList } from "../eval/index.js";
 import { portNumber, positiveInt } from "./flags.js";
 import { formatTable, printJson, printJsonLine, printLine } from "./output.js";
 import { untilInterrupted } from "./signals.js";
@@ -35,7 +35,7 @@ function bootstrap(flags: BootstrapFlags): void {
   const parallel = readHeldOutPairs(flags.parallel, flags.holdOut);
   const page = readBilingualPage(flags.page);
   const zhDocs = flags.zhDocs ? readChineseParagraphs(flags.zhDocs) : [];
-  const realPages = flags.pages ? readRealBilingualPages(flags.pages, readExcludeList(flags.exclude)) : [];
+  const realPages = flags.pages ? readRealBilingualPages(flags.pages, flags.exclude ? readHeldOutList(flags.exclude) : []) : [];
   const set = buildBootstrapSet(
     { serp, parallel, page: page.pairs, pageTitle: page.title, zhDocs, realPages },
     { seed: flags.seed, perKind: flags.perKind, perSource: flags.perSource, when: new Date().toISOString() },

@@ -5,7 +5,7 @@ import { type ClassifierReport, evaluateClassifier, evaluateOnRealData } from ".
 import { DEFAULT_GRID, defaultModelPath, loadClassifier, readAnnotations, readModelFile } from "../classify/index.js";
 import { type BySourceReport, evaluateBySource } from "../classify/index.js";
 import { inputError, NotEnoughData, UserError } from "../errors.js";
-import { readExcludeList } from "./exclude-list.js";
+import { isHeldOut, readHeldOutList } from "../eval/index.js";
 import { formatTable, printJson, printLine } from "./output.js";
 import { crossValidationOptions } from "./shared-options.js";
 import { createProgress } from "./progress.js";
@@ -61,8 +61,8 @@ interface EvalClassifierFlags {
 
 /** Recall per source on real bilingual pages' snippets, false positives per set of real result pages. */
 function realData(flags: EvalClassifierFlags): void {
-  const exclude = readExcludeList(flags.exclude);
-  const skipped = (source: string) => exclude !== "" && exclude.includes(source.split("#")[0]!.replace(/\.expected\.json$/, ".html"));
+  const exclude = flags.exclude ? readHeldOutList(flags.exclude) : [];
+  const skipped = (source: string) => isHeldOut(source.split("#")[0]!.replace(/\.expected\.json$/, ".html"), exclude);
   const pages = flags.pages ? readRealBilingualPages(flags.pages, exclude) : [];
   const serpSets = (flags.serps ? flags.serps.split(",") : []).map((dir) => ({
     name: basename(resolve(dir)),
@@ -116,8 +116,8 @@ export function formatBySourceReport(r: BySourceReport): string {
 /** Leave one source out: train without each source of --pages / --serps, test on it; held-out pages apart. */
 function bySource(flags: EvalClassifierFlags): void {
   if (!flags.annotations || !flags.pages) throw new UserError("eval classifier --by-source: give --annotations FILE and --pages DIR");
-  const exclude = readExcludeList(flags.exclude);
-  const skipped = (source: string) => exclude !== "" && exclude.includes(source.split("#")[0]!.replace(/\.expected\.json$/, ".html"));
+  const exclude = flags.exclude ? readHeldOutList(flags.exclude) : [];
+  const skipped = (source: string) => isHeldOut(source.split("#")[0]!.replace(/\.expected\.json$/, ".html"), exclude);
   const all = readRealBilingualPages(flags.pages);
   const pages = readRealBilingualPages(flags.pages, exclude);
   const heldOutPages = all.filter((p) => !pages.some((d) => d.source === p.source));

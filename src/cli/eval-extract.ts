@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
-import { fmt } from "../eval/index.js";
+import { fmt, readHeldOutList } from "../eval/index.js";
 import {
   EXTRACT_SYSTEMS,
   evaluateExtraction,
@@ -10,7 +10,6 @@ import {
   findRealPages,
   leaveOneSourceOut,
   type RealPage,
-  readExcludeList,
   type SourceResult,
 } from "../extract/index.js";
 import { UserError } from "../errors.js";
@@ -83,7 +82,7 @@ function hasSourceFolders(dir: string): boolean {
 }
 
 function evalSources(dir: string, flags: EvalExtractFlags): void {
-  const exclude = flags.exclude ? readExcludeList(flags.exclude) : [];
+  const exclude = flags.exclude ? readHeldOutList(flags.exclude) : [];
   const pages: RealPage[] = findRealPages(dir, exclude);
   for (const spec of flags.page ?? []) {
     const [html, gold] = spec.split("=");

@@ -1,18 +1,16 @@
-import { basename } from "node:path";
+import { basename, resolve } from "node:path";
 import type { Command } from "commander";
 import { UserError } from "../errors.js";
-import { fmt, type Scores } from "../eval/index.js";
+import { fmt, isHeldOut, readHeldOutList, type Scores } from "../eval/index.js";
 import {
   type CrossFigures,
   DEFAULT_PERIOD_DAYS,
   evaluateRecords,
   type Figures,
   findGoldFiles,
-  isExcluded,
   loadGoldPages,
   type RecordsReport,
 } from "../wrapper/index.js";
-import { readExcludeList } from "../extract/index.js";
 import { formatTable, printJson, printLine } from "./output.js";
 import { createProgress } from "./progress.js";
 
@@ -100,8 +98,8 @@ export function registerEvalRecords(evalCommand: Command): void {
         const periodDays = Number(flags.periodDays);
         if (!Number.isFinite(periodDays) || periodDays < 0)
           throw new UserError(`--period-days: "${flags.periodDays}" is not a number of days`);
-        const exclude = flags.exclude ? readExcludeList(flags.exclude) : [];
-        const total = findGoldFiles(dir).filter((f) => !isExcluded(f.html, exclude)).length;
+        const exclude = flags.exclude ? readHeldOutList(flags.exclude) : [];
+        const total = findGoldFiles(dir).filter((f) => !isHeldOut(resolve(f.html), exclude)).length;
         const progress = createProgress({ label: "eval records", total: total * 2, quiet: flags.json });
         const pages = loadGoldPages(dir, () => progress.tick(), exclude);
         const report = evaluateRecords(pages, {

@@ -2,7 +2,7 @@ import { basename, dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import { assertWritable, userDataPath } from "../config/index.js";
 import { UserError } from "../errors.js";
-import { readExcludeList } from "../extract/index.js";
+import { isHeldOut, readHeldOutList } from "../eval/index.js";
 import { readTextFile } from "../io/index.js";
 import {
   type EvaluationRow,
@@ -31,7 +31,7 @@ export function readTrainingSources(files: readonly string[], exclude: readonly 
   for (const file of files) {
     const path = resolve(file);
     const page = path.replace(/\.pairs(?:\.alt)?\.tsv$/, ".html");
-    const heldOut = exclude.some((e) => [page, path].some((p) => p.endsWith(`/${e.replace(/^\.?\/+/, "")}`)));
+    const heldOut = isHeldOut(page, exclude) || isHeldOut(path, exclude);
     const name = `${basename(dirname(path))}${heldOut ? " (held-out)" : ""}`;
     const text = readTextFile(file, "parallel TSV file");
     const all = parseParallelTsv(file, text);
@@ -90,7 +90,7 @@ export function trainFromFiles(files: readonly string[], flags: QualityTrainFlag
   const pair = resolvePair(flags.pair);
   const out = resolve(flags.out ?? userDataPath("models", qualityModelName(pair)));
   if (write) assertWritable(out);
-  const sources = readTrainingSources(files, flags.exclude ? readExcludeList(flags.exclude) : []);
+  const sources = readTrainingSources(files, flags.exclude ? readHeldOutList(flags.exclude) : []);
   if (sources.filter((s) => !s.heldOut).length < 2)
     throw new UserError("give pairs of at least two sources (folders): the folds leave one source out");
   const progress = createProgress({ label: "quality", quiet: flags.json });

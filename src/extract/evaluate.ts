@@ -3,9 +3,9 @@
  * (feng2011 Table IV), with an exact match (the paper's: both texts identical after trimming) and a
  * lenient match (both texts equal after normalisation: width folding, case, whitespace and punctuation).
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
-import { addCounts, type Counts, emptyCounts, matchMultiset, type Scores, scores } from "../eval/index.js";
+import { addCounts, type Counts, emptyCounts, isHeldOut, matchMultiset, type Scores, scores } from "../eval/index.js";
 import { UserError } from "../errors.js";
 import { readSavedPage } from "../html/index.js";
 import { normalizeText } from "../text/index.js";
@@ -145,7 +145,7 @@ export function findRealPages(base: string, exclude: readonly string[] = []): Re
   const out: RealPage[] = [];
   for (const source of sources) {
     for (const { html, gold } of findGoldPages(join(base, source))) {
-      if (exclude.some((x) => html === x || html.endsWith(`/${x}`) || html.endsWith(x))) continue;
+      if (isHeldOut(html, exclude)) continue;
       const alt = gold.replace(/\.pairs\.tsv$/u, ".pairs.alt.tsv");
       out.push({ source, html, gold, alt: existsSync(alt) ? alt : null });
     }
@@ -222,24 +222,4 @@ export function leaveOneSourceOut(pages: readonly RealPage[], onRun?: () => void
     }
     return { source, chosen: best.setting, result: best.bySource.get(source)! };
   });
-}
-
-/** Pages to leave out, from a file: one path per line (a leading "- " and `#` comments ignored; only .html lines). */
-export function readExcludeList(file: string): string[] {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (err) {
-    throw new UserError(`${file}: cannot read exclude list (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
-  }
-  const out: string[] = [];
-  for (const raw of text.split(/\r?\n/u)) {
-    const line = raw
-      .replace(/^\s*[-*]\s+/u, "")
-      .replace(/`/gu, "")
-      .trim();
-    if (!line || line.startsWith("#") || !/\.html?$/u.test(line)) continue;
-    out.push(line);
-  }
-  return out;
 }

@@ -23,7 +23,6 @@ export {
   type LosoResult,
   lenientKey,
   type RealPage,
-  readExcludeList,
   type SourceResult,
   STRUCTURE_GRID,
 } from "./evaluate.js";

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { z } from "zod";
 import { UserError } from "../errors.js";
+import { isHeldOut } from "../eval/index.js";
 import { readJsonFile, validated } from "../io/index.js";
 import { readPageTagPaths } from "../html/index.js";
 import type { GoldPage } from "./evaluate.js";
@@ -97,14 +98,8 @@ function filesFromManifest(dir: string, manifestPath: string): GoldFile[] {
   });
 }
 
-/** Whether `file` is named by the exclude list (entries match as path suffixes: `aql-more/ask/x.html`). */
-export function isExcluded(file: string, exclude: readonly string[]): boolean {
-  const f = resolve(file).split(sep).join("/");
-  return exclude.some((e) => f === e || f.endsWith(`/${e.replace(/^\.?\/+/, "")}`));
-}
-
 export function loadGoldPages(dir: string, onPage?: (file: string) => void, exclude: readonly string[] = []): GoldPage[] {
-  const files = findGoldFiles(dir).filter((f) => !isExcluded(f.html, exclude));
+  const files = findGoldFiles(dir).filter((f) => !isHeldOut(resolve(f.html), exclude));
   if (files.length === 0) throw new UserError(`${dir}: no X.html with an X.expected.json found`);
   return files.map((f) => {
     const expected = readExpected(f.expected);
