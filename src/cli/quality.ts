@@ -85,21 +85,29 @@ interface QualityTrainFlags {
   json?: boolean;
 }
 
+/** The training sources of FILES (held-out pages marked), refused when the folds would have nothing to leave out. */
+function sourcesOf(files: readonly string[], flags: QualityTrainFlags): TrainingSource[] {
+  const sources = readTrainingSources(files, flags.exclude ? readHeldOutList(flags.exclude) : []);
+  if (sources.filter((s) => !s.heldOut).length < 2)
+    throw new UserError("give pairs of at least two sources (folders): the folds leave one source out");
+  return sources;
+}
+
+function trainWithProgress(sources: readonly TrainingSource[], pair: LanguagePair, seed: number, label: string, quiet?: boolean) {
+  const progress = createProgress({ label, quiet });
+  try {
+    return trainQualityModel(sources, { pair, seed, onProgress: (phase) => progress.update(0, { phase }) });
+  } finally {
+    progress.done();
+  }
+}
+
 /** Train (and measure) a model from the files; `write` false only measures. */
 export function trainFromFiles(files: readonly string[], flags: QualityTrainFlags, write: boolean): QualityModelFile {
   const pair = resolvePair(flags.pair);
   const out = resolve(flags.out ?? userDataPath("models", qualityModelName(pair)));
   if (write) assertWritable(out);
-  const sources = readTrainingSources(files, flags.exclude ? readHeldOutList(flags.exclude) : []);
-  if (sources.filter((s) => !s.heldOut).length < 2)
-    throw new UserError("give pairs of at least two sources (folders): the folds leave one source out");
-  const progress = createProgress({ label: "quality", quiet: flags.json });
-  let model: QualityModelFile;
-  try {
-    model = trainQualityModel(sources, { pair, seed: flags.seed, onProgress: (phase) => progress.update(0, { phase }) });
-  } finally {
-    progress.done();
-  }
+  const model = trainWithProgress(sourcesOf(files, flags), pair, flags.seed, "quality", flags.json);
   if (write) writeQualityModel(out, model);
   if (flags.json)
     printJson({ ...(write ? { out } : {}), threshold: model.threshold, evaluation: model.evaluation, training: model.training });
@@ -136,13 +144,57 @@ export function registerQualityCommands(program: Command): void {
     });
 }
 
-/** `bitext eval quality`: the same folds as `quality train`, the table only. */
+/** `--seeds 1-4` or `--seeds 1,2,5`: the seeds, in order. */
+export function parseSeeds(value: string): number[] {
+  const range = /^(\d+)-(\d+)$/u.exec(value.trim());
+  const seeds = range
+    ? Array.from({ length: Math.max(0, Number(range[2]) - Number(range[1]) + 1) }, (_, i) => Number(range[1]) + i)
+    : value.split(",").map((v) => (/^\s*\d+\s*$/u.test(v) ? Number(v) : Number.NaN));
+  if (seeds.length === 0 || seeds.some((n) => !Number.isSafeInteger(n)))
+    throw new UserError(`--seeds: expected a range (1-4) or a list (1,2,5) of whole numbers, got "${value}"`);
+  return seeds;
+}
+
+/**
+ * One line per seed (other samples of training pairs and other negatives): each fold's keep-rate, the pooled
+ * keep-rate and precision, the mean of the folds; then their mean. A change is worth more than the seeds' spread.
+ */
+export function seedsTable(runs: ReadonlyArray<{ seed: number; model: QualityModelFile }>): string {
+  const folds = runs[0]!.model.evaluation.filter((r) => r.kind === "fold").map((r) => r.source);
+  const figures = runs.map(({ model }) => {
+    const rows = model.evaluation;
+    const keep = (source: string) => rows.find((r) => r.kind === "fold" && r.source === source)?.keepRate ?? 0;
+    const pooled = rows.find((r) => r.kind === "pooled")!;
+    const mean = folds.reduce((sum, f) => sum + keep(f), 0) / Math.max(1, folds.length);
+    return [...folds.map(keep), pooled.keepRate, pooled.precision, mean];
+  });
+  const average = figures[0]!.map((_, i) => figures.reduce((sum, f) => sum + f[i]!, 0) / figures.length);
+  const header = ["seed", "threshold", ...folds, "pooled kept", "pooled precision", "mean of folds"];
+  const lines = runs.map(({ seed, model }, i) => [String(seed), String(model.threshold), ...figures[i]!.map(pct)]);
+  const meanThreshold = runs.reduce((sum, r) => sum + r.model.threshold, 0) / runs.length;
+  return formatTable([header, ...lines, ["mean", meanThreshold.toFixed(3), ...average.map(pct)]]);
+}
+
+interface EvalQualityFlags extends QualityTrainFlags {
+  seeds?: number[];
+}
+
+/** `bitext eval quality`: the same folds as `quality train`, the table only (with `--seeds`, a line per seed). */
 export function registerEvalQuality(evalCommand: Command): void {
   trainOptions(
     evalCommand
       .command("quality")
-      .description("measure the pair scorer with folds by source (keep-rate of true pairs, precision against negatives)"),
-  ).action((files: string[], flags: QualityTrainFlags) => {
-    trainFromFiles(files, flags, false);
+      .description("measure the pair scorer with folds by source (keep-rate of true pairs, precision against negatives)")
+      .option("--seeds <list>", "measure once per seed (a range 1-4 or a list 1,2,5): one line per seed and their mean", parseSeeds),
+  ).action((files: string[], flags: EvalQualityFlags) => {
+    if (!flags.seeds) {
+      trainFromFiles(files, flags, false);
+      return;
+    }
+    const pair = resolvePair(flags.pair);
+    const sources = sourcesOf(files, flags);
+    const runs = flags.seeds.map((seed) => ({ seed, model: trainWithProgress(sources, pair, seed, `quality, seed ${seed}`, flags.json) }));
+    if (flags.json) printJson(runs.map(({ seed, model }) => ({ seed, threshold: model.threshold, evaluation: model.evaluation })));
+    else printLine(seedsTable(runs));
   });
 }

@@ -110,3 +110,41 @@ describe("bitext quality train / eval quality", () => {
     expect(r.stderr.trim()).toBe("bitext: give pairs of at least two sources (folders): the folds leave one source out");
   });
 });
+
+describe("bitext eval quality --seeds", () => {
+  const dir = mkdtempSync(join(tmpdir(), "bitext-quality-seeds-"));
+  const files = [join(dir, "tatoeba", "pairs.tsv"), join(dir, "glossary", "terms.pairs.tsv")];
+
+  beforeAll(() => {
+    for (const f of files) mkdirSync(join(f, ".."), { recursive: true });
+    copyFileSync(join(FIXTURES, "quality", "tatoeba-heldout.tsv"), files[0]!);
+    copyFileSync(join(FIXTURES, "quality", "rust-glossary.pairs.tsv"), files[1]!);
+  });
+
+  it("measures once per seed, each as --seed would, and prints their mean", async () => {
+    const home = join(dir, "home");
+    const r = await runCommand(["eval", "quality", ...files, "--seeds", "1-2", "--home", home, "--json"]);
+    expect(r.code).toBe(0);
+    const runs = JSON.parse(r.stdout) as Array<{ seed: number; threshold: number; evaluation: Row[] }>;
+    expect(runs.map((x) => x.seed)).toEqual([1, 2]);
+    const single = JSON.parse((await runCommand(["eval", "quality", ...files, "--seed", "2", "--home", home, "--json"])).stdout) as {
+      threshold: number;
+      evaluation: Row[];
+    };
+    expect(runs[1]!.threshold).toBe(single.threshold);
+    expect(runs[1]!.evaluation).toEqual(single.evaluation);
+
+    const table = (await runCommand(["eval", "quality", ...files, "--seeds", "1,2", "--home", home])).stdout.trimEnd().split("\n");
+    expect(table[0]).toMatch(/^seed\s+threshold\s+tatoeba\s+glossary\s+pooled kept\s+pooled precision\s+mean of folds$/);
+    expect(table.map((l) => l.split(/\s+/)[0])).toEqual(["seed", "1", "2", "mean"]);
+    const pooled = runs.map((x) => x.evaluation.find((e) => e.kind === "pooled")!.keepRate);
+    const meanPooled = Number.parseFloat(table[3]!.split(/\s+/)[4]!);
+    expect(meanPooled).toBeCloseTo((100 * (pooled[0]! + pooled[1]!)) / 2, 1);
+  });
+
+  it("names a list it cannot read", async () => {
+    const r = await runCommand(["eval", "quality", ...files, "--seeds", "one,two"]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr.trim()).toBe('bitext: --seeds: expected a range (1-4) or a list (1,2,5) of whole numbers, got "one,two"');
+  });
+});
