@@ -145,7 +145,7 @@ export function registerQualityCommands(program: Command): void {
 }
 
 /** `--seeds 1-4` or `--seeds 1,2,5`: the seeds, in order. */
-export function parseSeeds(value: string): number[] {
+function parseSeeds(value: string): number[] {
   const range = /^(\d+)-(\d+)$/u.exec(value.trim());
   const seeds = range
     ? Array.from({ length: Math.max(0, Number(range[2]) - Number(range[1]) + 1) }, (_, i) => Number(range[1]) + i)
@@ -159,7 +159,7 @@ export function parseSeeds(value: string): number[] {
  * One line per seed (other samples of training pairs and other negatives): each fold's keep-rate, the pooled
  * keep-rate and precision, the mean of the folds; then their mean. A change is worth more than the seeds' spread.
  */
-export function seedsTable(runs: ReadonlyArray<{ seed: number; model: QualityModelFile }>): string {
+function seedsTable(runs: ReadonlyArray<{ seed: number; model: QualityModelFile }>): string {
   const folds = runs[0]!.model.evaluation.filter((r) => r.kind === "fold").map((r) => r.source);
   const figures = runs.map(({ model }) => {
     const rows = model.evaluation;
