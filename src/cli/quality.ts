@@ -51,6 +51,12 @@ export function readTrainingSources(files: readonly string[], exclude: readonly 
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
+/** The mean over the fold rows (each source weighing 1) of a figure of the row. */
+function meanOverFolds(rows: readonly EvaluationRow[], f: (r: EvaluationRow) => number): number {
+  const folds = rows.filter((r) => r.kind === "fold");
+  return folds.reduce((sum, r) => sum + f(r), 0) / Math.max(1, folds.length);
+}
+
 /** The evaluation table: one row per source (folds, then held-out), pooled over the folds at the end. */
 export function evaluationTable(rows: readonly EvaluationRow[], threshold: number): string {
   const kinds = [...new Set(rows.flatMap((r) => Object.keys(r.rejected)))];
@@ -63,8 +69,7 @@ export function evaluationTable(rows: readonly EvaluationRow[], threshold: numbe
     pct(r.precision),
     ...kinds.map((k) => (r.rejected[k] === undefined ? "" : pct(r.rejected[k]))),
   ];
-  const folds = rows.filter((r) => r.kind === "fold");
-  const mean = (f: (r: EvaluationRow) => number) => folds.reduce((s, r) => s + f(r), 0) / Math.max(1, folds.length);
+  const mean = (f: (r: EvaluationRow) => number) => meanOverFolds(rows, f);
   const averaged = [
     "mean of folds",
     "",
@@ -165,8 +170,7 @@ function seedsTable(runs: ReadonlyArray<{ seed: number; model: QualityModelFile 
     const rows = model.evaluation;
     const keep = (source: string) => rows.find((r) => r.kind === "fold" && r.source === source)?.keepRate ?? 0;
     const pooled = rows.find((r) => r.kind === "pooled")!;
-    const mean = folds.reduce((sum, f) => sum + keep(f), 0) / Math.max(1, folds.length);
-    return [...folds.map(keep), pooled.keepRate, pooled.precision, mean];
+    return [...folds.map(keep), pooled.keepRate, pooled.precision, meanOverFolds(rows, (r) => r.keepRate)];
   });
   const average = figures[0]!.map((_, i) => figures.reduce((sum, f) => sum + f[i]!, 0) / figures.length);
   const header = ["seed", "threshold", ...folds, "pooled kept", "pooled precision", "mean of folds"];
