@@ -35,6 +35,17 @@ export interface DriverOptions {
   proxies?: ProxyPool | null;
 }
 
+export interface LoadOptions {
+  /** Keep the page's bytes (`body`). */
+  keepBody?: boolean;
+  /**
+   * Awaited right before the request leaves, after everything the loader prepares (the browser, the engine's
+   * context, a tab): the engine's lease (`RequestPacer`). A loader awaits nothing else between it and the
+   * request. When it throws (the run was stopped meanwhile), nothing is sent and the load fails.
+   */
+  beforeSend?: () => Promise<void>;
+}
+
 export interface LoadedPage {
   observation: PageObservation;
   /** The tag-path sequence, collected in the page; null when the navigation failed. */
@@ -146,7 +157,7 @@ export class SerpDriver {
   }
 
   /** Load one result page of `def`'s engine and observe it. Never throws for network trouble: see `error`. */
-  async load(def: EngineDefinition, url: string, options: { keepBody?: boolean } = {}): Promise<LoadedPage> {
+  async load(def: EngineDefinition, url: string, options: LoadOptions = {}): Promise<LoadedPage> {
     return (await this.loadPage(def, url, { ...options, keepPage: false })).loaded;
   }
 
@@ -157,18 +168,25 @@ export class SerpDriver {
   async loadPage(
     def: EngineDefinition,
     url: string,
-    options: { keepBody?: boolean; keepPage: boolean },
+    options: LoadOptions & { keepPage: boolean },
   ): Promise<{ loaded: LoadedPage; page: Page | null }> {
     const slot = await this.currentSlot(def);
     slot.inFlight++;
     const finishTrace = this.o.traceDir ? await this.startTrace(slot, def, url) : undefined;
     const page = slot.idle.pop() ?? (await this.newPage(slot, def));
-    const t0 = performance.now();
+    let t0 = performance.now();
+    let sent = !options.beforeSend;
     const timings = { navigateMs: 0, evaluateMs: 0, bodyMs: 0 };
     const observation: PageObservation = emptyObservation(url);
     const proxy = slot.proxy?.label ?? null;
     let tab: TabAfterLoad = "close";
     try {
+      // The engine's lease last, once the context and the tab are ready: nothing lies between it and the request.
+      if (options.beforeSend) {
+        await options.beforeSend();
+        t0 = performance.now();
+        sent = true;
+      }
       const v = await this.visit(page, slot, def, url, observation, t0, timings);
       tab = options.keepPage ? "caller" : "idle";
       slot.proxy?.succeeded();
@@ -188,7 +206,7 @@ export class SerpDriver {
     } catch (err) {
       if (this.closed) throw new Error("driver closed");
       const failure = navigationError(err, url, this.timeoutMs);
-      slot.proxy?.failed(failure.kind);
+      if (sent) slot.proxy?.failed(failure.kind); // not a request stopped before it left
       const failedTimings = { ...timings, navigateMs: performance.now() - t0, totalMs: performance.now() - t0 };
       const loaded: LoadedPage = { ...failedLoad(observation, failure, proxy, failedTimings), ...(finishTrace ? { finishTrace } : {}) };
       return { loaded, page: null };

@@ -3,7 +3,7 @@ import { type Dispatcher, ProxyAgent, request } from "undici";
 import { acceptLanguage, type BrowserIdentity } from "../browser/index.js";
 import { isPageSkipped } from "../html/index.js";
 import { emptyObservation, type PageObservation, parseRetryAfter } from "./blocks.js";
-import { failedLoad, type LoadedPage, pageText } from "./driver.js";
+import { failedLoad, type LoadedPage, type LoadOptions, pageText } from "./driver.js";
 import type { EngineDefinition } from "./engines.js";
 import { describeTimeout, type FailureKind } from "./failures.js";
 import { observeHtml } from "./http-page.js";
@@ -74,14 +74,20 @@ export class HttpLoader {
     return this.o.timeoutMs;
   }
 
-  async load(def: EngineDefinition, url: string, options: { keepBody?: boolean } = {}): Promise<LoadedPage> {
+  async load(def: EngineDefinition, url: string, options: LoadOptions = {}): Promise<LoadedPage> {
     const state = this.engine(def);
-    const t0 = performance.now();
+    let t0 = performance.now();
     const observation: PageObservation = emptyObservation(url);
     const proxy = state.proxy?.label ?? null;
-    const signal = AbortSignal.timeout(this.o.timeoutMs);
     let current = url;
+    let sent = !options.beforeSend;
     try {
+      if (options.beforeSend) {
+        await options.beforeSend(); // the engine's lease, right before the request
+        t0 = performance.now();
+        sent = true;
+      }
+      const signal = AbortSignal.timeout(this.o.timeoutMs);
       let res: Dispatcher.ResponseData | null = null;
       for (let hop = 0; ; hop++) {
         res = await request(current, {
@@ -128,7 +134,7 @@ export class HttpLoader {
       };
     } catch (err) {
       const failure = isNamed(err) ? err : httpError(err, current, this.o.timeoutMs, state.proxy?.label ?? null);
-      if (failure.kind !== "http") state.proxy?.failed(failure.kind);
+      if (sent && failure.kind !== "http") state.proxy?.failed(failure.kind); // not a request stopped before it left
       const timings = { navigateMs: performance.now() - t0, evaluateMs: 0, bodyMs: 0, totalMs: performance.now() - t0 };
       return { ...failedLoad(observation, failure, proxy, timings), fetchedWith: "http" };
     }

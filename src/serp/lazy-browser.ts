@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { type BrowserIdentity, chromeIdentity } from "../browser/index.js";
 import { resolveChromiumPath } from "../browser/index.js";
-import { type DriverOptions, type LoadedPage, SerpDriver } from "./driver.js";
+import { type DriverOptions, type LoadedPage, type LoadOptions, SerpDriver } from "./driver.js";
 import type { EngineDefinition } from "./engines.js";
 import type { PageLoader } from "./page-runner.js";
 import type { CookieChanges } from "./profile.js";
@@ -24,7 +24,7 @@ export class LazyBrowser implements PageLoader {
     return this.driver !== null;
   }
 
-  async load(def: EngineDefinition, url: string, options: { keepBody?: boolean } = {}): Promise<LoadedPage> {
+  async load(def: EngineDefinition, url: string, options: LoadOptions = {}): Promise<LoadedPage> {
     this.driver ??= SerpDriver.start(this.o);
     return (await this.driver).load(def, url, options);
   }

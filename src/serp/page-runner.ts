@@ -11,7 +11,7 @@ import {
   setFetchTransport,
   type Store,
 } from "../store/index.js";
-import type { LoadedPage } from "./driver.js";
+import type { LoadedPage, LoadOptions } from "./driver.js";
 import { type EngineDefinition, type FetchMode, searchUrl } from "./engines.js";
 import type { DriftReport, HealthWatch } from "./health-watch.js";
 import { type InterpretOptions, interpretPage, type Verdict } from "./interpret.js";
@@ -42,7 +42,8 @@ export interface RecordClassifier {
 export interface PageLoader {
   /** The deadline of one page, load and interpretation (ms). */
   readonly timeoutMs: number;
-  load(def: EngineDefinition, url: string, options: { keepBody?: boolean }): Promise<LoadedPage>;
+  /** Load one page (see `LoadOptions.beforeSend` for the engine's lease). */
+  load(def: EngineDefinition, url: string, options: LoadOptions): Promise<LoadedPage>;
   /** A page loaded through the engine's proxy was blocked (the proxy is rested after a few). */
   proxyBlocked?(def: EngineDefinition): void;
 }
@@ -100,14 +101,9 @@ export async function runPage(
 ): Promise<PageResult | null> {
   const def = w.setup.definition;
   const url = searchUrl(def, queryText(task.query), task.page);
-  // The engine's lease first: the page's deadline runs from its request, not from the wait for its turn.
-  await ctx.pacer?.take(def.engine, requestGapMs(def.politeness), signal);
-  if (signal?.aborted) return null;
-  const startedAt = nowIso();
-  const started = performance.now();
-  const fetched = await fetchAndInterpret(ctx, w, url, started, signal);
+  const fetched = await fetchAndInterpret(ctx, w, url, signal);
   if (fetched === null) return null;
-  const { loaded, interpretStart } = fetched;
+  const { loaded, interpretStart, sent } = fetched;
   const health = (await ctx.health?.check(def.engine, loaded, fetched.verdict, queryText(task.query), w.wrapper)) ?? null;
   const v = health?.verdict ?? fetched.verdict;
   if (v.cause === "blocked" && loaded.proxy) (loaded.fetchedWith === "http" ? ctx.http : ctx.loader)?.proxyBlocked?.(def);
@@ -127,8 +123,8 @@ export async function runPage(
       status: v.status,
       httpStatus: loaded.observation.httpStatus,
       detail: trace ? `${v.detail} (trace: ${trace})` : v.detail,
-      startedAt,
-      durationMs: performance.now() - started,
+      startedAt: sent.at,
+      durationMs: performance.now() - sent.started,
       contentSha256: loaded.contentSha256,
       html: ctx.keepHtml ? loaded.body : null,
       wrapperLearnedAt: learnedAt,
@@ -157,6 +153,16 @@ export async function runPage(
   };
 }
 
+/** When the page's requests left (performance.now()); before any did, when the page began. */
+interface SentAt {
+  /** The first request: the page's start, stored with it. */
+  started: number;
+  /** The same moment as an ISO date. */
+  at: string;
+  /** The last request (the browser's, when `auto` asked it again): the page's deadline runs from there. */
+  last: number;
+}
+
 /**
  * Fetch the page by the engine's mode and read it with its wrappers, within the page's deadline. In `auto` a
  * page that came but gave no records over HTTP (script, consent, block, layout) is asked again in the browser.
@@ -166,20 +172,32 @@ export async function fetchAndInterpret(
   ctx: PageRunContext,
   w: EngineWrappers,
   url: string,
-  started: number,
   signal?: AbortSignal,
-): Promise<{ loaded: LoadedPage; verdict: Verdict; interpretStart: number } | null> {
+): Promise<{ loaded: LoadedPage; verdict: Verdict; interpretStart: number; sent: SentAt } | null> {
   const def = w.setup.definition;
-  /** The page's deadline: the loader's timeout from the start of the page (load + our work). */
-  const deadlineOf = (l: PageLoader, from = started) => ({
-    passed: () => performance.now() > from + l.timeoutMs,
-    seconds: Math.round(l.timeoutMs / 100) / 10,
-  });
+  const sent: SentAt = { started: performance.now(), at: nowIso(), last: performance.now() };
+  let sends = 0;
+  // The engine's lease, taken by the loader right before the request leaves (after the browser, the context and
+  // the tab are ready, which can take seconds): what lies between a lease and its request spaces requests unevenly.
+  const options: LoadOptions = {
+    keepBody: ctx.keepHtml,
+    beforeSend: async () => {
+      await ctx.pacer?.take(def.engine, requestGapMs(def.politeness), signal);
+      signal?.throwIfAborted();
+      sent.last = performance.now();
+      if (sends++ === 0) Object.assign(sent, { started: sent.last, at: nowIso() });
+    },
+  };
+  /** The page's deadline: the loader's timeout from its request (load + our work), not from the wait for its turn. */
+  const deadlineOf = (l: PageLoader) => {
+    const from = sent.last;
+    return { passed: () => performance.now() > from + l.timeoutMs, seconds: Math.round(l.timeoutMs / 100) / 10 };
+  };
   let mode = ctx.http ? (ctx.fetchMode ?? def.fetch) : "browser";
   // An engine whose pages came only through the browser before: straight to it, one download a page.
   if (mode === "auto" && (await engineNeedsBrowser(ctx.store, def.engine, NEEDS_BROWSER_MEMORY_MS)) !== null) mode = "browser";
   const first = mode === "browser" ? ctx.loader : ctx.http!;
-  let loaded = await first.load(def, url, { keepBody: ctx.keepHtml });
+  let loaded = await first.load(def, url, options);
   if (signal?.aborted) return abandon(loaded);
   const interpretStart = performance.now();
   // In auto mode the HTTP page only reads records; pages that teach wrappers are the browser's.
@@ -190,18 +208,16 @@ export async function fetchAndInterpret(
   if (mode === "auto" && v.status !== "ok" && loaded.error === null) {
     const why = v.detail;
     const wrapperRead = w.wrapper !== null; // the HTTP page was read with a wrapper (not only a page to learn one from)
-    await ctx.pacer?.take(def.engine, requestGapMs(def.politeness), signal); // a second request to the engine
-    const again = performance.now();
-    loaded = await ctx.loader.load(def, url, { keepBody: ctx.keepHtml });
+    loaded = await ctx.loader.load(def, url, options); // a second request to the engine: a lease of its own
     if (signal?.aborted) return abandon(loaded);
     const reread = loaded;
-    v = await inTurn(ctx.cpu, () => interpretPage(reread, def, w.wrapper, ctx.interpret, w.earlier, deadlineOf(ctx.loader, again)));
+    v = await inTurn(ctx.cpu, () => interpretPage(reread, def, w.wrapper, ctx.interpret, w.earlier, deadlineOf(ctx.loader)));
     v = { ...v, detail: `by browser, as HTTP gave no records (${why}): ${v.detail}` };
     // The same wrapper read records in the browser and none in the HTML: the engine needs the browser.
     if (wrapperRead && v.status === "ok" && v.learned === null) await noteEngineNeedsBrowser(ctx.store, def.engine, why);
   }
   if (loaded.consentAccepted) v = { ...v, detail: `consent accepted ("${loaded.consentAccepted}"); ${v.detail}` };
-  return { loaded, verdict: v, interpretStart };
+  return { loaded, verdict: v, interpretStart, sent };
 }
 
 /** How long `auto` remembers that an engine needs the browser before trying HTTP again (engines change). */

@@ -1,19 +1,32 @@
 import type { Politeness } from "./engines.js";
 
 /**
- * The engine-side rate limit, held at the request: a lease per engine taken right before a request
- * leaves, so the gap between two requests the engine sees is never below its setting, however many
- * tasks (or workers) are in flight. The schedulers (the lane dispatcher, BullMQ) only decide what
- * starts; the lease is what spaces what the engine receives.
+ * The engine-side rate limit, held at the request: a lease per engine, taken by the loader right before
+ * the request leaves (`LoadOptions.beforeSend`: after the browser, the context and the tab are ready), so
+ * that the requests the engine sees are spaced by its gap however many tasks (or workers) are in flight.
+ * The schedulers (the lane dispatcher, BullMQ) only decide what starts; the lease is what spaces what the
+ * engine receives.
  *
- * A lease is granted only when the engine's slot is free *now* (then the next is `gap` later), never
- * reserved ahead: a reserved slot would be used when its timer fires, and a timer that fires late on
- * a busy event loop would put two requests closer than the gap. The wait between asks is a hint.
+ * A lease is granted only when the engine's slot is free *now* (then the next is `gap + SEND_SLACK_MS`
+ * later), never reserved ahead: a reserved slot would be used when its timer fires, and a timer that fires
+ * late on a busy event loop would put two requests closer than the gap. The wait between asks is a hint.
+ *
+ * What it cannot hold: a process stalled *between* its grant and the request's bytes leaving (a starved
+ * worker on an overloaded machine) sends late, next to the following grant's request. The slack covers the
+ * loader's usual way to the network, not a stall of seconds.
  */
 export interface RequestPacer {
   /** Resolves when a request to `engine` may leave now (the next one no sooner than `gapMs` later). */
   take(engine: string, gapMs: number, signal?: AbortSignal): Promise<void>;
 }
+
+/**
+ * How unevenly requests take their way from the lease to the engine (ms): a browser navigation reaches the
+ * server 57–170 ms after it is asked for (30 loads of a local page, median 65: Playwright, then Chromium), and a
+ * shared pacer's grant takes its way back. Each slot is this much longer than the engine's gap, so that the gap
+ * holds at the engine; against engines' delays of seconds it costs a few per cent of the rate.
+ */
+export const SEND_SLACK_MS = 100;
 
 /** The shortest gap between two requests to an engine: its minimum delay, or a minute over its requests per minute. */
 export function requestGapMs(p: Politeness): number {
@@ -53,11 +66,12 @@ export class LocalPacer implements RequestPacer {
   constructor(private readonly now: () => number = Date.now) {}
 
   take(engine: string, gapMs: number, signal?: AbortSignal): Promise<void> {
+    if (gapMs <= 0) return Promise.resolve();
     return leaseLoop(() => {
       const t = this.now();
       const free = this.next.get(engine) ?? Number.NEGATIVE_INFINITY;
       if (t < free) return free - t;
-      this.next.set(engine, t + gapMs);
+      this.next.set(engine, t + gapMs + SEND_SLACK_MS);
       return 0;
     }, signal);
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LocalPacer, requestGapMs } from "../../src/serp/index.js";
+import { LocalPacer, requestGapMs, SEND_SLACK_MS } from "../../src/serp/index.js";
 
 describe("the request pacer of one process", () => {
   it("grants an engine's lease no sooner than its gap after the last, whoever asks; other engines are not held", async () => {
@@ -10,14 +10,15 @@ describe("the request pacer of one process", () => {
     const next = (pacer as unknown as { next: Map<string, number> }).next;
     const set = next.set.bind(next);
     next.set = (engine: string, free: number) => {
-      granted.push({ engine, at: free - 40 });
+      granted.push({ engine, at: free - 40 - SEND_SLACK_MS });
       return set(engine, free);
     };
     const take = (engine: string) => pacer.take(engine, 40);
     await Promise.all([take("a"), take("a"), take("b"), take("a"), take("b")]);
     for (const engine of ["a", "b"]) {
       const at = granted.filter((g) => g.engine === engine).map((g) => g.at);
-      expect(at.slice(1).every((t, i) => t - at[i]! >= 40)).toBe(true);
+      // The gap, and the slack for the request's way from its lease to the engine.
+      expect(at.slice(1).every((t, i) => t - at[i]! >= 40 + SEND_SLACK_MS)).toBe(true);
     }
     // "b"'s first lease did not wait for "a"'s.
     expect(granted.findIndex((g) => g.engine === "b")).toBeLessThan(granted.length - 1);
@@ -28,13 +29,23 @@ describe("the request pacer of one process", () => {
     const pacer = new LocalPacer(() => now);
     await pacer.take("a", 100);
     const second = pacer.take("a", 100);
-    now = 1010; // its wait (100 ms) ends with 90 ms still to go on this clock: asked again, it waits again
+    now = 1010; // its wait ends with 90 ms (and the slack) still to go on this clock: asked again, it waits again
     let done = false;
     void second.then(() => (done = true));
     await new Promise((r) => setTimeout(r, 150));
     expect(done).toBe(false);
-    now = 1100;
+    now = 1100 + SEND_SLACK_MS;
     await second;
+  });
+
+  it("an engine without a gap is not paced (no slack either)", async () => {
+    let asked = 0;
+    const pacer = new LocalPacer(() => {
+      asked++;
+      return 0;
+    });
+    await Promise.all([pacer.take("a", 0), pacer.take("a", 0), pacer.take("a", 0)]);
+    expect(asked).toBe(0);
   });
 
   it("gives up waiting when the signal aborts", async () => {
