@@ -1,4 +1,4 @@
-import { leaseLoop, type RequestPacer, SEND_SLACK_MS } from "../serp/index.js";
+import { leaseLoop, type RequestPacer, sendSlackMs } from "../serp/index.js";
 import type { RedisLike } from "./shared-state.js";
 
 /**
@@ -9,10 +9,13 @@ import type { RedisLike } from "./shared-state.js";
  *
  * The lease is granted on Redis' clock, the request leaves on the worker's: between them lie the answer's
  * way back and whatever holds the worker's event loop (a page being read, a store write). So the slot is
- * `gap + SEND_SLACK_MS` long, and a grant that took longer than the slack to come back is not used (its slot
- * is spent, the worker asks again, up to twice). A worker stalled after its grant came back still sends late
- * (see `serp/request-pacer.ts`).
+ * `gap + sendSlackMs(gap)` long, and a grant that took longer than `LATE_GRANT_MS` to come back is not used
+ * (its slot is spent, the worker asks again, up to twice). A worker stalled after its grant came back still
+ * sends late (see `serp/request-pacer.ts`).
  */
+
+/** A grant that took longer than this to reach the worker (ms) is not used: the request would leave late in its slot. */
+export const LATE_GRANT_MS = 50;
 /** Late grants a request passes up before it takes one anyway. */
 const MAX_STALE = 2;
 
@@ -36,10 +39,10 @@ export class RedisPacer implements RequestPacer {
     let stale = 0;
     return leaseLoop(async () => {
       const asked = performance.now();
-      const wait = Number(await this.redis.runCommand(LEASE, [`bitext:request-lease:${engine}`, gapMs + SEND_SLACK_MS]));
+      const wait = Number(await this.redis.runCommand(LEASE, [`bitext:request-lease:${engine}`, gapMs + sendSlackMs(gapMs)]));
       // Granted too long ago: ask again — a few times only, so that a worker whose every answer comes late
       // (an overloaded machine) still gets its turn rather than spend every slot.
-      if (wait === 0 && performance.now() - asked > SEND_SLACK_MS && stale < MAX_STALE) {
+      if (wait === 0 && performance.now() - asked > LATE_GRANT_MS && stale < MAX_STALE) {
         stale++;
         return 1;
       }

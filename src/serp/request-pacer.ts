@@ -7,7 +7,7 @@ import type { Politeness } from "./engines.js";
  * The schedulers (the lane dispatcher, BullMQ) only decide what starts; the lease is what spaces what the
  * engine receives.
  *
- * A lease is granted only when the engine's slot is free *now* (then the next is `gap + SEND_SLACK_MS`
+ * A lease is granted only when the engine's slot is free *now* (then the next is `gap + sendSlackMs(gap)`
  * later), never reserved ahead: a reserved slot would be used when its timer fires, and a timer that fires
  * late on a busy event loop would put two requests closer than the gap. The wait between asks is a hint.
  *
@@ -23,10 +23,16 @@ export interface RequestPacer {
 /**
  * How unevenly requests take their way from the lease to the engine (ms): a browser navigation reaches the
  * server 57–170 ms after it is asked for (30 loads of a local page, median 65: Playwright, then Chromium), and a
- * shared pacer's grant takes its way back. Each slot is this much longer than the engine's gap, so that the gap
- * holds at the engine; against engines' delays of seconds it costs a few per cent of the rate.
+ * shared pacer's grant takes its way back. Each slot is longer than the engine's gap by this much, so that the
+ * gap holds at the engine — or by a quarter of the gap when that is less: a slot of 40 ms made 140 would slow a
+ * fast engine 3.5 times, where against engines' delays of seconds the slack costs a few per cent of the rate.
  */
 export const SEND_SLACK_MS = 100;
+
+/** The slack added to a slot of `gapMs` (see `SEND_SLACK_MS`). */
+export function sendSlackMs(gapMs: number): number {
+  return Math.min(SEND_SLACK_MS, Math.round(gapMs / 4));
+}
 
 /** The shortest gap between two requests to an engine: its minimum delay, or a minute over its requests per minute. */
 export function requestGapMs(p: Politeness): number {
@@ -71,7 +77,7 @@ export class LocalPacer implements RequestPacer {
       const t = this.now();
       const free = this.next.get(engine) ?? Number.NEGATIVE_INFINITY;
       if (t < free) return free - t;
-      this.next.set(engine, t + gapMs + SEND_SLACK_MS);
+      this.next.set(engine, t + gapMs + sendSlackMs(gapMs));
       return 0;
     }, signal);
   }

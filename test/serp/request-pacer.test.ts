@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LocalPacer, requestGapMs, SEND_SLACK_MS } from "../../src/serp/index.js";
+import { LocalPacer, requestGapMs, SEND_SLACK_MS, sendSlackMs } from "../../src/serp/index.js";
 
 describe("the request pacer of one process", () => {
   it("grants an engine's lease no sooner than its gap after the last, whoever asks; other engines are not held", async () => {
@@ -10,7 +10,7 @@ describe("the request pacer of one process", () => {
     const next = (pacer as unknown as { next: Map<string, number> }).next;
     const set = next.set.bind(next);
     next.set = (engine: string, free: number) => {
-      granted.push({ engine, at: free - 40 - SEND_SLACK_MS });
+      granted.push({ engine, at: free - 40 - sendSlackMs(40) });
       return set(engine, free);
     };
     const take = (engine: string) => pacer.take(engine, 40);
@@ -18,7 +18,7 @@ describe("the request pacer of one process", () => {
     for (const engine of ["a", "b"]) {
       const at = granted.filter((g) => g.engine === engine).map((g) => g.at);
       // The gap, and the slack for the request's way from its lease to the engine.
-      expect(at.slice(1).every((t, i) => t - at[i]! >= 40 + SEND_SLACK_MS)).toBe(true);
+      expect(at.slice(1).every((t, i) => t - at[i]! >= 40 + sendSlackMs(40))).toBe(true);
     }
     // "b"'s first lease did not wait for "a"'s.
     expect(granted.findIndex((g) => g.engine === "b")).toBeLessThan(granted.length - 1);
@@ -34,8 +34,15 @@ describe("the request pacer of one process", () => {
     void second.then(() => (done = true));
     await new Promise((r) => setTimeout(r, 150));
     expect(done).toBe(false);
-    now = 1100 + SEND_SLACK_MS;
+    now = 1100 + sendSlackMs(100);
     await second;
+  });
+
+  it("the slack: a quarter of the gap, at most SEND_SLACK_MS", () => {
+    expect(sendSlackMs(40)).toBe(10);
+    expect(sendSlackMs(400)).toBe(SEND_SLACK_MS);
+    expect(sendSlackMs(5000)).toBe(SEND_SLACK_MS);
+    expect(sendSlackMs(0)).toBe(0);
   });
 
   it("an engine without a gap is not paced (no slack either)", async () => {
