@@ -41,9 +41,30 @@ export interface LoadOptions {
   /**
    * Awaited right before the request leaves, after everything the loader prepares (the browser, the engine's
    * context, a tab): the engine's lease (`RequestPacer`). A loader awaits nothing else between it and the
-   * request. When it throws (the run was stopped meanwhile), nothing is sent and the load fails.
+   * request. False: nothing is sent (the caller stopped waiting for its turn) and the load fails, for the caller
+   * to drop; an error it throws (the pacer's) is the loader's caller's, not a failure of the engine.
    */
-  beforeSend?: () => Promise<void>;
+  beforeSend?: () => Promise<boolean>;
+}
+
+/** The load's `beforeSend` said not to send: the request never left. */
+export class RequestNotSent extends Error {
+  constructor(url: string) {
+    super(`not sent: the run stopped while the request waited for the engine's turn (${url})`);
+  }
+}
+
+/**
+ * Take the engine's lease for a load (`LoadOptions.beforeSend`). Throws `RequestNotSent` when the caller said
+ * not to send.
+ */
+export async function leaseBeforeSend(options: LoadOptions, url: string): Promise<void> {
+  if (options.beforeSend && !(await options.beforeSend())) throw new RequestNotSent(url);
+}
+
+/** An error of the lease, not of the request (the request never left): the loader's caller's to handle. */
+export function isLeaseError(err: unknown, sent: boolean): boolean {
+  return !sent && !(err instanceof RequestNotSent);
 }
 
 export interface LoadedPage {
@@ -182,11 +203,9 @@ export class SerpDriver {
     let tab: TabAfterLoad = "close";
     try {
       // The engine's lease last, once the context and the tab are ready: nothing lies between it and the request.
-      if (options.beforeSend) {
-        await options.beforeSend();
-        t0 = performance.now();
-        sent = true;
-      }
+      await leaseBeforeSend(options, url);
+      t0 = performance.now();
+      sent = true;
       const v = await this.visit(page, slot, def, url, observation, t0, timings);
       tab = options.keepPage ? "caller" : "idle";
       slot.proxy?.succeeded();
@@ -205,6 +224,7 @@ export class SerpDriver {
       return { loaded, page: options.keepPage ? page : null };
     } catch (err) {
       if (this.closed) throw new Error("driver closed");
+      if (isLeaseError(err, sent)) throw err;
       const failure = navigationError(err, url, this.timeoutMs);
       if (sent) slot.proxy?.failed(failure.kind); // not a request stopped before it left
       const failedTimings = { ...timings, navigateMs: performance.now() - t0, totalMs: performance.now() - t0 };

@@ -3,7 +3,7 @@ import { type Dispatcher, ProxyAgent, request } from "undici";
 import { acceptLanguage, type BrowserIdentity } from "../browser/index.js";
 import { isPageSkipped } from "../html/index.js";
 import { emptyObservation, type PageObservation, parseRetryAfter } from "./blocks.js";
-import { failedLoad, type LoadedPage, type LoadOptions, pageText } from "./driver.js";
+import { failedLoad, isLeaseError, type LoadedPage, type LoadOptions, leaseBeforeSend, pageText } from "./driver.js";
 import type { EngineDefinition } from "./engines.js";
 import { describeTimeout, type FailureKind } from "./failures.js";
 import { observeHtml } from "./http-page.js";
@@ -80,13 +80,11 @@ export class HttpLoader {
     const observation: PageObservation = emptyObservation(url);
     const proxy = state.proxy?.label ?? null;
     let current = url;
-    let sent = !options.beforeSend;
+    let sent = false;
     try {
-      if (options.beforeSend) {
-        await options.beforeSend(); // the engine's lease, right before the request
-        t0 = performance.now();
-        sent = true;
-      }
+      await leaseBeforeSend(options, url); // the engine's lease, right before the request
+      t0 = performance.now();
+      sent = true;
       const signal = AbortSignal.timeout(this.o.timeoutMs);
       let res: Dispatcher.ResponseData | null = null;
       for (let hop = 0; ; hop++) {
@@ -133,6 +131,7 @@ export class HttpLoader {
         timings: { navigateMs, evaluateMs: performance.now() - t1, bodyMs: 0, totalMs: performance.now() - t0 },
       };
     } catch (err) {
+      if (isLeaseError(err, sent)) throw err;
       const failure = isNamed(err) ? err : httpError(err, current, this.o.timeoutMs, state.proxy?.label ?? null);
       if (sent && failure.kind !== "http") state.proxy?.failed(failure.kind); // not a request stopped before it left
       const timings = { navigateMs: performance.now() - t0, evaluateMs: 0, bodyMs: 0, totalMs: performance.now() - t0 };

@@ -183,9 +183,10 @@ export async function fetchAndInterpret(
     keepBody: ctx.keepHtml,
     beforeSend: async () => {
       await ctx.pacer?.take(def.engine, requestGapMs(def.politeness), signal);
-      signal?.throwIfAborted();
+      if (signal?.aborted) return false; // the run is stopping: the page is left for the next run
       sent.last = performance.now();
       if (sends++ === 0) Object.assign(sent, { started: sent.last, at: nowIso() });
+      return true;
     },
   };
   /** The page's deadline: the loader's timeout from its request (load + our work), not from the wait for its turn. */

@@ -63,23 +63,27 @@ describe("a loader stopped at the lease sends nothing", () => {
   });
   afterAll(() => new Promise((resolve) => server.close(resolve)));
 
-  const stopped = async () => {
-    throw new Error("stopped while waiting for the engine's turn");
+  const stopped = async () => false;
+  const pacerDown = async (): Promise<boolean> => {
+    throw new Error("pacer unreachable");
   };
 
-  it("over HTTP: the load fails, the server saw no request; with the lease granted, it did", async () => {
+  it("over HTTP: the load fails, the server saw no request; with the lease granted, it did; a pacer's error is thrown", async () => {
     const b = await bench();
     const http = new HttpLoader({ timeoutMs: 5000, identity: chromeIdentity("120.0.0.0") });
     try {
       const def = b.engines("sim-list")[0]!.definition;
       const failed = await http.load(def, `${origin}/stopped`, { beforeSend: stopped });
-      expect(failed.error).not.toBeNull();
+      expect(failed.error).toMatch(/not sent: the run stopped/);
       let leased = 0;
-      const ok = await http.load(def, `${origin}/granted`, { beforeSend: async () => void leased++ });
+      const ok = await http.load(def, `${origin}/granted`, { beforeSend: async () => ++leased > 0 });
       expect(ok.error).toBeNull();
+      // The pacer's own failure is not the engine's: it reaches the caller, nothing sent.
+      await expect(http.load(def, `${origin}/pacer-down`, { beforeSend: pacerDown })).rejects.toThrow("pacer unreachable");
       expect(leased).toBe(1);
       expect(arrived).toContain("/granted");
       expect(arrived).not.toContain("/stopped");
+      expect(arrived).not.toContain("/pacer-down");
     } finally {
       await http.close();
       await b.close();
@@ -92,8 +96,9 @@ describe("a loader stopped at the lease sends nothing", () => {
     try {
       const def = b.engines("sim-list")[0]!.definition;
       const failed = await driver.load(def, `${origin}/stopped-browser`, { beforeSend: stopped });
-      expect(failed.error).not.toBeNull();
-      const ok = await driver.load(def, `${origin}/granted-browser`, { beforeSend: async () => {} });
+      expect(failed.error).toMatch(/not sent: the run stopped/);
+      await expect(driver.load(def, `${origin}/stopped-pacer-down`, { beforeSend: pacerDown })).rejects.toThrow("pacer unreachable");
+      const ok = await driver.load(def, `${origin}/granted-browser`, { beforeSend: async () => true });
       expect(ok.error).toBeNull();
       expect(arrived).toContain("/granted-browser");
       expect(arrived.filter((u) => u.startsWith("/stopped"))).toEqual([]);
