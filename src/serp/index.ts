@@ -1,6 +1,7 @@
 export * from "./blocks.js";
 export * from "./counters.js";
 export * from "./driver.js";
+export * from "./load-options.js";
 export * from "./engine-files.js";
 export * from "./engines.js";
 export * from "./failures.js";

@@ -1,7 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { type BrowserIdentity, chromeIdentity } from "../browser/index.js";
 import { resolveChromiumPath } from "../browser/index.js";
-import { type DriverOptions, type LoadedPage, type LoadOptions, SerpDriver } from "./driver.js";
+import { type DriverOptions, type LoadedPage, SerpDriver } from "./driver.js";
+import type { LoadOptions } from "./load-options.js";
 import type { EngineDefinition } from "./engines.js";
 import type { PageLoader } from "./page-runner.js";
 import type { CookieChanges } from "./profile.js";

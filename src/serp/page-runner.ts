@@ -11,7 +11,8 @@ import {
   setFetchTransport,
   type Store,
 } from "../store/index.js";
-import type { LoadedPage, LoadOptions } from "./driver.js";
+import type { LoadedPage } from "./driver.js";
+import type { LoadOptions } from "./load-options.js";
 import { type EngineDefinition, type FetchMode, searchUrl } from "./engines.js";
 import type { DriftReport, HealthWatch } from "./health-watch.js";
 import { type InterpretOptions, interpretPage, type Verdict } from "./interpret.js";
