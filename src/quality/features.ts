@@ -309,8 +309,9 @@ function coverage(
     else if (best < 1) {
       const back = backoffTranslations(t, pair.b, lex);
       if (back) {
-        matchTranslations(back.parts, SUBWORD_DISCOUNT, aSet, aPrefix, credit);
-        if (best === 0) matchTranslations(back.chars, CHAR_DISCOUNT, aSet, aPrefix, credit);
+        // Each list apart: credit keeps the largest weight, as a merged list would give.
+        for (const m of back.parts) matchTranslations(m, SUBWORD_DISCOUNT, aSet, aPrefix, credit);
+        if (best === 0) for (const m of back.chars) matchTranslations(m, CHAR_DISCOUNT, aSet, aPrefix, credit);
       }
     }
     bestB.set(t, best);

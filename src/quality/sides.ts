@@ -31,6 +31,7 @@ const PUNCT_CLASSES: readonly RegExp[] = [/[.。．]/u, /[?？]/u, /[!！]/u, /[
 const URL = /\b(?:https?:\/\/|www\.)[^\s<>"'，。]+/giu;
 const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/gu;
 const NUMBER = /\p{Nd}+(?:[.,]\p{Nd}+)*/gu;
+const HAS_DIGIT = /\p{Nd}/u;
 const SPACE = /\s/u;
 /** Each character's punctuation class (-1: none), found once per character. */
 const punctClassOf = new Map<string, number>();
@@ -42,6 +43,15 @@ function punctClass(ch: string): number {
     punctClassOf.set(ch, c);
   }
   return c;
+}
+
+/** The punctuation class of a text's last character (-1: none, or an empty text). */
+function punctClassOfLast(text: string): number {
+  if (text.length === 0) return -1;
+  const low = text.charCodeAt(text.length - 1);
+  // A surrogate pair's second half: the character is the last two units.
+  const last = low >= 0xdc00 && low <= 0xdfff && text.length > 1 ? text.slice(-2) : text.slice(-1);
+  return punctClass(last);
 }
 
 function isSpace(ch: string): boolean {
@@ -56,14 +66,14 @@ export function readSide(raw: string, lang: Lang, pair: LanguagePair): Side {
   const emails = !hasLink ? [] : [...text.matchAll(EMAIL)].map((m) => m[0].toLowerCase());
   // Numbers outside URLs and addresses, thousands separators dropped ("1,000" = "1000").
   const bare = !hasLink ? text : text.replace(URL, " ").replace(EMAIL, " ");
-  const numbers = [...bare.matchAll(NUMBER)].map((m) => m[0].replace(/,(?=\d{3}\b)/gu, ""));
+  const numbers = !HAS_DIGIT.test(bare) ? [] : [...bare.matchAll(NUMBER)].map((m) => m[0].replace(/,(?=\d{3}\b)/gu, ""));
   let length = 0;
   let ownLetters = 0;
   let otherLetters = 0;
   let otherWords = 0;
   let inOther = false;
   const punct = new Array<number>(PUNCT_CLASSES.length).fill(0);
-  let final = -1;
+
   for (const ch of text) {
     if (isSpace(ch)) {
       inOther = false;
@@ -82,8 +92,7 @@ export function readSide(raw: string, lang: Lang, pair: LanguagePair): Side {
       if (c >= 0) punct[c]!++;
     }
   }
-  const last = [...text.trimEnd()].at(-1) ?? "";
-  final = last ? punctClass(last) : -1;
+  const final = punctClassOfLast(text.trimEnd());
   return { lang, text, key: comparableText(text), length, ownLetters, otherLetters, otherWords, numbers, urls, emails, punct, final };
 }
 

@@ -78,6 +78,15 @@ function cedictZhToEn(word: string): ReadonlyMap<string, number> | undefined {
 
 /** The reverse index (English token → Chinese words), built on first use from every entry. */
 function cedictEnToZh(token: string): ReadonlyMap<string, number> | undefined {
+  return cedictReverse().get(token);
+}
+
+/** The English tokens CC-CEDICT's glosses hold. */
+function cedictEnglishWords(): Iterable<string> {
+  return cedictReverse().keys();
+}
+
+function cedictReverse(): Map<string, Map<string, number>> {
   if (!cedictEnZh) {
     const rev = new Map<string, Map<string, number>>();
     for (const zh of loadCedict().glosses.keys()) {
@@ -94,7 +103,7 @@ function cedictEnToZh(token: string): ReadonlyMap<string, number> | undefined {
     }
     cedictEnZh = rev;
   }
-  return cedictEnZh.get(token);
+  return cedictEnZh;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -237,6 +246,9 @@ export function loadLexicon(pair: LanguagePair = EN_ZH, options: LexiconOptions 
   return lex;
 }
 
+/** A word of the lexicon whose translations are not yet read. */
+const UNBUILT = 0;
+
 /** A lexicon from parsed files (and CC-CEDICT when asked and the pair is en–zh); not cached. */
 export function buildLexicon(pair: LanguagePair, files: readonly LexiconFile[], useCedict: boolean): Lexicon {
   const learned = new Map<Lang, Map<string, Map<string, number>>>([
@@ -266,26 +278,41 @@ export function buildLexicon(pair: LanguagePair, files: readonly LexiconFile[], 
   const withCedict = useCedict && ((pair.a === "en" && pair.b === "zh") || (pair.a === "zh" && pair.b === "en"));
   if (withCedict) sources.unshift(CEDICT_SOURCE);
 
-  // Per language, keyed by the word itself: a lookup builds no key string (the scorer makes millions).
-  const mergedByLang = new Map<Lang, Map<string, ReadonlyMap<string, number> | null>>([
-    [pair.a, new Map()],
-    [pair.b, new Map()],
-  ]);
-  const lookup = (word: string, from: Lang): ReadonlyMap<string, number> | undefined => {
-    const merged = mergedByLang.get(from)!;
-    const hit = merged.get(word);
-    if (hit !== undefined) return hit ?? undefined;
+  const direct = (word: string, from: Lang): ReadonlyMap<string, number> | undefined => {
     const learnedMap = learned.get(from)?.get(word);
     let dict: ReadonlyMap<string, number> | undefined;
     if (withCedict) dict = from === "zh" ? cedictZhToEn(word) : from === "en" ? cedictEnToZh(word) : undefined;
-    let result: ReadonlyMap<string, number> | undefined;
     if (learnedMap && dict) {
       const m = new Map(dict);
       for (const [w, v] of learnedMap) if ((m.get(w) ?? 0) < v) m.set(w, v);
-      result = m;
-    } else result = learnedMap ?? dict;
-    merged.set(word, result ?? null);
-    return result;
+      return m;
+    }
+    return learnedMap ?? dict;
+  };
+
+  // Per language, every word any source knows, made on the language's first lookup: UNBUILT until the word is
+  // asked for, then its translations (null: its entries had none). An unknown word costs one map read and adds
+  // nothing (the scorer asks for millions of strings, most of them runs of characters no dictionary has).
+  const known: Partial<Record<Lang, Map<string, ReadonlyMap<string, number> | null | typeof UNBUILT>>> = {};
+  const tableOf = (from: Lang) => {
+    let table = known[from];
+    if (!table) {
+      table = new Map();
+      for (const w of learned.get(from)?.keys() ?? []) table.set(w, UNBUILT);
+      if (withCedict && from === "zh") for (const w of loadCedict().glosses.keys()) table.set(w, UNBUILT);
+      if (withCedict && from === "en") for (const w of cedictEnglishWords()) table.set(w, UNBUILT);
+      known[from] = table;
+    }
+    return table;
+  };
+  const lookup = (word: string, from: Lang): ReadonlyMap<string, number> | undefined => {
+    const table = tableOf(from);
+    const hit = table.get(word);
+    if (hit === undefined) return undefined;
+    if (hit !== UNBUILT) return hit ?? undefined;
+    const built = direct(word, from);
+    table.set(word, built ?? null);
+    return built;
   };
 
   return {
@@ -293,18 +320,11 @@ export function buildLexicon(pair: LanguagePair, files: readonly LexiconFile[], 
     sources,
     translations(word: string, from: Lang): ReadonlyMap<string, number> | undefined {
       if (from !== pair.a && from !== pair.b) return undefined;
-      const direct = lookup(word, from);
-      if (direct) return direct;
+      const found = lookup(word, from);
+      if (found) return found;
       // Be lenient with callers: Traditional Chinese, and English words that are not yet stems.
-      if (from === "zh") {
-        const simplified = toSimplified(word);
-        return simplified === word ? undefined : lookup(simplified, from);
-      }
-      if (from === "en") {
-        const token = englishToken(word);
-        return token === word ? undefined : lookup(token, from);
-      }
-      return undefined;
+      const alt = from === "zh" ? toSimplified(word) : from === "en" ? englishToken(word) : word;
+      return alt === word ? undefined : lookup(alt, from);
     },
   };
 }

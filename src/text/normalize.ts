@@ -1,5 +1,5 @@
 import type { Lang } from "../language-pair.js";
-import { Converter } from "opencc-js";
+import { Converter, Locale } from "opencc-js";
 
 /** Zero-width characters and the byte-order mark: invisible, and they break words apart. */
 const ZERO_WIDTH = /[\u200b-\u200d\u2060\ufeff\u00ad]/g;
@@ -66,6 +66,7 @@ const RUN_CACHE_LIMIT = 100_000;
 const converted = new Map<string, string>();
 
 function simplifyRun(run: string): string {
+  if (!mayConvert(run)) return run;
   let out = converted.get(run);
   if (out === undefined) {
     out = traditionalToSimplified()(run);
@@ -77,11 +78,54 @@ function simplifyRun(run: string): string {
 
 /**
  * Traditional → Simplified Chinese (opencc-js, Taiwan standard → mainland), leaving other text unchanged.
- * Only the Han runs go through OpenCC, each converted once per process (cached).
+ * Text with no character OpenCC could change (most Simplified text) is returned as it is; otherwise only the Han
+ * runs go through OpenCC, each converted once per process (cached).
  */
 export function toSimplified(text: string): string {
-  if (!HAS_HAN.test(text)) return text;
+  if (!HAS_HAN.test(text) || !mayConvert(text)) return text;
   return text.replace(HAN_RUN, simplifyRun);
+}
+
+/** The tw→cn conversion's dictionaries, in the order OpenCC applies them (normalisation, then conversion). */
+const T2S = Locale.configs.tw2s as unknown as { normalizationChain: unknown[]; conversionChain: unknown[] };
+
+let convertible: Uint8Array | undefined;
+
+/**
+ * UTF-16 units of which every key of the conversion's dictionaries holds at least one: all one-character keys,
+ * and for the longer keys made only of characters that are no key themselves (上梁 → 上樑, 一家三口), a few of their
+ * characters chosen to cover them all (the one in most such keys first). A text without any of them matches no
+ * key, so OpenCC returns it unchanged. Surrogates are always marked (a key may be astral; such text is rare).
+ */
+function convertibleUnits(): Uint8Array {
+  if (convertible) return convertible;
+  const dicts = [...T2S.normalizationChain, ...T2S.conversionChain].flat() as Array<string | Array<[string, string]>>;
+  const keys = dicts.flatMap((d) => (typeof d === "string" ? d.split("|").map((e) => e.split(" ")[0]!) : d.map(([k]) => k)));
+  const table = new Uint8Array(0x10000);
+  table.fill(1, 0xd800, 0xe000);
+  for (const k of keys) if (k.length === 1) table[k.charCodeAt(0)] = 1;
+  let rest = keys.filter((k) => k.length > 1 && !hasMarked(k, table));
+  while (rest.length > 0) {
+    const count = new Map<number, number>();
+    for (const k of rest) for (const u of new Set(Array.from(k, (_, i) => k.charCodeAt(i)))) count.set(u, (count.get(u) ?? 0) + 1);
+    let best = -1;
+    let most = 0;
+    for (const [u, n] of count) if (n > most || (n === most && u > best)) [best, most] = [u, n];
+    table[best] = 1;
+    rest = rest.filter((k) => !hasMarked(k, table));
+  }
+  convertible = table;
+  return table;
+}
+
+function hasMarked(text: string, table: Uint8Array): boolean {
+  for (let i = 0; i < text.length; i++) if (table[text.charCodeAt(i)] === 1) return true;
+  return false;
+}
+
+/** Whether OpenCC could change anything in `text` (false: it would return it unchanged). */
+export function mayConvert(text: string): boolean {
+  return hasMarked(text, convertibleUnits());
 }
 
 /** English contractions, longest first; `'s` is left alone (possessive or "is" cannot be told apart). */

@@ -56,20 +56,28 @@ function computeSim(src: string, srcLang: Lang, tgt: string, tgtLang: Lang, lex:
   const back = backoffTranslations(src, srcLang, lex);
   if (!back) return 0;
   const t = tgtLang === "en" ? [tgt, englishToken(tgt)] : [tgt];
-  const best = (m: ReadonlyMap<string, number>) => Math.min(1, Math.max(...t.map((w) => m.get(w) ?? 0)));
+  const best = (lists: readonly ReadonlyMap<string, number>[]) => {
+    let w = 0;
+    for (const m of lists) for (const x of t) w = Math.max(w, m.get(x) ?? 0);
+    return Math.min(1, w);
+  };
   const sub = best(back.parts);
   return sub > 0 ? sub * SUBWORD_DISCOUNT : best(back.chars) * CHAR_DISCOUNT;
 }
 
-/** The back-off translations of a word the lexicon does not know (see `wordSim`), undiscounted. */
+/**
+ * The back-off translations of a word the lexicon does not know (see `wordSim`), undiscounted: the lexicon's own
+ * translation lists, not merged (a word's weight is the largest any list gives it; merging cost more than reading).
+ */
 export interface BackoffTranslations {
-  /** Translations of its known proper sub-words of two or more characters (max weight over the parts). */
-  parts: ReadonlyMap<string, number>;
-  /** Translations of its single characters. */
-  chars: ReadonlyMap<string, number>;
+  /** Translations of its known proper sub-words of two or more characters, one list per distinct sub-word. */
+  parts: readonly ReadonlyMap<string, number>[];
+  /** Translations of its single characters, one list per distinct character. */
+  chars: readonly ReadonlyMap<string, number>[];
 }
 
-const backoffMemo = new WeakMap<Lexicon, Map<string, BackoffTranslations | null>>();
+const backoffMemo = new WeakMap<Lexicon, Map<Lang, Map<string, BackoffTranslations | null>>>();
+const SURROGATE = /[\ud800-\udfff]/u;
 
 /**
  * The back-off of Sim(c, e) for a word of an unspaced language (zh, ja) the lexicon does not know at all:
@@ -78,30 +86,36 @@ const backoffMemo = new WeakMap<Lexicon, Map<string, BackoffTranslations | null>
  */
 export function backoffTranslations(word: string, lang: Lang, lex: Lexicon): BackoffTranslations | undefined {
   if (!isUnspacedLang(lang) || lex.translations(word, lang) !== undefined) return undefined;
-  let cache = backoffMemo.get(lex);
+  let byLang = backoffMemo.get(lex);
+  if (!byLang) {
+    byLang = new Map();
+    backoffMemo.set(lex, byLang);
+  }
+  let cache = byLang.get(lang);
   if (!cache) {
     cache = new Map();
-    backoffMemo.set(lex, cache);
+    byLang.set(lang, cache);
   }
-  const key = `${lang}\u0000${word}`;
-  const hit = cache.get(key);
+  const hit = cache.get(word);
   if (hit !== undefined) return hit ?? undefined;
-  const chars = Array.from(word);
+  // By characters; by UTF-16 units when there is no surrogate pair (the same, without an array of characters).
+  const chars = SURROGATE.test(word) ? Array.from(word) : word;
+  const sub = (i: number, n: number) => (typeof chars === "string" ? chars.slice(i, i + n) : chars.slice(i, i + n).join(""));
   let result: BackoffTranslations | null = null;
   if (chars.length >= 2) {
-    const parts = new Map<string, number>();
-    const single = new Map<string, number>();
-    const merge = (into: Map<string, number>, m: ReadonlyMap<string, number> | undefined) => {
-      if (m) for (const [w, v] of m) if ((into.get(w) ?? 0) < v) into.set(w, v);
+    const parts = new Set<ReadonlyMap<string, number>>();
+    const single = new Set<ReadonlyMap<string, number>>();
+    const add = (into: Set<ReadonlyMap<string, number>>, m: ReadonlyMap<string, number> | undefined) => {
+      if (m) into.add(m);
     };
     for (let len = chars.length - 1; len >= 2; len--) {
-      for (let i = 0; i + len <= chars.length; i++) merge(parts, lex.translations(chars.slice(i, i + len).join(""), lang));
+      for (let i = 0; i + len <= chars.length; i++) add(parts, lex.translations(sub(i, len), lang));
     }
-    for (const ch of chars) merge(single, lex.translations(ch, lang));
-    result = { parts, chars: single };
+    for (let i = 0; i < chars.length; i++) add(single, lex.translations(sub(i, 1), lang));
+    result = { parts: [...parts], chars: [...single] };
   }
   if (cache.size >= MEMO_LIMIT) cache.clear();
-  cache.set(key, result);
+  cache.set(word, result);
   return result ?? undefined;
 }
 

@@ -16,6 +16,7 @@ import {
   readLexiconFile,
   segmentByLanguage,
   tokenize,
+  mayConvert,
   toSimplified,
   translatedShare,
   wordSim,
@@ -202,6 +203,24 @@ describe("Traditional → Simplified by Han runs", () => {
     const keys = dicts.flatMap((d) => (typeof d === "string" ? d.split("|").map((e) => e.split(" ")[0]!) : d.map(([k]) => k)));
     expect(keys.length).toBeGreaterThan(5000);
     expect(keys.filter((k) => !/^[\p{Script=Han}\u2ff0-\u2fff]+$/u.test(k))).toEqual([]);
+  });
+
+  it("skips only text OpenCC would leave unchanged: every dictionary key holds a character it checks for", async () => {
+    const { Locale } = (await import("opencc-js")) as unknown as {
+      Locale: { configs: { tw2s: { normalizationChain: unknown[]; conversionChain: unknown[] } } };
+    };
+    const c = Locale.configs.tw2s;
+    const dicts = [c.normalizationChain, c.conversionChain].flat(2) as Array<string | Array<[string, string]>>;
+    const keys = dicts.flatMap((d) => (typeof d === "string" ? d.split("|").map((e) => e.split(" ")[0]!) : d.map(([k]) => k)));
+    expect(keys.filter((k) => !mayConvert(k))).toEqual([]);
+    // Keys made only of characters that are no key themselves are covered too: each converts as a whole text would.
+    const { Converter } = (await import("opencc-js")) as unknown as { Converter: (o: object) => (s: string) => string };
+    const whole = Converter({ from: "tw", to: "cn" });
+    expect(keys.filter((k) => toSimplified(k) !== whole(k))).toEqual([]);
+    // Most Simplified text is skipped; Traditional text never is.
+    expect(mayConvert("我们在这里")).toBe(false);
+    expect(mayConvert("我們在這裡")).toBe(true);
+    expect(mayConvert("plain ASCII")).toBe(false);
   });
 
   it("converts mixed text as a whole-text conversion would", async () => {
