@@ -89,7 +89,8 @@ function featuresOf(a: Side, b: Side, pair: LanguagePair, lex: Lexicon, len: Len
   const aTokens = tokenize(withoutAside(a.text, b.text), pair.a);
   const bTokens = tokenize(withoutAside(b.text, a.text), pair.b);
   // Side b in the lexicon's form (Chinese in Simplified): the translations are, so Traditional text matches too.
-  const bLexText = lexiconForm(b.text, pair.b);
+  // A side's text is in that form already (readSide).
+  const bLexText = b.text;
   const cov = coverage(aTokens, bTokens, b.text, bLexText, pair, lex);
   const { covA, covB, bestA, bestB, aContent, bContent } = cov;
   const z = (logLengthRatio(a, b) - len.mean) / len.sd;

@@ -1,5 +1,5 @@
 import type { Lang, LanguagePair } from "../language-pair.js";
-import { charLang, comparableText, isUnspacedLang, lexiconForm, normalizeText } from "../text/index.js";
+import { charLang, comparableForm, isUnspacedLang, lexiconForm, normalizeText } from "../text/index.js";
 
 /**
  * What the rules and the features read of one side of a pair, computed once: the text normalised (width
@@ -93,7 +93,7 @@ export function readSide(raw: string, lang: Lang, pair: LanguagePair): Side {
     }
   }
   const final = punctClassOfLast(text.trimEnd());
-  return { lang, text, key: comparableText(text), length, ownLetters, otherLetters, otherWords, numbers, urls, emails, punct, final };
+  return { lang, text, key: comparableForm(text), length, ownLetters, otherLetters, otherWords, numbers, urls, emails, punct, final };
 }
 
 /**

@@ -16,7 +16,7 @@ export {
   parseLanguagePair,
 } from "./script.js";
 export { type LangSegment, segmentByLanguage } from "./segment.js";
-export { comparableText, expandContractions, lexiconForm, mayConvert, normalizeText, toSimplified } from "./normalize.js";
+export { comparableForm, comparableText, expandContractions, lexiconForm, mayConvert, normalizeText, toSimplified } from "./normalize.js";
 export { contentTokens, englishToken, isStopWord, tokenize } from "./tokenize.js";
 export {
   buildLexicon,

@@ -26,9 +26,12 @@ export function normalizeText(text: string): string {
  * tests containment on it.
  */
 export function comparableText(text: string): string {
-  return normalizeText(text)
-    .toLowerCase()
-    .replace(/[\s\p{P}\p{S}]+/gu, "");
+  return comparableForm(normalizeText(text));
+}
+
+/** `comparableText` of a text `normalizeText` has already normalised. */
+export function comparableForm(normalized: string): string {
+  return normalized.toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, "");
 }
 
 /**

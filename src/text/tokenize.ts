@@ -148,6 +148,8 @@ function tokenizeWithIcu(text: string, lang: Lang): string[] {
 }
 
 const stopWords = new Map<Lang, ReadonlySet<string>>();
+let lastStopLang: Lang | undefined;
+let lastStopSet: ReadonlySet<string> = new Set();
 
 /** The stop words of a language from `models/stopwords-<lang>.txt` (empty when there is no list). */
 function stopWordSet(lang: Lang): ReadonlySet<string> {
@@ -177,7 +179,12 @@ function stopWordSet(lang: Lang): ReadonlySet<string> {
  * evidence. Latin tokens inside Chinese/Japanese/Korean text are checked against the English list.
  */
 export function isStopWord(token: string, lang: Lang): boolean {
-  if (stopWordSet(lang).has(token)) return true;
+  // The last language asked for, kept at hand: the pair scorer asks for every word of every side.
+  if (lang !== lastStopLang) {
+    lastStopLang = lang;
+    lastStopSet = stopWordSet(lang);
+  }
+  if (lastStopSet.has(token)) return true;
   return lang !== "en" && !LATIN_LANGS.has(lang) && LATIN.test(token) && stopWordSet("en").has(token);
 }
 
