@@ -6,7 +6,6 @@ import {
   isStopWord,
   isUnspacedLang,
   type Lexicon,
-  lexiconForm,
   SUBWORD_DISCOUNT,
   tokenize,
 } from "../text/index.js";
@@ -88,10 +87,8 @@ const COV_B = FEATURE_NAMES.indexOf("cov_b");
 function featuresOf(a: Side, b: Side, pair: LanguagePair, lex: Lexicon, len: LengthStats): number[] {
   const aTokens = tokenize(withoutAside(a.text, b.text), pair.a);
   const bTokens = tokenize(withoutAside(b.text, a.text), pair.b);
-  // Side b in the lexicon's form (Chinese in Simplified): the translations are, so Traditional text matches too.
-  // A side's text is in that form already (readSide).
-  const bLexText = b.text;
-  const cov = coverage(aTokens, bTokens, b.text, bLexText, pair, lex);
+  // A side's text is in the lexicon's form (readSide: Chinese in Simplified), as the translations are.
+  const cov = coverage(aTokens, bTokens, b.text, pair, lex);
   const { covA, covB, bestA, bestB, aContent, bContent } = cov;
   const z = (logLengthRatio(a, b) - len.mean) / len.sd;
   let stops = 0;
@@ -119,7 +116,7 @@ function featuresOf(a: Side, b: Side, pair: LanguagePair, lex: Lexicon, len: Len
     Math.min(tailCoverage(aContent, bestA), tailCoverage(bContent, bestB)),
     wholeSide(aTokens, bTokens, b.text, pair, lex),
     cutEnd(a, b) || cutEnd(b, a) ? 1 : 0,
-    ...substringCoverage(cov, bTokens, b.text, bLexText, pair),
+    ...substringCoverage(cov, bTokens, b.text),
     ...nameEvidence(a.text, pair.a, aContent, bestA, covA),
     Math.log1p(Math.min(covA * aContent.length, covB * bContent.length)),
   ];
@@ -161,25 +158,19 @@ function nameEvidence(
  * letters inside a found translation (chars_b) and the share of a's content words with a translation found
  * (found_a). The coverage passes find them: b's words they matched, and what the reverse pass marked.
  */
-function substringCoverage(
-  cov: Coverage,
-  bTokens: readonly string[],
-  bText: string,
-  bLexText: string,
-  pair: LanguagePair,
-): [number, number] {
+function substringCoverage(cov: Coverage, bTokens: readonly string[], bText: string): [number, number] {
   const { aContent, bestA, bestB, found } = cov;
   let letters = 0;
-  for (const run of bLexText.match(/\p{L}+/gu) ?? []) letters += run.length;
+  for (const run of bText.match(/\p{L}+/gu) ?? []) letters += run.length;
   if (aContent.length === 0 || letters === 0) return [0, 0];
   // What the coverage pass matched word for word stands where it is; the reverse pass marked the rest it found.
   for (const t of new Set(bTokens)) {
-    if ((bestB.get(t) ?? 0) >= MIN_SUBSTRING_WEIGHT) markAll(bLexText, bLexText === bText ? t : lexiconForm(t, pair.b), found.covered);
+    if ((bestB.get(t) ?? 0) >= MIN_SUBSTRING_WEIGHT) markAll(bText, t, found.covered);
   }
   let words = 0;
   for (const w of aContent) if ((bestA.get(w) ?? 0) >= 1 || found.words.has(w)) words++;
   let c = 0;
-  for (let i = 0; i < found.covered.length; i++) if (found.covered[i] && LETTER.test(bLexText[i]!)) c++;
+  for (let i = 0; i < found.covered.length; i++) if (found.covered[i] && LETTER.test(bText[i]!)) c++;
   return [c / letters, words / aContent.length];
 }
 
@@ -275,19 +266,12 @@ function tailCoverage(content: readonly string[], best: ReadonlyMap<string, numb
  * matched against side a's words, crediting the b word and the a words it translates. Identical words (names,
  * Latin words inside Chinese text) match with weight 1; stems differing in their ending match by prefix.
  */
-function coverage(
-  aTokens: readonly string[],
-  bTokens: readonly string[],
-  bText: string,
-  bLexText: string,
-  pair: LanguagePair,
-  lex: Lexicon,
-): Coverage {
+function coverage(aTokens: readonly string[], bTokens: readonly string[], bText: string, pair: LanguagePair, lex: Lexicon): Coverage {
   const aContent = contentOf(aTokens, pair.a);
   const bContent = contentOf(bTokens, pair.b);
   const bestA = new Map<string, number>();
   const bestB = new Map<string, number>();
-  const found: Found = { covered: new Uint8Array(bLexText.length), words: new Set() };
+  const found: Found = { covered: new Uint8Array(bText.length), words: new Set() };
   if (aContent.length === 0 || bContent.length === 0) return { covA: 0, covB: 0, bestA, bestB, aContent, bContent, found };
   const aSet = new Set(aTokens);
   const aPrefix = new Map<string, string[]>();
@@ -317,7 +301,7 @@ function coverage(
     }
     bestB.set(t, best);
   }
-  reverseCoverage(aContent, bTokens, bText, bLexText, pair, lex, bestA, bestB, found);
+  reverseCoverage(aContent, bTokens, bText, pair, lex, bestA, bestB, found);
   let sumA = 0;
   for (const t of aContent) sumA += bestA.get(t) ?? 0;
   let sumB = 0;
@@ -348,7 +332,6 @@ interface Coverage {
 function reverseCoverage(
   aContent: readonly string[],
   bTokens: readonly string[],
-  bText: string,
   text: string,
   pair: LanguagePair,
   lex: Lexicon,
@@ -357,17 +340,15 @@ function reverseCoverage(
   found: Found,
 ): void {
   let probes: Set<string> | undefined;
-  let forms: string[] = [];
+  // Side b's words, in the lexicon's form as its text is.
+  const forms = bTokens;
   for (const w of new Set(aContent)) {
     if ((bestA.get(w) ?? 0) >= 1) continue;
     const tr = lex.translations(w, pair.a);
     // A word the lexicon lacks may be known through its base; one it has is looked up that way only if nothing is found.
     let derived = tr ? undefined : derivedTranslations(w, pair.a, lex);
     if (!tr && !derived) continue;
-    if (!probes) {
-      forms = text === bText ? [...bTokens] : bTokens.map((t) => lexiconForm(t, pair.b));
-      probes = bProbes(forms, text, pair.b);
-    }
+    probes ??= bProbes(forms, text, pair.b);
     let best = bestA.get(w) ?? 0;
     const match = (g: string, weight: number) => {
       if (weight >= MIN_SUBSTRING_WEIGHT) {

@@ -73,7 +73,6 @@ export function readSide(raw: string, lang: Lang, pair: LanguagePair): Side {
   let otherWords = 0;
   let inOther = false;
   const punct = new Array<number>(PUNCT_CLASSES.length).fill(0);
-
   for (const ch of text) {
     if (isSpace(ch)) {
       inOther = false;
