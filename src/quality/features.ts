@@ -284,19 +284,15 @@ function coverage(aTokens: readonly string[], bTokens: readonly string[], bText:
   }
   for (const t of new Set(bTokens)) {
     let best = 0;
-    const credit = (w: string, x: number) => {
-      if ((bestA.get(w) ?? 0) < x) bestA.set(w, x);
-      if (x > best) best = x;
-    };
-    if (aSet.has(t)) credit(t, 1);
+    if (aSet.has(t)) best = creditWord(bestA, t, 1, best);
     const tr = lex.translations(t, pair.b);
-    if (tr) matchTranslations(tr, 1, aSet, aPrefix, credit);
+    if (tr) best = matchTranslations(tr, 1, aSet, aPrefix, bestA, best);
     else if (best < 1) {
       const back = backoffTranslations(t, pair.b, lex);
       if (back) {
-        // Each list apart: credit keeps the largest weight, as a merged list would give.
-        for (const m of back.parts) matchTranslations(m, SUBWORD_DISCOUNT, aSet, aPrefix, credit);
-        if (best === 0) for (const m of back.chars) matchTranslations(m, CHAR_DISCOUNT, aSet, aPrefix, credit);
+        // Each list apart: the credit keeps the largest weight, as a merged list would give.
+        for (const m of back.parts) best = matchTranslations(m, SUBWORD_DISCOUNT, aSet, aPrefix, bestA, best);
+        if (best === 0) for (const m of back.chars) best = matchTranslations(m, CHAR_DISCOUNT, aSet, aPrefix, bestA, best);
       }
     }
     bestB.set(t, best);
@@ -339,50 +335,65 @@ function reverseCoverage(
   bestB: Map<string, number>,
   found: Found,
 ): void {
-  let probes: Set<string> | undefined;
-  // Side b's words, in the lexicon's form as its text is.
-  const forms = bTokens;
+  let probing: Probing | undefined;
   for (const w of new Set(aContent)) {
     if ((bestA.get(w) ?? 0) >= 1) continue;
     const tr = lex.translations(w, pair.a);
     // A word the lexicon lacks may be known through its base; one it has is looked up that way only if nothing is found.
     let derived = tr ? undefined : derivedTranslations(w, pair.a, lex);
     if (!tr && !derived) continue;
-    probes ??= bProbes(forms, text, pair.b);
+    // Side b's words are in the lexicon's form, as its text is.
+    probing ??= { text, bTokens, bWords: new Set(bTokens), probes: bProbes(bTokens, text, pair.b), bestB, found };
     let best = bestA.get(w) ?? 0;
-    const match = (g: string, weight: number) => {
-      if (weight >= MIN_SUBSTRING_WEIGHT) {
-        markAll(text, g, found.covered);
-        found.words.add(w);
-      }
-      // A single letter counts for chars_b and found_a only: as coverage, only when it is one of b's words.
-      if (g.length < 2 && !forms.includes(g)) return;
-      const x = Math.min(1, weight) * (forms.includes(g) ? 1 : CHAR_DISCOUNT);
-      if (x > best) best = x;
-      forms.forEach((f, i) => {
-        const t = bTokens[i]!;
-        if ((f.includes(g) || g.includes(f)) && (bestB.get(t) ?? 0) < x) bestB.set(t, x);
-      });
-    };
-    const probe = (translations: ReadonlyMap<string, number>, discount: number) => {
-      // Walk the shorter of the two (a common word has hundreds of translations, a sentence a hundred runs).
-      if (translations.size < probes!.size) {
-        for (const [g, weight] of translations) if (probes!.has(g)) match(g, weight * discount);
-      } else {
-        for (const g of probes!) {
-          const weight = translations.get(g);
-          if (weight !== undefined) match(g, weight * discount);
-        }
-      }
-    };
-    if (tr) probe(tr, 1);
+    if (tr) best = probeTranslations(probing, w, tr, 1, best);
     // Nothing found: the word's base, discounted as Sim's back-off through a word's parts ("caller" → 调用 in 调用者).
     if (best === 0 && !found.words.has(w)) {
       derived ??= derivedTranslations(w, pair.a, lex);
-      if (derived) probe(derived, SUBWORD_DISCOUNT);
+      if (derived) best = probeTranslations(probing, w, derived, SUBWORD_DISCOUNT, best);
     }
     bestA.set(w, best);
   }
+}
+
+/** What the reverse pass probes in side b, and what it credits there. */
+interface Probing {
+  text: string;
+  bTokens: readonly string[];
+  bWords: ReadonlySet<string>;
+  /** b's words and runs (`bProbes`). */
+  probes: ReadonlySet<string>;
+  bestB: Map<string, number>;
+  found: Found;
+}
+
+/**
+ * Probe side b with the translations of a's word `w` (× `discount`), walking the shorter of the two (a common
+ * word has hundreds of translations, a sentence a hundred runs). Returns the larger of `best` and w's best match.
+ */
+function probeTranslations(s: Probing, w: string, translations: ReadonlyMap<string, number>, discount: number, best: number): number {
+  if (translations.size < s.probes.size) {
+    for (const [g, weight] of translations) if (s.probes.has(g)) best = matchRun(s, w, g, weight * discount, best);
+  } else {
+    for (const g of s.probes) {
+      const weight = translations.get(g);
+      if (weight !== undefined) best = matchRun(s, w, g, weight * discount, best);
+    }
+  }
+  return best;
+}
+
+/** Translation `g` of a's word `w` found in side b: marks it, credits the b words it overlaps; returns w's best. */
+function matchRun(s: Probing, w: string, g: string, weight: number, best: number): number {
+  if (weight >= MIN_SUBSTRING_WEIGHT) {
+    markAll(s.text, g, s.found.covered);
+    s.found.words.add(w);
+  }
+  const isWord = s.bWords.has(g);
+  // A single letter counts for chars_b and found_a only: as coverage, only when it is one of b's words.
+  if (g.length < 2 && !isWord) return best;
+  const x = Math.min(1, weight) * (isWord ? 1 : CHAR_DISCOUNT);
+  for (const t of s.bTokens) if ((t.includes(g) || g.includes(t)) && (s.bestB.get(t) ?? 0) < x) s.bestB.set(t, x);
+  return x > best ? x : best;
 }
 
 const MAX_RUN = 4;
@@ -404,29 +415,41 @@ function bProbes(bTokens: readonly string[], bText: string, lang: string): Set<s
  * Credit the a words among `tr`'s translations (weight × `discount`), and the a words sharing the first PREFIX
  * letters of a translation (× PREFIX_DISCOUNT). Walks the shorter of the two: the translation list, or side a's
  * words probing the list and its prefix index (a common word has hundreds of glosses, a sentence few words).
+ * Returns the largest of `best` and the weights credited (the b word's best match).
  */
 function matchTranslations(
   tr: ReadonlyMap<string, number>,
   discount: number,
   aSet: ReadonlySet<string>,
   aPrefix: ReadonlyMap<string, readonly string[]>,
-  credit: (w: string, x: number) => void,
-): void {
+  bestA: Map<string, number>,
+  best: number,
+): number {
   if (tr.size <= aSet.size) {
     for (const [w, weight] of tr) {
       const x = Math.min(1, weight) * discount;
-      if (aSet.has(w)) credit(w, x);
-      if (w.length >= PREFIX) for (const near of aPrefix.get(w.slice(0, PREFIX)) ?? []) credit(near, x * PREFIX_DISCOUNT);
+      if (aSet.has(w)) best = creditWord(bestA, w, x, best);
+      if (w.length >= PREFIX) {
+        const near = aPrefix.get(w.slice(0, PREFIX));
+        if (near) for (const n of near) best = creditWord(bestA, n, x * PREFIX_DISCOUNT, best);
+      }
     }
-    return;
+    return best;
   }
   const byPrefix = prefixIndex(tr);
   for (const w of aSet) {
     const exact = tr.get(w);
-    if (exact !== undefined) credit(w, Math.min(1, exact) * discount);
+    if (exact !== undefined) best = creditWord(bestA, w, Math.min(1, exact) * discount, best);
     const near = w.length >= PREFIX ? byPrefix.get(w.slice(0, PREFIX)) : undefined;
-    if (near !== undefined) credit(w, Math.min(1, near) * discount * PREFIX_DISCOUNT);
+    if (near !== undefined) best = creditWord(bestA, w, Math.min(1, near) * discount * PREFIX_DISCOUNT, best);
   }
+  return best;
+}
+
+/** Credit word `w` with weight `x` (its best so far is kept) and return the larger of `best` and `x`. */
+function creditWord(bestOf: Map<string, number>, w: string, x: number, best: number): number {
+  if ((bestOf.get(w) ?? 0) < x) bestOf.set(w, x);
+  return x > best ? x : best;
 }
 
 const prefixIndexes = new WeakMap<ReadonlyMap<string, number>, Map<string, number>>();
