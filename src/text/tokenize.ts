@@ -19,9 +19,14 @@ function getJieba(): Jieba {
   return jieba;
 }
 
-/** Han runs, Latin-or-other letter words (with inner apostrophes), numbers (with inner . or ,). */
-const ZH_PIECES = /\p{Script=Han}+|\p{Script=Latin}(?:\.\p{Script=Latin})+\.?|[\p{L}\p{M}]+(?:['’][\p{L}\p{M}]+)*|\p{N}+(?:[.,]\p{N}+)*/gu;
-const EN_PIECES = /\p{Script=Latin}(?:\.\p{Script=Latin})+\.?|[\p{L}\p{M}]+(?:['’][\p{L}\p{M}]+)*|\p{N}+(?:[.,]\p{N}+)*/gu;
+/**
+ * Han runs, Latin-or-other letter words (with inner apostrophes), numbers (with inner . or ,). A letter word
+ * stops where Han begins (`[^\P{L}\p{Script=Han}]`: a letter that is not Han): "Unicode名称" is two words, not one.
+ */
+const ZH_PIECES =
+  /\p{Script=Han}+|\p{Script=Latin}(?:\.\p{Script=Latin})+\.?|(?:[^\P{L}\p{Script=Han}]|\p{M})+(?:['’](?:[^\P{L}\p{Script=Han}]|\p{M})+)*|\p{N}+(?:[.,]\p{N}+)*/gu;
+const EN_PIECES =
+  /\p{Script=Han}+|\p{Script=Latin}(?:\.\p{Script=Latin})+\.?|(?:[^\P{L}\p{Script=Han}]|\p{M})+(?:['’](?:[^\P{L}\p{Script=Han}]|\p{M})+)*|\p{N}+(?:[.,]\p{N}+)*/gu;
 const HAN = /^\p{Script=Han}/u;
 const LATIN = /^\p{Script=Latin}/u;
 const POSSESSIVE = /['’]s$/u;

@@ -99,6 +99,14 @@ describe("tokenising", () => {
     expect(tokenize("我明白了。南京市长江大桥 iPhone 15", "zh")).toEqual(["我", "明白", "了", "南京市", "长江大桥", "iphon", "15"]);
   });
 
+  it("ends a Latin word where Han characters begin, without a space between them", () => {
+    // Real text: the PEP glossary's title (pep_cn_terms, "Python Enhancement Proposals" / Python增强提案) and
+    // W3C clreq's "Unicode名称"; a letter word once ran on into the Han characters ("python增强提案": no word).
+    expect(tokenize("Python增强提案", "zh")).toEqual(["python", "增强", "提案"]);
+    expect(tokenize("Unicode名称", "zh")).toEqual(["unicod", "名称"]);
+    expect(tokenize("the Unicode名称 field", "en")).toEqual(["the", "unicod", "名称", "field"]);
+  });
+
   it("lower-cases and stems English, expanding contractions and keeping abbreviations", () => {
     expect(tokenize("I'm studying the U.S. Government's policies!", "en")).toEqual(["i", "be", "studi", "the", "u.s.", "govern", "polici"]);
   });
