@@ -135,6 +135,9 @@ async function openWorkerContext(o: QueueWorkerOptions): Promise<WorkerContext> 
       // and Ctrl-C stops the wait; once running, the worker waits through Redis restarts.
       const q = await openQueue<PageJob>(bull, queueName(s.name), o.redis, { waitMs: o.connectWaitMs ?? 10_000, signal: o.signal });
       queues.set(s.name, q);
+      // Once running, trouble seen on the queue's connection (which the leases use too) is reported as the
+      // BullMQ worker's is: whichever connection notices Redis going away first, the user is told.
+      q.on("error", (err: Error) => o.onConnectionError?.(`${s.name}: ${err.message}`));
       await applyLimits(q, s.definition.politeness);
     }
   } catch (err) {
