@@ -20,12 +20,11 @@ function getJieba(): Jieba {
 }
 
 /**
- * Han runs, Latin-or-other letter words (with inner apostrophes), numbers (with inner . or ,). A letter word
- * stops where Han begins (`[^\P{L}\p{Script=Han}]`: a letter that is not Han): "Unicode名称" is two words, not one.
+ * The pieces of text that are words, in any of the languages tokenised by pattern: Han runs, abbreviations
+ * ("U.S."), letter words (with inner apostrophes), numbers (with inner . or ,). A letter word stops where Han
+ * begins (`[^\P{L}\p{Script=Han}]`: a letter that is not Han): "Unicode名称" is two words, not one.
  */
-const ZH_PIECES =
-  /\p{Script=Han}+|\p{Script=Latin}(?:\.\p{Script=Latin})+\.?|(?:[^\P{L}\p{Script=Han}]|\p{M})+(?:['’](?:[^\P{L}\p{Script=Han}]|\p{M})+)*|\p{N}+(?:[.,]\p{N}+)*/gu;
-const EN_PIECES =
+const PIECES =
   /\p{Script=Han}+|\p{Script=Latin}(?:\.\p{Script=Latin})+\.?|(?:[^\P{L}\p{Script=Han}]|\p{M})+(?:['’](?:[^\P{L}\p{Script=Han}]|\p{M})+)*|\p{N}+(?:[.,]\p{N}+)*/gu;
 const HAN = /^\p{Script=Han}/u;
 const LATIN = /^\p{Script=Latin}/u;
@@ -95,16 +94,16 @@ export function tokenize(text: string, lang: Lang, segmenter: ChineseSegmenter =
   if (lang === "zh") return tokenizeChinese(text, segmenter);
   if (lang === "en") {
     const out: string[] = [];
-    for (const m of expandContractions(text).matchAll(EN_PIECES)) out.push(englishToken(m[0]));
+    for (const m of expandContractions(text).matchAll(PIECES)) out.push(englishToken(m[0]));
     return out;
   }
-  if (LATIN_LANGS.has(lang)) return Array.from(text.matchAll(EN_PIECES), (m) => m[0].toLowerCase());
+  if (LATIN_LANGS.has(lang)) return Array.from(text.matchAll(PIECES), (m) => m[0].toLowerCase());
   return tokenizeWithIcu(text, lang);
 }
 
 function tokenizeChinese(text: string, segmenter: ChineseSegmenter): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(ZH_PIECES)) {
+  for (const m of text.matchAll(PIECES)) {
     const piece = m[0];
     if (HAN.test(piece)) {
       if (piece.length === 1) out.push(piece);
