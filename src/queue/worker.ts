@@ -137,7 +137,7 @@ async function openWorkerContext(o: QueueWorkerOptions): Promise<WorkerContext> 
       queues.set(s.name, q);
       // Once running, trouble seen on the queue's connection (which the leases use too) is reported as the
       // BullMQ worker's is: whichever connection notices Redis going away first, the user is told.
-      q.on("error", (err: Error) => o.onConnectionError?.(`${s.name}: ${err.message}`));
+      q.on("error", connectionTrouble(o, s.name));
       await applyLimits(q, s.definition.politeness);
     }
   } catch (err) {
@@ -308,6 +308,11 @@ async function failPage(cx: WorkerContext, job: Job<PageJob>, r: PageResult, ver
   );
 }
 
+/** A listener for an engine's Redis connection errors (queue or BullMQ worker): the user is told, once per kind. */
+function connectionTrouble(o: QueueWorkerOptions, engine: string): (err: Error) => void {
+  return (err) => o.onConnectionError?.(`${engine}: ${err.message}`);
+}
+
 /** The BullMQ worker of one engine's queue, reporting connection trouble and job exceptions. */
 function startEngineWorker(cx: WorkerContext, s: EngineSetup): Worker<PageJob> {
   const { o, bull } = cx;
@@ -320,7 +325,7 @@ function startEngineWorker(cx: WorkerContext, s: EngineSetup): Worker<PageJob> {
     stalledInterval: stallMs,
     maxStalledCount: 2,
   });
-  worker.on("error", (err) => o.onConnectionError?.(`${s.name}: ${err.message}`));
+  worker.on("error", connectionTrouble(o, s.name));
   worker.on("failed", (job, err) => {
     // Page outcomes (blocked, errors) are reported by the policy's events; this is for exceptions.
     if (!job || err instanceof bull.UnrecoverableError || cx.pageFailures.has(err)) return;
