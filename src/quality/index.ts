@@ -1,6 +1,6 @@
 /**
  * The pair scorer (issue 24): is a sentence pair a translation? Hard rules with named reasons, and a learned
- * probability (a logistic regression on Bicleaner-style features). Pure: no CLI, no store; the model and the
+ * probability (a logistic regression and boosted trees on Bicleaner-style features, averaged). Pure: no CLI, no store; the model and the
  * boilerplate lists are data files in models/.
  */
 export { type Boilerplate, boilerplateOf, parseBoilerplate } from "./boilerplate.js";

@@ -10,7 +10,8 @@ import { readJsonFile, validated, writeJsonAtomic } from "../io/index.js";
 import type { LanguagePair } from "../language-pair.js";
 
 export const QUALITY_FORMAT = "bitext-quality";
-export const QUALITY_FORMAT_VERSION = 1;
+/** 2: boosted trees beside the logistic regression (`trees`); a version 1 model (the regression alone) is still read. */
+export const QUALITY_FORMAT_VERSION = 2;
 
 const finite = z.number().finite();
 
@@ -28,15 +29,25 @@ const evalRowSchema = z.object({
 });
 export type EvaluationRow = z.infer<typeof evalRowSchema>;
 
+const treeSchema = z.object({
+  feature: z.array(z.number().int().min(-1)),
+  threshold: z.array(finite),
+  left: z.array(z.number().int().min(-1)),
+  right: z.array(z.number().int().min(-1)),
+  value: z.array(finite),
+});
+
 export const qualityModelSchema = z.object({
   format: z.literal(QUALITY_FORMAT),
-  formatVersion: z.literal(QUALITY_FORMAT_VERSION),
+  formatVersion: z.union([z.literal(1), z.literal(QUALITY_FORMAT_VERSION)]),
   created: z.string(),
   pair: z.object({ a: z.string().min(2), b: z.string().min(2) }),
   features: z.object({ version: z.string(), names: z.array(z.string()).min(1) }),
   lengthRatio: z.object({ mean: finite, sd: finite.positive(), lo: finite, hi: finite }),
   basis: z.object({ knots: z.array(z.array(finite)), products: z.array(z.tuple([z.number().int().min(0), z.number().int().min(0)])) }),
   logistic: z.object({ mean: z.array(finite), sd: z.array(finite.positive()), weights: z.array(finite), bias: finite }),
+  /** Boosted trees on the features and their share of the score (`src/quality/ensemble.ts`); version 2 only. */
+  trees: z.object({ share: finite.min(0).max(1), bias: finite, trees: z.array(treeSchema).min(1) }).optional(),
   /** P(translation) at or above which a pair without a rule against it is kept. */
   threshold: finite.min(0).max(1),
   training: z.object({
@@ -72,7 +83,28 @@ export function readQualityModel(path: string): QualityModelFile {
     if (model.logistic[k].length !== d)
       throw new UserError(`${path}: logistic.${k}: expected ${d} numbers${hint}`, { kind: "quality-model-unusable" });
   }
+  if ((model.formatVersion === QUALITY_FORMAT_VERSION) !== (model.trees !== undefined))
+    throw new UserError(`${path}: trees: a version ${QUALITY_FORMAT_VERSION} model has them, a version 1 model does not${hint}`, {
+      kind: "quality-model-unusable",
+    });
+  model.trees?.trees.forEach((t, k) => {
+    const problem = treeProblem(t, n);
+    if (problem) throw new UserError(`${path}: trees.trees[${k}]: ${problem}${hint}`, { kind: "quality-model-unusable" });
+  });
   return model;
+}
+
+/** What makes a tree unusable (arrays of different lengths, a child out of range or not after its parent, a feature out of range), if anything. */
+function treeProblem(t: z.infer<typeof treeSchema>, features: number): string | undefined {
+  const nodes = t.feature.length;
+  if (nodes === 0) return "no nodes";
+  if ([t.threshold, t.left, t.right, t.value].some((a) => a.length !== nodes)) return `expected ${nodes} numbers in each array`;
+  for (let i = 0; i < nodes; i++) {
+    if (t.feature[i]! >= features) return `node ${i}: feature ${t.feature[i]} of ${features}`;
+    // Children come after their node: walking a tree always ends at a leaf.
+    if (t.feature[i]! >= 0 && [t.left[i]!, t.right[i]!].some((c) => c <= i || c >= nodes)) return `node ${i}: child out of range`;
+  }
+  return undefined;
 }
 
 export function writeQualityModel(path: string, model: QualityModelFile): void {

@@ -1,9 +1,8 @@
 import { UserError } from "../errors.js";
 import type { LanguagePair } from "../language-pair.js";
 import { type Lexicon, lexiconNamed, loadLexicon } from "../text/index.js";
-import { expand } from "./basis.js";
+import { predictQuality } from "./ensemble.js";
 import { FEATURE_NAMES, FEATURES_VERSION, pairFeatures } from "./features.js";
-import { predictLogistic } from "./logistic.js";
 import { type QualityModelFile, qualityModelPath, readQualityModel } from "./model-file.js";
 import { LOW_SCORE, type Reason, ruleReasons } from "./rules.js";
 import { readSide } from "./sides.js";
@@ -64,7 +63,7 @@ export function createScorer(model: QualityModelFile, modelPath: string, options
     score(a: string, b: string): PairVerdict {
       const sa = readSide(a, pair.a, pair);
       const sb = readSide(b, pair.b, pair);
-      const score = predictLogistic(model.logistic, expand(model.basis, pairFeatures(sa, sb, pair, lex, len)));
+      const score = predictQuality(model, pairFeatures(sa, sb, pair, lex, len));
       const reasons: Reason[] = ruleReasons(sa, sb, len);
       if (reasons.length === 0 && score < threshold) reasons.push(LOW_SCORE);
       return { score, keep: reasons.length === 0, reasons };

@@ -7,9 +7,11 @@
 import type { LanguagePair } from "../language-pair.js";
 import { seededRandom, shuffled } from "../random.js";
 import { type Lexicon, lexiconSourceName, loadLexicon, shippedDictionaryFiles, shippedLexiconFiles } from "../text/index.js";
-import { type Basis, expand, fitBasis } from "./basis.js";
+import { expand, fitBasis } from "./basis.js";
+import { trainBoosted } from "./boosting.js";
+import { predictQuality, type QualityPredictor, TREE_SHARE } from "./ensemble.js";
 import { FEATURE_NAMES, FEATURES_VERSION, type LengthStats, pairFeatures } from "./features.js";
-import { type LogisticModel, predictLogistic, trainLogistic } from "./logistic.js";
+import { type LogisticModel, trainLogistic } from "./logistic.js";
 import { type EvaluationRow, QUALITY_FORMAT, QUALITY_FORMAT_VERSION, type QualityModelFile } from "./model-file.js";
 import { makeNegatives, NEGATIVE_KINDS, type TextPair } from "./negatives.js";
 import { type LengthRange, type RuleName, ruleReasons } from "./rules.js";
@@ -107,6 +109,7 @@ export function trainQualityModel(sources: readonly TrainingSource[], options: Q
     lengthRatio: len,
     basis: final.basis,
     logistic: roundModel(final.logistic),
+    trees: final.trees,
     threshold,
     training: {
       seed,
@@ -146,7 +149,7 @@ export function crossValidate(sources: readonly TrainingSource[], options: Quali
     const measured = sources.find((s) => s.name === name)?.evalPairs ? evalEx : trainEx;
     oof.set(
       name,
-      measured.filter((e) => e.source === name).map((ex) => ({ ex, p: predict(model, ex.features) })),
+      measured.filter((e) => e.source === name).map((ex) => ({ ex, p: predictQuality(model, ex.features) })),
     );
   }
   const threshold = chooseThreshold([...oof.values()], options.minPrecision ?? 0.98);
@@ -155,7 +158,7 @@ export function crossValidate(sources: readonly TrainingSource[], options: Quali
   const rows: EvaluationRow[] = [...oof.entries()].map(([name, scored]) => evaluationRow(name, "fold", scored, threshold));
   rows.push(evaluationRow("all folds", "pooled", [...oof.values()].flat(), threshold));
   for (const s of sources.filter((x) => x.heldOut)) {
-    const scored = evalEx.filter((e) => e.source === s.name).map((ex) => ({ ex, p: predict(final, ex.features) }));
+    const scored = evalEx.filter((e) => e.source === s.name).map((ex) => ({ ex, p: predictQuality(final, ex.features) }));
     rows.push(evaluationRow(s.name, "held-out", scored, threshold));
     oof.set(s.name, scored);
   }
@@ -175,13 +178,18 @@ const MEASURED_WEIGHT = 0.05;
 /** The features whose effect depends on the shorter side's length (see `Basis`), by name. */
 const BY_LENGTH = ["cov_min", "punct_agree", "final_same", "len_z2", "num_agree", "tail_min", "cov_b_chars"];
 
-interface Fitted {
-  basis: Basis;
-  logistic: LogisticModel;
-}
+/**
+ * Boosted trees of the scorer (`src/quality/boosting.ts`): 50 trees of depth 3, learning rate 0.1, leaves of at
+ * least 50 pairs, L2 penalty 10 on the leaves (measured with folds by source: depth 2–4, 30–150 trees, penalty
+ * 3–10, leaves of 20–100 pairs keep within half a point of each other; see docs/corpus-quality.md).
+ */
+const TREES = { rounds: 50, depth: 3, learningRate: 0.1, l2: 10, minLeaf: 50 };
 
-/** The model learns the pairs the rules let through (the ones its score decides), measured-only kinds weighing little. */
-function fitModel(all: readonly Example[]): Fitted {
+/**
+ * The model learns the pairs the rules let through (the ones its score decides), measured-only kinds weighing
+ * little: a logistic regression on the expanded features and boosted trees on the features, with the same weights.
+ */
+function fitModel(all: readonly Example[]): Required<QualityPredictor> {
   const examples = all.filter((e) => e.rules.length === 0);
   const perSource = new Map<string, number>();
   for (const e of examples) perSource.set(e.source, (perSource.get(e.source) ?? 0) + 1);
@@ -194,16 +202,18 @@ function fitModel(all: readonly Example[]): Fitted {
   const weights = examples.map(
     (e) => Math.min(1, SOURCE_WEIGHT_CAP / perSource.get(e.source)!) * (MEASURED_ONLY.has(e.kind) ? MEASURED_WEIGHT : 1),
   );
+  const labels = examples.map((e) => (e.positive ? 1 : 0));
   const logistic = trainLogistic(
     examples.map((e) => expand(basis, e.features)),
-    examples.map((e) => (e.positive ? 1 : 0)),
+    labels,
     { l2: L2_PENALTY, sampleWeights: weights },
   );
-  return { basis, logistic };
-}
-
-function predict(m: Fitted, features: readonly number[]): number {
-  return predictLogistic(m.logistic, expand(m.basis, features));
+  const trees = trainBoosted(
+    examples.map((e) => e.features),
+    labels,
+    { ...TREES, sampleWeights: weights },
+  );
+  return { basis, logistic, trees: { share: TREE_SHARE, ...trees } };
 }
 
 function lengthStats(ratios: readonly number[]): LengthStats & LengthRange {
