@@ -68,11 +68,17 @@ describe("bitext quality train / eval quality", () => {
     expect(row("all folds").precision).toBeGreaterThanOrEqual(0.98);
 
     const model = JSON.parse(readFileSync(out.out, "utf8")) as {
+      formatVersion: number;
       threshold: number;
       lexicon: string[];
+      trees: { share: number; trees: unknown[] };
       training: { sources: Array<{ name: string; positives: number }> };
     };
     expect(model.threshold).toBe(out.threshold);
+    // Format 2: boosted trees beside the logistic regression, half the score.
+    expect(model.formatVersion).toBe(2);
+    expect(model.trees.share).toBe(0.5);
+    expect(model.trees.trees.length).toBe(50);
     expect(model.lexicon).toContain("cc-cedict");
     // The held-out page is never trained on.
     expect(model.training.sources.map((s) => s.name)).toEqual(["tatoeba", "glossary"]);
