@@ -1,7 +1,7 @@
 /**
  * The pair scorer (issue 24): is a sentence pair a translation? Hard rules with named reasons, and a learned
- * probability (a logistic regression and boosted trees on Bicleaner-style features, averaged). Pure: no CLI, no store; the model and the
- * boilerplate lists are data files in models/.
+ * probability (a logistic regression and boosted trees on Bicleaner-style features, averaged). Pure: no CLI, no
+ * store; the model and the boilerplate lists are data files in models/.
  */
 export { type Boilerplate, boilerplateOf, parseBoilerplate } from "./boilerplate.js";
 export { FEATURE_NAMES, FEATURES_VERSION } from "./features.js";

@@ -1,7 +1,7 @@
 /**
  * The pair scorer's model file (`models/quality-<a>-<b>.json`; `bitext quality train` writes the user's copy,
  * which shadows the shipped one): the features and their version, the length-ratio range of the hard rule, the
- * logistic regression, the threshold, and how it was trained and evaluated.
+ * logistic regression and the boosted trees beside it, the threshold, and how it was trained and evaluated.
  */
 import { z } from "zod";
 import { UserError } from "../errors.js";

@@ -1,7 +1,7 @@
 /**
  * Training and evaluating the pair scorer (`bitext quality train`): real pairs of several sources as
  * positives, synthetic negatives made from each source's own pairs (`makeNegatives`), a logistic regression
- * on the pair features, and an evaluation with folds by source (each source scored by a model trained
+ * and boosted trees on the pair features (`predictQuality` averages them), and an evaluation with folds by source (each source scored by a model trained
  * without it) plus held-out sources scored by the final model.
  */
 import type { LanguagePair } from "../language-pair.js";
