@@ -1,8 +1,8 @@
 /**
  * Training and evaluating the pair scorer (`bitext quality train`): real pairs of several sources as
  * positives, synthetic negatives made from each source's own pairs (`makeNegatives`), a logistic regression
- * and boosted trees on the pair features (`predictQuality` averages them), and an evaluation with folds by source (each source scored by a model trained
- * without it) plus held-out sources scored by the final model.
+ * and boosted trees on the pair features (`predictQuality` averages them), and an evaluation with folds by
+ * source (each source scored by a model trained without it) plus held-out sources scored by the final model.
  */
 import type { LanguagePair } from "../language-pair.js";
 import { seededRandom, shuffled } from "../random.js";
