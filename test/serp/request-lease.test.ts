@@ -11,7 +11,9 @@ import { bench, DEMO, FAST } from "./helpers.js";
  * gap apart reach the engine together.
  */
 
-const GAP_MS = 1000;
+// Wide enough that a request delayed by a loaded machine (550 ms seen in CI under the whole suite) still leaves a
+// clear gap to the next; requests leased before the browser was up arrive together (a gap near 0).
+const GAP_MS = 1500;
 
 describe("the engine's lease, taken right before the request", () => {
   it("a browser started by the first pages: each request leaves at its lease, a slot after the one before", async () => {
@@ -38,10 +40,11 @@ describe("the engine's lease, taken right before the request", () => {
       // Leased before the browser was up (1–2 s here), the first pages left together the moment it was. Leased at
       // the request, each reaches the engine within its slot: the browser's own way (57–170 ms measured), not a
       // browser start. (Not the exact gap: what else this process does between a grant and the request's bytes
-      // leaving — reading another page — delays one request by up to a few hundred ms on a loaded machine.)
+      // leaving — reading another page — delays one request by up to a few hundred ms on a loaded machine: the gap
+      // that follows it shrinks by as much, hence a quarter of the slot.)
       for (const [i, at] of arrived.entries()) expect(at - granted[i]!, `request ${i}`).toBeLessThan(GAP_MS);
       const gaps = arrived.slice(1).map((t, i) => t - arrived[i]!);
-      expect(Math.min(...gaps), `gaps: ${gaps.join(" ")}`).toBeGreaterThan(GAP_MS / 2);
+      expect(Math.min(...gaps), `gaps: ${gaps.join(" ")}`).toBeGreaterThan(GAP_MS / 4);
     } finally {
       await driver.close();
       await b.close();
