@@ -57,8 +57,9 @@ export const FEATURE_NAMES = [
   "cov_a_common",
   "names_missing",
   "matched_min",
+  "cov_a_partial",
 ] as const;
-export const FEATURES_VERSION = "quality-features-9";
+export const FEATURES_VERSION = "quality-features-10";
 
 /** Mean and standard deviation of the log length ratio of real pairs (stored in the model). */
 export interface LengthStats {
@@ -119,7 +120,68 @@ function featuresOf(a: Side, b: Side, pair: LanguagePair, lex: Lexicon, len: Len
     ...substringCoverage(cov, bTokens, b.text),
     ...nameEvidence(a.text, pair.a, aContent, bestA, covA),
     Math.log1p(Math.min(covA * aContent.length, covB * bContent.length)),
+    partialCoverage(cov),
   ];
+}
+
+/**
+ * Side a's coverage with partial matches: a word without a full match counts the largest share of the characters
+ * of one of its translations found in side b (a language written without spaces composes terms from known parts:
+ * "mutable" → 易变 against 可变, "horizontal" → 横向 against 横排; `reverseCoverage` finds them). Characters
+ * that are a function word alone do not count. For a side b written with spaces, the coverage cov_a.
+ */
+function partialCoverage(cov: Coverage): number {
+  const { aContent, bestA, partial } = cov;
+  if (aContent.length === 0) return 0;
+  let sum = 0;
+  for (const w of aContent) sum += partial.get(w) ?? bestA.get(w) ?? 0;
+  return sum / aContent.length;
+}
+
+/**
+ * A translation list's best partial match per character (UTF-16 unit): over its words of 2+ characters holding the
+ * character, the largest weight ÷ length (one character of the word found).
+ */
+const charIndexes = new WeakMap<ReadonlyMap<string, number>, Map<number, number>>();
+
+function charIndex(tr: ReadonlyMap<string, number>): Map<number, number> {
+  let idx = charIndexes.get(tr);
+  if (!idx) {
+    idx = new Map();
+    for (const [g, weight] of tr) {
+      if (g.length < 2) continue;
+      const x = Math.min(1, weight) / g.length;
+      for (let i = 0; i < g.length; i++) {
+        const ch = g.charCodeAt(i);
+        if ((idx.get(ch) ?? 0) < x) idx.set(ch, x);
+      }
+    }
+    charIndexes.set(tr, idx);
+  }
+  return idx;
+}
+
+/** The largest partial match: one character of a word of two, at full weight. */
+const MAX_PARTIAL = 0.5;
+
+/** A side's characters (UTF-16 units) as a set and a list. */
+interface CharSet {
+  has: Set<number>;
+  list: number[];
+}
+
+/** The best partial match of an indexed list among `chars` (walking the smaller of the two). */
+function partialMatch(idx: ReadonlyMap<number, number>, chars: CharSet): number {
+  let best = 0;
+  if (idx.size < chars.list.length) {
+    for (const [ch, x] of idx) if (x > best && chars.has.has(ch)) best = x;
+  } else {
+    for (const ch of chars.list) {
+      const x = idx.get(ch);
+      if (x !== undefined && x > best) best = x;
+    }
+  }
+  return best;
 }
 
 const INNER_CAPITALISED = /(?<=\s)\p{Lu}[\p{L}\p{M}'’-]*/gu;
@@ -203,15 +265,13 @@ function withoutAside(text: string, other: string): string {
   return /[\p{L}\p{N}]/u.test(bare) ? bare : text;
 }
 
-const ENDS_IN_WORD = /[\p{L}\p{N}]\s*$/u;
-
 /**
  * One side ends a sentence (. ? !) and the other stops on a letter or a digit, without any mark: the other
  * was cut short ("I need help." / 我需要帮). A heading without a mark on both sides, or a colon against a
  * full stop, is not a cut.
  */
 function cutEnd(x: Side, y: Side): boolean {
-  return endsSentence(x) && ENDS_IN_WORD.test(y.text);
+  return endsSentence(x) && y.endsInWord;
 }
 
 /**
@@ -272,7 +332,8 @@ function coverage(aTokens: readonly string[], bTokens: readonly string[], bText:
   const bestA = new Map<string, number>();
   const bestB = new Map<string, number>();
   const found: Found = { covered: new Uint8Array(bText.length), words: new Set() };
-  if (aContent.length === 0 || bContent.length === 0) return { covA: 0, covB: 0, bestA, bestB, aContent, bContent, found };
+  const partial = new Map<string, number>();
+  if (aContent.length === 0 || bContent.length === 0) return { covA: 0, covB: 0, bestA, bestB, aContent, bContent, found, partial };
   const aSet = new Set(aTokens);
   const aPrefix = new Map<string, string[]>();
   for (const t of aSet) {
@@ -297,12 +358,12 @@ function coverage(aTokens: readonly string[], bTokens: readonly string[], bText:
     }
     bestB.set(t, best);
   }
-  reverseCoverage(aContent, bTokens, bText, pair, lex, bestA, bestB, found);
+  reverseCoverage(aContent, bTokens, bText, pair, lex, bestA, bestB, found, partial);
   let sumA = 0;
   for (const t of aContent) sumA += bestA.get(t) ?? 0;
   let sumB = 0;
   for (const t of bContent) sumB += bestB.get(t) ?? 0;
-  return { covA: sumA / aContent.length, covB: sumB / bContent.length, bestA, bestB, aContent, bContent, found };
+  return { covA: sumA / aContent.length, covB: sumB / bContent.length, bestA, bestB, aContent, bContent, found, partial };
 }
 
 interface Coverage {
@@ -316,6 +377,8 @@ interface Coverage {
   bContent: string[];
   /** Translations of a's words found in b beyond its words (reverse pass). */
   found: Found;
+  /** a's words not fully matched, credited with their best partial match in b (`partialMatch`). */
+  partial: Map<string, number>;
 }
 
 /**
@@ -334,8 +397,10 @@ function reverseCoverage(
   bestA: Map<string, number>,
   bestB: Map<string, number>,
   found: Found,
+  partial: Map<string, number>,
 ): void {
   let probing: Probing | undefined;
+  let chars: CharSet | undefined;
   for (const w of new Set(aContent)) {
     if ((bestA.get(w) ?? 0) >= 1) continue;
     const tr = lex.translations(w, pair.a);
@@ -352,8 +417,39 @@ function reverseCoverage(
       if (derived) best = probeTranslations(probing, w, derived, SUBWORD_DISCOUNT, best);
     }
     bestA.set(w, best);
+    // A partial match weighs at most half (one character of a word of two): it can only raise a weaker match.
+    if (best < MAX_PARTIAL && isUnspacedLang(pair.b)) {
+      chars ??= meaningfulChars(text, pair.b);
+      partial.set(w, Math.max(best, partialMatch(charIndex((tr ?? derived)!), chars)));
+    }
   }
 }
+
+/** The letters of a side written without spaces, but those that are a function word alone (的, 是, 不). */
+function meaningfulChars(text: string, lang: string): CharSet {
+  let meaningful = meaningfulByLang.get(lang);
+  if (!meaningful) {
+    meaningful = new Map();
+    meaningfulByLang.set(lang, meaningful);
+  }
+  const has = new Set<number>();
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (has.has(ch)) continue;
+    let yes = meaningful.get(ch);
+    if (yes === undefined) {
+      // By UTF-16 unit: a character outside the Basic Multilingual Plane (no lexicon word of two has one) is not a letter here.
+      const c = text[i]!;
+      yes = LETTER.test(c) && !isStopWord(c, lang);
+      meaningful.set(ch, yes);
+    }
+    if (yes) has.add(ch);
+  }
+  return { has, list: [...has] };
+}
+
+/** Per language, whether a character (UTF-16 unit) is a letter that is not a function word alone. */
+const meaningfulByLang = new Map<string, Map<number, boolean>>();
 
 /** What the reverse pass probes in side b, and what it credits there. */
 interface Probing {

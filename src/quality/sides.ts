@@ -24,6 +24,8 @@ export interface Side {
   punct: number[];
   /** The class of the final punctuation mark (-1: none). */
   final: number;
+  /** The last character other than a space is a letter or a digit (no mark ends the side). */
+  endsInWord: boolean;
 }
 
 /** Punctuation classes that carry over in a translation, whatever the script (full-width forms folded first). */
@@ -45,14 +47,19 @@ function punctClass(ch: string): number {
   return c;
 }
 
-/** The punctuation class of a text's last character (-1: none, or an empty text). */
-function punctClassOfLast(text: string): number {
-  if (text.length === 0) return -1;
+/** A text's last character ("" for an empty text). */
+function lastCharacter(text: string): string {
   const low = text.charCodeAt(text.length - 1);
   // A surrogate pair's second half: the character is the last two units.
-  const last = low >= 0xdc00 && low <= 0xdfff && text.length > 1 ? text.slice(-2) : text.slice(-1);
-  return punctClass(last);
+  return low >= 0xdc00 && low <= 0xdfff && text.length > 1 ? text.slice(-2) : text.slice(-1);
 }
+
+/** The punctuation class of a text's last character (-1: none, or an empty text). */
+function punctClassOfLast(text: string): number {
+  return text.length === 0 ? -1 : punctClass(lastCharacter(text));
+}
+
+const WORD_CHAR = /^[\p{L}\p{N}]$/u;
 
 function isSpace(ch: string): boolean {
   return ch === " " || (ch <= "\u3000" && (ch <= " " || SPACE.test(ch)));
@@ -91,8 +98,24 @@ export function readSide(raw: string, lang: Lang, pair: LanguagePair): Side {
       if (c >= 0) punct[c]!++;
     }
   }
-  const final = punctClassOfLast(text.trimEnd());
-  return { lang, text, key: comparableForm(text), length, ownLetters, otherLetters, otherWords, numbers, urls, emails, punct, final };
+  const trimmed = text.trimEnd();
+  const final = punctClassOfLast(trimmed);
+  const endsInWord = WORD_CHAR.test(lastCharacter(trimmed));
+  return {
+    lang,
+    text,
+    key: comparableForm(text),
+    length,
+    ownLetters,
+    otherLetters,
+    otherWords,
+    numbers,
+    urls,
+    emails,
+    punct,
+    final,
+    endsInWord,
+  };
 }
 
 /**

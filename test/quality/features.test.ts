@@ -109,4 +109,28 @@ describe("the pair features that carry evidence for terms and cut sentences", ()
     expect(f.names_missing).toBe(0);
     expect(f.cov_a_common).toBe(f.cov_a);
   });
+
+  it("cov_a_partial: a term the dictionary lacks, composed of a translation's characters (mutable → 易变, against 可变)", () => {
+    // Rust's glossary pairs "mutable" with 可变; the dictionary has 易变 for it.
+    const term = features("mutable", "可变");
+    expect(term.cov_a).toBe(0);
+    expect(term.cov_a_partial).toBe(0.5);
+    expect(features("mutable", "分析,解析").cov_a_partial).toBe(0);
+    // On real term lists and typesetting sentences, what real pairs hold and shuffled partners do not; never below cov_a.
+    for (const [path, margin] of [
+      ["bilingual-pages/real/rust_glossary/rust-glossary.pairs.tsv", 0.5],
+      ["bilingual-pages/real/w3c_clreq/clreq_index.pairs.tsv", 0.2],
+    ] as const) {
+      const pairs = real(path);
+      let own = 0;
+      let other = 0;
+      for (const [i, p] of pairs.entries()) {
+        const f = features(p.a, p.b);
+        expect(f.cov_a_partial).toBeGreaterThanOrEqual(f.cov_a);
+        own += f.cov_a_partial / pairs.length;
+        other += features(p.a, pairs[(i + 7) % pairs.length]!.b).cov_a_partial / pairs.length;
+      }
+      expect(own, path).toBeGreaterThan(other + margin);
+    }
+  });
 });
