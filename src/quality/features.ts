@@ -145,18 +145,31 @@ function partialCoverage(cov: Coverage): number {
 const charIndexes = new WeakMap<ReadonlyMap<string, number>, Map<number, number>>();
 
 function charIndex(tr: ReadonlyMap<string, number>): Map<number, number> {
-  let idx = charIndexes.get(tr);
+  return listIndex(charIndexes, tr, (g, weight, put) => {
+    if (g.length < 2) return;
+    const x = Math.min(1, weight) / g.length;
+    for (let i = 0; i < g.length; i++) put(g.charCodeAt(i), x);
+  });
+}
+
+/**
+ * An index of a translation list, made once per list (the lists are the lexicon's, cached): the largest value `add`
+ * puts under each key, over the list's words.
+ */
+function listIndex<K>(
+  cache: WeakMap<ReadonlyMap<string, number>, Map<K, number>>,
+  tr: ReadonlyMap<string, number>,
+  add: (word: string, weight: number, put: (key: K, value: number) => void) => void,
+): Map<K, number> {
+  let idx = cache.get(tr);
   if (!idx) {
-    idx = new Map();
-    for (const [g, weight] of tr) {
-      if (g.length < 2) continue;
-      const x = Math.min(1, weight) / g.length;
-      for (let i = 0; i < g.length; i++) {
-        const ch = g.charCodeAt(i);
-        if ((idx.get(ch) ?? 0) < x) idx.set(ch, x);
-      }
-    }
-    charIndexes.set(tr, idx);
+    const made = new Map<K, number>();
+    const put = (key: K, value: number) => {
+      if ((made.get(key) ?? 0) < value) made.set(key, value);
+    };
+    for (const [w, weight] of tr) add(w, weight, put);
+    cache.set(tr, made);
+    idx = made;
   }
   return idx;
 }
@@ -550,19 +563,11 @@ function creditWord(bestOf: Map<string, number>, w: string, x: number, best: num
 
 const prefixIndexes = new WeakMap<ReadonlyMap<string, number>, Map<string, number>>();
 
-/** A translation list's best weight per PREFIX-letter prefix of its words (the lists are the lexicon's, cached). */
+/** A translation list's best weight per PREFIX-letter prefix of its words. */
 function prefixIndex(tr: ReadonlyMap<string, number>): Map<string, number> {
-  let idx = prefixIndexes.get(tr);
-  if (!idx) {
-    idx = new Map();
-    for (const [w, weight] of tr) {
-      if (w.length < PREFIX) continue;
-      const k = w.slice(0, PREFIX);
-      if ((idx.get(k) ?? 0) < weight) idx.set(k, weight);
-    }
-    prefixIndexes.set(tr, idx);
-  }
-  return idx;
+  return listIndex(prefixIndexes, tr, (w, weight, put) => {
+    if (w.length >= PREFIX) put(w.slice(0, PREFIX), weight);
+  });
 }
 
 const PREFIX = 5;
