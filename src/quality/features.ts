@@ -125,10 +125,11 @@ function featuresOf(a: Side, b: Side, pair: LanguagePair, lex: Lexicon, len: Len
 }
 
 /**
- * Side a's coverage with partial matches: a word without a full match counts the largest share of the characters
- * of one of its translations found in side b (a language written without spaces composes terms from known parts:
- * "mutable" → 易变 against 可变, "horizontal" → 横向 against 横排; `reverseCoverage` finds them). Characters
- * that are a function word alone do not count. For a side b written with spaces, the coverage cov_a.
+ * Side a's coverage with partial matches: a word without a full match counts, over its translations that share a
+ * character with side b, the largest weight ÷ length (one character of a word of two: 0.5). A language written without
+ * spaces composes terms from known parts: "mutable" → 易变 against 可变, "horizontal" → 横向 against 横排
+ * (`reverseCoverage` finds them). Characters that are a function word alone do not count. For a side b written with
+ * spaces, the coverage cov_a.
  */
 function partialCoverage(cov: Coverage): number {
   const { aContent, bestA, partial } = cov;
@@ -451,7 +452,7 @@ function meaningfulChars(text: string, lang: string): CharSet {
     if (has.has(ch)) continue;
     let yes = meaningful.get(ch);
     if (yes === undefined) {
-      // By UTF-16 unit: a character outside the Basic Multilingual Plane (no lexicon word of two has one) is not a letter here.
+      // By UTF-16 unit: a character outside the Basic Multilingual Plane (rare in Chinese) is not a letter here.
       const c = text[i]!;
       yes = LETTER.test(c) && !isStopWord(c, lang);
       meaningful.set(ch, yes);
