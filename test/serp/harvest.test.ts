@@ -293,7 +293,9 @@ describe("two layouts at once (an A/B test)", () => {
 
 describe("interrupting a harvest", () => {
   it("stops at Ctrl-C with the run marked interrupted, and a rerun completes it without loss or duplicates", async () => {
-    const own = await SerpDriver.start({ timeoutMs: 3000 });
+    // A page timeout a loaded machine does not reach (the whole suite on two cores): a page failed in the first run is
+    // fetched again by the rerun, not skipped.
+    const own = await SerpDriver.start({ timeoutMs: 10_000 });
     const b = await bench([], { latencyMs: 40 });
     try {
       const controller = new AbortController();
@@ -313,7 +315,9 @@ describe("interrupting a harvest", () => {
       expect(partial).toBeGreaterThan(0);
       const rest = await harvest(b.store, { ...opts, driver });
       expect(rest.status).toBe("completed");
-      expect(rest.skipped).toBeGreaterThanOrEqual(4);
+      // Every page the first run stored is skipped, not asked again.
+      expect(s.ok + s.empty).toBeGreaterThan(0);
+      expect(rest.skipped).toBeGreaterThanOrEqual(s.ok + s.empty);
       expect(await countRecords(b.store)).toBe(b.served("sim-list") + b.served("sim-table"));
       await noDuplicates(b);
     } finally {
