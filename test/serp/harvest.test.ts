@@ -9,9 +9,10 @@ import { parseFaults } from "../../src/sim/index.js";
 import { countRecords, getRun, listFetches, listRecords, sql } from "../../src/store/index.js";
 import { bench, DEMO, FAST } from "./helpers.js";
 
+/** Pages time out after 4 s: above what a loaded machine takes for a page, below the simulator's slow page (5 s). */
 let driver: SerpDriver;
 beforeAll(async () => {
-  driver = await SerpDriver.start({ timeoutMs: 3000 });
+  driver = await SerpDriver.start({ timeoutMs: 4000 });
 });
 afterAll(async () => {
   await driver.close();
