@@ -52,11 +52,7 @@ async function closedPort(): Promise<number> {
 }
 
 /** A harvest of `queries` on one engine whose search URL is `searchUrl`. */
-async function harvestOne(
-  searchUrl: string,
-  queries = 2,
-  extra: { retries?: number; downAfter?: number; driver?: SerpDriver } = {},
-) {
+async function harvestOne(searchUrl: string, queries = 2, extra: { retries?: number; downAfter?: number; driver?: SerpDriver } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "bitext-failures-"));
   writeDefinition(wrapperFilePath(dir, "target"), "target", {
     searchUrl,
