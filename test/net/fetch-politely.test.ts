@@ -111,8 +111,10 @@ describe("fetching a page politely", () => {
     await all;
     const starts = server.requests.map((r) => r.at);
     expect(starts).toHaveLength(4);
-    // 200 ms apart as sent; the server's clock sees them with transit jitter. The bug sent all four within ~11 ms.
-    for (let i = 1; i < starts.length; i++) expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(120);
+    // 200 ms apart as sent; the server (in this process) sees each when its event loop gets to it, so one late arrival
+    // shortens the next gap (46 ms seen under the whole suite): the span of the four is what the delay guarantees
+    // (600 ms as sent). The bug sent all four within ~11 ms.
+    expect(starts.at(-1)! - starts[0]!).toBeGreaterThanOrEqual(450);
   });
 
   it("follows redirects, reports the final URL, and stops redirect loops", async () => {
