@@ -5,6 +5,8 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     setupFiles: ["test/helpers/hermetic-home.ts"],
+    // The type-check, which compiles the project once for the processes the tests start (test/helpers/build-cli.ts).
+    globalSetup: ["test/helpers/build-cli.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",

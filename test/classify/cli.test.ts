@@ -8,7 +8,7 @@ import { evaluateClassifier } from "../../src/classify/index.js";
 import { classifyStoredRecords, loadClassifier, readAnnotations, readModelFile } from "../../src/classify/index.js";
 import { formatClassifierReport } from "../../src/cli/eval-classifier.js";
 import { getRecord, listRecords, openStore, recordFetch } from "../../src/store/index.js";
-import { ROOT, runCommand } from "../helpers/cli.js";
+import { BITEXT_SHELL, ROOT, runCommand } from "../helpers/cli.js";
 
 const fixture = new URL("../fixtures/classify/annotations-sample.jsonl", import.meta.url).pathname;
 const lines = readFileSync(fixture, "utf8").trim().split("\n");
@@ -41,7 +41,7 @@ describe("bitext classify", () => {
     const file = join(dir, "slow.jsonl");
     writeFileSync(file, records.map((x) => JSON.stringify(x)).join("\n"));
     // A real process behind a real pipe: what is tested is how standard input is read.
-    const cli = `${JSON.stringify(process.execPath)} --import tsx src/cli/main.ts classify --json`;
+    const cli = `${BITEXT_SHELL} classify --json`;
     const r = spawnSync("bash", ["-c", `(sleep 1; cat ${JSON.stringify(file)}) | ${cli} | wc -l`], { cwd: ROOT, encoding: "utf8" });
     expect(r.stderr).toBe("");
     expect(r.stdout.trim()).toBe(String(records.length));

@@ -14,7 +14,7 @@ import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { selfCommand } from "../../src/cli/self.js";
 import { resourcePath } from "../../src/paths.js";
-import { ROOT, runCommand } from "../helpers/cli.js";
+import { BITEXT_SHELL, ROOT, runCommand } from "../helpers/cli.js";
 
 const home = process.env.BITEXT_HOME!; // this file's own empty home (test/helpers/hermetic-home.ts)
 const demo = join(home, "data", "demo");
@@ -30,13 +30,9 @@ writeFileSync(
 );
 
 // `bitext` on the PATH as a user has it (installed or linked): here a shim running this checkout's sources.
-const TSX = pathToFileURL(createRequire(join(ROOT, "package.json")).resolve("tsx")).href;
 const bin = join(work, "bin");
 mkdirSync(bin);
-writeFileSync(
-  join(bin, "bitext"),
-  `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} --import ${JSON.stringify(TSX)} ${JSON.stringify(join(ROOT, "src", "cli", "main.ts"))} "$@"\n`,
-);
+writeFileSync(join(bin, "bitext"), `#!/bin/sh\nexec ${BITEXT_SHELL} "$@"\n`);
 chmodSync(join(bin, "bitext"), 0o755);
 const PATH = `${bin}${delimiter}${process.env.PATH}`;
 

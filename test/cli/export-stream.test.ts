@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ROOT, runCommand } from "../helpers/cli.js";
+import { BITEXT_SHELL, ROOT, runCommand } from "../helpers/cli.js";
 import { buildRecordStore } from "../helpers/record-store.js";
 
 /**
@@ -14,8 +14,7 @@ import { buildRecordStore } from "../helpers/record-store.js";
  */
 
 const RECORDS = 20_000;
-const TSX = pathToFileURL(createRequire(join(ROOT, "package.json")).resolve("tsx")).href;
-const BITEXT = `${JSON.stringify(process.execPath)} --import ${JSON.stringify(TSX)} ${JSON.stringify(join(ROOT, "src", "cli", "main.ts"))}`;
+const BITEXT = BITEXT_SHELL;
 let db: string;
 let dir: string;
 

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { ROOT } from "../helpers/cli.js";
+import { BITEXT_SHELL, ROOT } from "../helpers/cli.js";
 import { docPages } from "../helpers/docs.js";
 
 /**
@@ -37,8 +37,6 @@ function doctestCommands(markdown: string): DoctestCommand[] {
   return out;
 }
 
-const TSX = pathToFileURL(createRequire(join(ROOT, "package.json")).resolve("tsx")).href;
-
 describe("README and docs doctest", () => {
   const commands = docPages().flatMap((d) => doctestCommands(d.text).map((c) => ({ ...c, file: d.file })));
 
@@ -57,10 +55,7 @@ describe("README and docs doctest", () => {
     for (const d of [bin, home, work]) mkdirSync(d, { recursive: true });
     // The README's commands run in a shell, `bitext` on the PATH, as a user types them: real processes.
     const shim = join(bin, "bitext");
-    writeFileSync(
-      shim,
-      `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} --import ${JSON.stringify(TSX)} ${JSON.stringify(join(ROOT, "src", "cli", "main.ts"))} "$@"\n`,
-    );
+    writeFileSync(shim, `#!/bin/sh\nexec ${BITEXT_SHELL} "$@"\n`);
     chmodSync(shim, 0o755);
     const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, PATH: `${bin}:${process.env.PATH}` };
     delete env.BITEXT_HOME;

@@ -1,10 +1,56 @@
 import { type ChildProcess, type SpawnOptions, spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Readable } from "node:stream";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const FIXTURES = join(ROOT, "test", "fixtures");
+
+/**
+ * Where the global setup (test/helpers/build-cli.ts) compiles the project for the test run. Inside node_modules/.cache, as
+ * other tools' caches: the package root found from there is still the checkout's (`resourcePath`), and the
+ * installation's fingerprint (`hashTree`) does not read it.
+ */
+export const TEST_BUILD = join(ROOT, "node_modules", ".cache", "bitext-test-build");
+export const BUILD_STAMP = join(TEST_BUILD, "stamp");
+
+/** tsx by absolute URL: `--import tsx` would be looked up from the working directory, outside the checkout. */
+const TSX = pathToFileURL(createRequire(join(ROOT, "package.json")).resolve("tsx")).href;
+
+/** The newest modification time (ms) of the files under a folder. */
+function newestUnder(dir: string): number {
+  let newest = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (e.isFile()) newest = Math.max(newest, statSync(join(e.parentPath, e.name)).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * The test run's build of src/ (JavaScript, declarations, source maps), when it is there and no source is newer than
+ * it (read once per test file); undefined otherwise.
+ */
+export const FRESH_BUILD: string | undefined = (() => {
+  const src = join(TEST_BUILD, "out", "src");
+  const fresh =
+    existsSync(join(src, "cli", "main.js")) &&
+    existsSync(BUILD_STAMP) &&
+    Number(readFileSync(BUILD_STAMP, "utf8")) >= newestUnder(join(ROOT, "src"));
+  return fresh ? src : undefined;
+})();
+
+/**
+ * The arguments of `node` that start `bitext`: the test run's build, else the sources through tsx — so a process
+ * always runs the current code.
+ */
+export const BITEXT_ARGS: readonly string[] = FRESH_BUILD
+  ? [join(FRESH_BUILD, "cli", "main.js")]
+  : ["--import", TSX, join(ROOT, "src", "cli", "main.ts")];
+
+/** `bitext` as a shell command (for a shim on the PATH or a pipeline). */
+export const BITEXT_SHELL: string = [process.execPath, ...BITEXT_ARGS].map((a) => JSON.stringify(a)).join(" ");
 
 export interface CliResult {
   code: number;
@@ -13,12 +59,11 @@ export interface CliResult {
 }
 
 /**
- * Run the `bitext` CLI from source (so tests exercise the current code, not a stale build),
- * the way a user runs it: a separate process with its own exit status, stdout and stderr (1–2 s a call).
+ * Run the `bitext` CLI (the current code: `BITEXT_ARGS`), the way a user runs it: a separate process with its own exit status, stdout and stderr (1–2 s a call).
  * Only for what a process shows (start-up, signals, pipes); a command's output is tested with `runCommand`.
  */
 export function runCli(args: string[], options: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {}): CliResult {
-  const r = spawnSync(process.execPath, ["--import", "tsx", join(ROOT, "src", "cli", "main.ts"), ...args], {
+  const r = spawnSync(process.execPath, [...BITEXT_ARGS, ...args], {
     cwd: options.cwd ?? ROOT,
     input: options.input,
     env: { ...process.env, ...options.env },
@@ -29,11 +74,11 @@ export function runCli(args: string[], options: { cwd?: string; input?: string; 
 }
 
 /**
- * Start `bitext ARGS` from source as a process of its own, not waited for (`runCli` waits): for what a test
+ * Start `bitext ARGS` as a process of its own, not waited for (`runCli` waits): for what a test
  * interrupts (kill -9, Ctrl-C), serves until stopped, or runs beside other processes. Its output is piped.
  */
 export function spawnCli(args: string[], options: SpawnOptions = {}): ChildProcess {
-  return spawn(process.execPath, ["--import", "tsx", join(ROOT, "src", "cli", "main.ts"), ...args], {
+  return spawn(process.execPath, [...BITEXT_ARGS, ...args], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
     ...options,

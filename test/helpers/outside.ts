@@ -6,15 +6,12 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { CliResult } from "./cli.js";
-import { ROOT, runCommand } from "./cli.js";
+import { BITEXT_ARGS, ROOT, runCommand } from "./cli.js";
 
 /**
  * Running `bitext` as a user who installed it: from a folder outside the checkout, with a fresh HOME
  * (so the user data folder is empty) and no BITEXT_HOME.
  */
-
-/** tsx by absolute URL: `--import tsx` would be looked up from the working directory, outside the checkout. */
-const TSX = pathToFileURL(createRequire(join(ROOT, "package.json")).resolve("tsx")).href;
 
 export interface Outside {
   /** The working directory (outside the checkout). */
@@ -49,7 +46,7 @@ export function outsideTheCheckout(): Outside {
     spawn(args) {
       const fresh: NodeJS.ProcessEnv = { ...process.env, HOME: home };
       for (const k of ["BITEXT_HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME"]) delete fresh[k];
-      const r = spawnSync(process.execPath, ["--import", TSX, join(ROOT, "src", "cli", "main.ts"), ...args], {
+      const r = spawnSync(process.execPath, [...BITEXT_ARGS, ...args], {
         cwd,
         env: fresh,
         encoding: "utf8",

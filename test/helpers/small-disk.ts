@@ -2,7 +2,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT } from "./cli.js";
+import { BITEXT_ARGS, ROOT } from "./cli.js";
 
 /**
  * A command run on a disk that fills up under it: a tmpfs of a given size, mounted in a private mount
@@ -39,9 +39,7 @@ export async function onSmallDisk(
   const disk = mkdtempSync(join(tmpdir(), "bitext-small-disk-"));
   const out = mkdtempSync(join(tmpdir(), "bitext-small-disk-out-"));
   const kb = Math.ceil(sizeBytes / 4096) * 4;
-  const cli = ["node", "--import", "tsx", join(ROOT, "src", "cli", "main.ts"), ...args.map((a) => a.replaceAll("{disk}", disk))]
-    .map(shellQuote)
-    .join(" ");
+  const cli = [process.execPath, ...BITEXT_ARGS, ...args.map((a) => a.replaceAll("{disk}", disk))].map(shellQuote).join(" ");
   const script = [
     `mount -t tmpfs -o size=${kb}k tmpfs ${shellQuote(disk)}`,
     `cp -a ${shellQuote(from)}/. ${shellQuote(disk)}/`,

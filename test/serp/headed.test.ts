@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { wrapperFilePath, writeDefinition } from "../../src/serp/index.js";
-import { ROOT } from "../helpers/cli.js";
+import { BITEXT_ARGS, ROOT } from "../helpers/cli.js";
 import { type LocalServer, startServer } from "../net/local-server.js";
 
 /**
@@ -56,7 +56,7 @@ afterAll(async () => {
  * set at start-up); resolves with its exit status.
  */
 function harvestRun(headed: boolean, db: string): Promise<{ code: number | null; stderr: string }> {
-  const bitext = [process.execPath, "--import", "tsx", join(ROOT, "src", "cli", "main.ts")];
+  const bitext = [process.execPath, ...BITEXT_ARGS];
   const args = [
     "harvest",
     join(dir, "q.tsv"),
