@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,6 +7,7 @@ import { resolveChromiumPath } from "../../src/browser/index.js";
 import { SerpDriver } from "../../src/serp/index.js";
 import { type EngineDefinition, parseEngineDefinition } from "../../src/serp/index.js";
 import { HttpLoader } from "../../src/serp/index.js";
+import { hasXvfb, XVFB_RUN, xvfbDisplayArgs } from "../helpers/xvfb.js";
 import { type FingerprintPage, type Report, startFingerprintPage } from "./fingerprint-page.js";
 
 /**
@@ -15,8 +16,6 @@ import { type FingerprintPage, type Report, startFingerprintPage } from "./finge
  * page opened by a person's Chromium: a headed one under Xvfb, started without any automation.
  */
 
-const XVFB_RUN = "/usr/bin/xvfb-run";
-const hasXvfb = existsSync(XVFB_RUN);
 if (!hasXvfb) console.warn(`fingerprint comparison with a headed Chromium skipped: ${XVFB_RUN} is not installed (apt-get install xvfb)`);
 
 /** Headers that make the identity: they must be the same in browser and HTTP mode, and as a person's Chromium sends them. */
@@ -116,7 +115,7 @@ describe.skipIf(!hasXvfb)("compared with a person's Chromium (headed, under Xvfb
     person = spawn(
       XVFB_RUN,
       [
-        "-a",
+        ...xvfbDisplayArgs(120),
         chromium,
         "--no-sandbox",
         "--no-first-run",

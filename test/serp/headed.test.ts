@@ -1,10 +1,11 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { wrapperFilePath, writeDefinition } from "../../src/serp/index.js";
 import { BITEXT_ARGS, ROOT } from "../helpers/cli.js";
+import { hasXvfb, XVFB_RUN, xvfbDisplayArgs } from "../helpers/xvfb.js";
 import { type LocalServer, startServer } from "../net/local-server.js";
 
 /**
@@ -13,8 +14,6 @@ import { type LocalServer, startServer } from "../net/local-server.js";
  * page reports `outerHeight - innerHeight` to the test's server from a script.
  */
 
-const XVFB_RUN = "/usr/bin/xvfb-run";
-const hasXvfb = existsSync(XVFB_RUN);
 if (!hasXvfb) console.warn(`harvest --headed test skipped: ${XVFB_RUN} is not installed (apt-get install xvfb)`);
 
 let server: LocalServer;
@@ -72,7 +71,7 @@ function harvestRun(headed: boolean, db: string): Promise<{ code: number | null;
     "0",
     "--json",
   ];
-  const [cmd, ...rest] = headed ? [XVFB_RUN, "-a", ...bitext, ...args, "--headed"] : [...bitext, ...args];
+  const [cmd, ...rest] = headed ? [XVFB_RUN, ...xvfbDisplayArgs(150), ...bitext, ...args, "--headed"] : [...bitext, ...args];
   const child = spawn(cmd!, rest, { cwd: ROOT, env: { ...process.env, BITEXT_HOME: dir }, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr.on("data", (d) => {
@@ -85,7 +84,10 @@ describe("harvest --headed", () => {
   it.skipIf(!hasXvfb)(
     "shows a real browser window under Xvfb (the page sees a window frame), where the default is headless",
     async () => {
-      const headed = await harvestRun(true, "headed.db");
+      let headed = await harvestRun(true, "headed.db");
+      // Once (CI, loaded machine, 2026-11-27) the headed page was read with nothing on it ("unrecognised page", exit
+      // 5): the harvest leaves such a page for the next run, as it says, and the next run of the same store reads it.
+      if (headed.code === 5 && /unrecognised page/.test(headed.stderr)) headed = await harvestRun(true, "headed.db");
       expect([0, 75], headed.stderr).toContain(headed.code);
       expect(frames.length, headed.stderr).toBeGreaterThan(0);
       expect(
