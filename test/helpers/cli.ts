@@ -29,17 +29,17 @@ function newestUnder(dir: string): number {
 }
 
 /**
- * The test run's build of src/ (JavaScript, declarations, source maps), when it is there and no source is newer than
- * it (read once per test file); undefined otherwise.
+ * A build of a source folder (`built`, holding `cli/main.js`) when it is there and its stamp (the time, in ms, at which
+ * the build read the sources) is no older than any file under `sources`; undefined otherwise.
  */
-export const FRESH_BUILD: string | undefined = (() => {
-  const src = join(TEST_BUILD, "out", "src");
+export function freshBuild(built: string, stamp: string, sources: string): string | undefined {
   const fresh =
-    existsSync(join(src, "cli", "main.js")) &&
-    existsSync(BUILD_STAMP) &&
-    Number(readFileSync(BUILD_STAMP, "utf8")) >= newestUnder(join(ROOT, "src"));
-  return fresh ? src : undefined;
-})();
+    existsSync(join(built, "cli", "main.js")) && existsSync(stamp) && Number(readFileSync(stamp, "utf8")) >= newestUnder(sources);
+  return fresh ? built : undefined;
+}
+
+/** The test run's build of src/ (JavaScript, declarations, source maps) when it is fresh (read once per test file). */
+export const FRESH_BUILD: string | undefined = freshBuild(join(TEST_BUILD, "out", "src"), BUILD_STAMP, join(ROOT, "src"));
 
 /**
  * The arguments of `node` that start `bitext`: the test run's build, else the sources through tsx — so a process
