@@ -30,7 +30,9 @@ import { logLengthRatio, readSide, type Side } from "./sides.js";
  * - cov_b_chars: side b's coverage with each word weighing its length (a bound suffix weighs less);
  * - tail_min: the smaller coverage of the two sides' last thirds (a side cut short);
  * - whole_b: side b looked up whole when the segmenter split it (a term the dictionary lists);
- * - cut_end: one side ends a sentence, the other stops on a letter (a side cut short).
+ * - cut_end: one side ends a sentence, the other stops on a letter (a side cut short);
+ * - miss_a, miss_b: share of each side's content words that the lexicon knows but whose translations are not found
+ *   in the other side (an unknown word is no evidence against the pair; a known, unmatched one is).
  */
 export const FEATURE_NAMES = [
   "cov_a",
@@ -58,8 +60,10 @@ export const FEATURE_NAMES = [
   "names_missing",
   "matched_min",
   "cov_a_partial",
+  "miss_a",
+  "miss_b",
 ] as const;
-export const FEATURES_VERSION = "quality-features-10";
+export const FEATURES_VERSION = "quality-features-11";
 
 /** Mean and standard deviation of the log length ratio of real pairs (stored in the model). */
 export interface LengthStats {
@@ -121,7 +125,21 @@ function featuresOf(a: Side, b: Side, pair: LanguagePair, lex: Lexicon, len: Len
     ...nameEvidence(a.text, pair.a, aContent, bestA, covA),
     Math.log1p(Math.min(covA * aContent.length, covB * bContent.length)),
     partialCoverage(cov),
+    missedShare(aContent, cov.aKnown, bestA),
+    missedShare(bContent, cov.bKnown, bestB),
   ];
+}
+
+/**
+ * The share of a side's content words the lexicon knows (they have translations of their own) with nothing found in
+ * the other side (a partial match does not count: a shared character is often chance): evidence against the pair,
+ * where a word no dictionary knows (a trade's term) is only the lack of evidence for it.
+ */
+function missedShare(content: readonly string[], known: ReadonlySet<string>, best: ReadonlyMap<string, number>): number {
+  if (content.length === 0) return 0;
+  let n = 0;
+  for (const w of content) if (known.has(w) && !best.get(w)) n++;
+  return n / content.length;
 }
 
 /**
@@ -347,7 +365,10 @@ function coverage(aTokens: readonly string[], bTokens: readonly string[], bText:
   const bestB = new Map<string, number>();
   const found: Found = { covered: new Uint8Array(bText.length), words: new Set() };
   const partial = new Map<string, number>();
-  if (aContent.length === 0 || bContent.length === 0) return { covA: 0, covB: 0, bestA, bestB, aContent, bContent, found, partial };
+  const aKnown = new Set<string>();
+  const bKnown = new Set<string>();
+  if (aContent.length === 0 || bContent.length === 0)
+    return { covA: 0, covB: 0, bestA, bestB, aContent, bContent, found, partial, aKnown, bKnown };
   const aSet = new Set(aTokens);
   const aPrefix = new Map<string, string[]>();
   for (const t of aSet) {
@@ -361,6 +382,7 @@ function coverage(aTokens: readonly string[], bTokens: readonly string[], bText:
     let best = 0;
     if (aSet.has(t)) best = creditWord(bestA, t, 1, best);
     const tr = lex.translations(t, pair.b);
+    if (tr) bKnown.add(t);
     if (tr) best = matchTranslations(tr, 1, aSet, aPrefix, bestA, best);
     else if (best < 1) {
       const back = backoffTranslations(t, pair.b, lex);
@@ -372,12 +394,12 @@ function coverage(aTokens: readonly string[], bTokens: readonly string[], bText:
     }
     bestB.set(t, best);
   }
-  reverseCoverage(aContent, bTokens, bText, pair, lex, bestA, bestB, found, partial);
+  reverseCoverage(aContent, bTokens, bText, pair, lex, bestA, bestB, found, partial, aKnown);
   let sumA = 0;
   for (const t of aContent) sumA += bestA.get(t) ?? 0;
   let sumB = 0;
   for (const t of bContent) sumB += bestB.get(t) ?? 0;
-  return { covA: sumA / aContent.length, covB: sumB / bContent.length, bestA, bestB, aContent, bContent, found, partial };
+  return { covA: sumA / aContent.length, covB: sumB / bContent.length, bestA, bestB, aContent, bContent, found, partial, aKnown, bKnown };
 }
 
 interface Coverage {
@@ -393,6 +415,9 @@ interface Coverage {
   found: Found;
   /** a's words not fully matched, credited with their best partial match in b (`partialMatch`). */
   partial: Map<string, number>;
+  /** Content words with translations of their own in the lexicon (a's: those the reverse pass looked up). */
+  aKnown: Set<string>;
+  bKnown: Set<string>;
 }
 
 /**
@@ -412,6 +437,7 @@ function reverseCoverage(
   bestB: Map<string, number>,
   found: Found,
   partial: Map<string, number>,
+  aKnown: Set<string>,
 ): void {
   let probing: Probing | undefined;
   let chars: CharSet | undefined;
@@ -421,6 +447,7 @@ function reverseCoverage(
     // A word the lexicon lacks may be known through its base; one it has is looked up that way only if nothing is found.
     let derived = tr ? undefined : derivedTranslations(w, pair.a, lex);
     if (!tr && !derived) continue;
+    aKnown.add(w);
     // Side b's words are in the lexicon's form, as its text is.
     probing ??= { text, bTokens, bWords: new Set(bTokens), probes: bProbes(bTokens, text, pair.b), bestB, found };
     let best = bestA.get(w) ?? 0;

@@ -63,7 +63,7 @@ function makeOne(
       return differs(p.b, q.b) && differs(p.a, q.a) ? { kind, a: p.a, b: q.b } : null;
     }
     case "truncated":
-      return truncated(p, random);
+      return truncated(p, pair, random);
     case "same_language": {
       const q = otherPair(i, pairs, random);
       if (!q) return null;
@@ -92,11 +92,14 @@ function otherPair(i: number, pairs: readonly TextPair[], random: () => number):
   return null;
 }
 
-/** One side cut to 20–60 % of its words (of its characters for a side written without spaces). */
-function truncated(p: TextPair, random: () => number): Negative | null {
+/**
+ * One side cut to 20–60 % of its words (of its characters for a language written without spaces). A side of a
+ * language written with spaces is cut between words only: "container" cut to "conta" is no text a page holds.
+ */
+function truncated(p: TextPair, pair: LanguagePair, random: () => number): Negative | null {
   const cutA = random() < 0.5;
   const text = cutA ? p.a : p.b;
-  const spaced = /\s/u.test(text.trim());
+  const spaced = !isUnspacedLang(cutA ? pair.a : pair.b);
   const units = spaced ? text.trim().split(/\s+/u) : Array.from(text.trim());
   if (units.length < 3) return null;
   const keep = Math.max(1, Math.min(units.length - 2, Math.round(units.length * (0.2 + 0.4 * random()))));

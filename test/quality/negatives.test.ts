@@ -42,4 +42,21 @@ describe("the synthetic negatives are not translations", () => {
     }
     expect(cuts).toBeGreaterThan(20);
   });
+
+  it("cut an English side between words only, never inside a word (\"container\" → \"conta\" is no text a page holds)", () => {
+    const terms = real("bilingual-pages/real/rust_glossary/rust-glossary.pairs.tsv");
+    const englishWords = new Set(terms.flatMap((t) => t.a.split(/\s+/u)));
+    let cutA = 0;
+    for (const seed of [1, 2, 3, 4, 5]) {
+      for (const n of makeNegatives(terms, EN_ZH, lex, seededRandom(seed)).filter((x) => x.kind === "truncated")) {
+        const original = terms.find((t) => t.b === n.b && t.a.startsWith(n.a) && t.a !== n.a);
+        if (!original) continue;
+        cutA++;
+        // Whole words of the term, and fewer of them.
+        for (const w of n.a.split(/\s+/u)) expect(englishWords.has(w), n.a).toBe(true);
+        expect(n.a.split(/\s+/u).length).toBeLessThan(original.a.split(/\s+/u).length);
+      }
+    }
+    expect(cutA).toBeGreaterThanOrEqual(3);
+  });
 });
