@@ -43,7 +43,7 @@ describe("the synthetic negatives are not translations", () => {
     expect(cuts).toBeGreaterThan(20);
   });
 
-  it("cut an English side between words only, never inside a word (\"container\" → \"conta\" is no text a page holds)", () => {
+  it('cut an English side between words only, never inside a word ("container" → "conta" is no text a page holds)', () => {
     const terms = real("bilingual-pages/real/rust_glossary/rust-glossary.pairs.tsv");
     const englishWords = new Set(terms.flatMap((t) => t.a.split(/\s+/u)));
     let cutA = 0;
