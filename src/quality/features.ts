@@ -382,9 +382,10 @@ function coverage(aTokens: readonly string[], bTokens: readonly string[], bText:
     let best = 0;
     if (aSet.has(t)) best = creditWord(bestA, t, 1, best);
     const tr = lex.translations(t, pair.b);
-    if (tr) bKnown.add(t);
-    if (tr) best = matchTranslations(tr, 1, aSet, aPrefix, bestA, best);
-    else if (best < 1) {
+    if (tr) {
+      bKnown.add(t);
+      best = matchTranslations(tr, 1, aSet, aPrefix, bestA, best);
+    } else if (best < 1) {
       const back = backoffTranslations(t, pair.b, lex);
       if (back) {
         // Each list apart: the credit keeps the largest weight, as a merged list would give.
@@ -415,7 +416,10 @@ interface Coverage {
   found: Found;
   /** a's words not fully matched, credited with their best partial match in b (`partialMatch`). */
   partial: Map<string, number>;
-  /** Content words with translations of their own in the lexicon (a's: those the reverse pass looked up). */
+  /**
+   * Content words the lexicon has translations of (b's: looked up in the coverage pass; a's: the words the reverse
+   * pass looked up, known as they are or through their base).
+   */
   aKnown: Set<string>;
   bKnown: Set<string>;
 }
