@@ -1,5 +1,6 @@
 import type { LanguagePair } from "../language-pair.js";
 import {
+  type BackoffTranslations,
   backoffTranslations,
   CHAR_DISCOUNT,
   derivedTranslations,
@@ -388,8 +389,10 @@ function coverage(aTokens: readonly string[], bTokens: readonly string[], bText:
     } else if (best < 1) {
       const back = backoffTranslations(t, pair.b, lex);
       if (back) {
-        // Each list apart: the credit keeps the largest weight, as a merged list would give.
-        for (const m of back.parts) best = matchTranslations(m, SUBWORD_DISCOUNT, aSet, aPrefix, bestA, best);
+        // Each list apart (the a words it translates credited at its weight); the b word, for the share of its
+        // characters its matched parts cover.
+        const parts = back.parts.map((m) => matchTranslations(m, SUBWORD_DISCOUNT, aSet, aPrefix, bestA, 0));
+        best = Math.max(best, compoundCredit(back, parts));
         if (best === 0) for (const m of back.chars) best = matchTranslations(m, CHAR_DISCOUNT, aSet, aPrefix, bestA, best);
       }
     }
@@ -401,6 +404,23 @@ function coverage(aTokens: readonly string[], bTokens: readonly string[], bText:
   let sumB = 0;
   for (const t of bContent) sumB += bestB.get(t) ?? 0;
   return { covA: sumA / aContent.length, covB: sumB / bContent.length, bestA, bestB, aContent, bContent, found, partial, aKnown, bKnown };
+}
+
+/**
+ * A word the lexicon lacks, credited through its known parts: the mean over its characters of the best credit of a
+ * part standing on it (`partCredits`, by part). A part covering the whole meaning gives the word its credit; one
+ * covering half of it, half ("memory" against 内存地址, "memory address": 内存 matched, 地址 not).
+ */
+function compoundCredit(back: BackoffTranslations, partCredits: readonly number[]): number {
+  if (back.spans.length === 0) return 0;
+  const cover = new Float64Array(back.length);
+  for (const { start, end, part } of back.spans) {
+    const x = partCredits[part]!;
+    for (let k = start; k < end; k++) if (cover[k]! < x) cover[k] = x;
+  }
+  let sum = 0;
+  for (const x of cover) sum += x;
+  return sum / back.length;
 }
 
 interface Coverage {

@@ -74,6 +74,10 @@ export interface BackoffTranslations {
   parts: readonly ReadonlyMap<string, number>[];
   /** Translations of its single characters, one list per distinct character. */
   chars: readonly ReadonlyMap<string, number>[];
+  /** The word's length in characters. */
+  length: number;
+  /** Where each known sub-word stands: characters [start, end) and the index of its list in `parts`. */
+  spans: readonly { start: number; end: number; part: number }[];
 }
 
 const backoffMemo = new WeakMap<Lexicon, Map<Lang, Map<string, BackoffTranslations | null>>>();
@@ -103,16 +107,26 @@ export function backoffTranslations(word: string, lang: Lang, lex: Lexicon): Bac
   const sub = (i: number, n: number) => (typeof chars === "string" ? chars.slice(i, i + n) : chars.slice(i, i + n).join(""));
   let result: BackoffTranslations | null = null;
   if (chars.length >= 2) {
-    const parts = new Set<ReadonlyMap<string, number>>();
+    const parts = new Map<ReadonlyMap<string, number>, number>();
+    const spans: { start: number; end: number; part: number }[] = [];
     const single = new Set<ReadonlyMap<string, number>>();
-    const add = (into: Set<ReadonlyMap<string, number>>, m: ReadonlyMap<string, number> | undefined) => {
-      if (m) into.add(m);
-    };
     for (let len = chars.length - 1; len >= 2; len--) {
-      for (let i = 0; i + len <= chars.length; i++) add(parts, lex.translations(sub(i, len), lang));
+      for (let i = 0; i + len <= chars.length; i++) {
+        const m = lex.translations(sub(i, len), lang);
+        if (!m) continue;
+        let part = parts.get(m);
+        if (part === undefined) {
+          part = parts.size;
+          parts.set(m, part);
+        }
+        spans.push({ start: i, end: i + len, part });
+      }
     }
-    for (let i = 0; i < chars.length; i++) add(single, lex.translations(sub(i, 1), lang));
-    result = { parts: [...parts], chars: [...single] };
+    for (let i = 0; i < chars.length; i++) {
+      const m = lex.translations(sub(i, 1), lang);
+      if (m) single.add(m);
+    }
+    result = { parts: [...parts.keys()], chars: [...single], length: chars.length, spans };
   }
   if (cache.size >= MEMO_LIMIT) cache.clear();
   cache.set(word, result);

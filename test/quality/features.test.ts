@@ -154,4 +154,12 @@ describe("the pair features that carry evidence for terms and cut sentences", ()
       expect(other, side).toBeGreaterThan(own + 0.5);
     }
   });
+
+  it("cov_b: a word the lexicon lacks is credited for the share of its characters its matched parts cover", () => {
+    // Neighbours in the Rust glossary: 单元测试 ("unit test", no entry: 单元 + 测试) against "unit struct" shares 单元 only.
+    expect(features("unit test", "单元测试").cov_b).toBeCloseTo(0.8, 5);
+    expect(features("unit struct", "单元测试").cov_b).toBeCloseTo(0.4, 5);
+    // Side a's words are credited as before: "unit" is found either way.
+    expect(features("unit struct", "单元测试").cov_a).toBeCloseTo(features("unit", "单元测试").cov_a / 2, 5);
+  });
 });
