@@ -465,28 +465,35 @@ function reverseCoverage(
 ): void {
   let probing: Probing | undefined;
   let chars: CharSet | undefined;
-  for (const w of new Set(aContent)) {
-    if ((bestA.get(w) ?? 0) >= 1) continue;
-    const tr = lex.translations(w, pair.a);
-    // A word the lexicon lacks may be known through its base; one it has is looked up that way only if nothing is found.
-    let derived = tr ? undefined : derivedTranslations(w, pair.a, lex);
-    if (!tr && !derived) continue;
-    aKnown.add(w);
-    // Side b's words are in the lexicon's form, as its text is.
-    probing ??= { text, bTokens, bWords: new Set(bTokens), probes: bProbes(bTokens, text, pair.b), bestB, found };
-    let best = bestA.get(w) ?? 0;
-    if (tr) best = probeTranslations(probing, w, tr, 1, best);
-    // Nothing found: the word's base, discounted as Sim's back-off through a word's parts ("caller" → 调用 in 调用者).
-    if (best === 0 && !found.words.has(w)) {
-      derived ??= derivedTranslations(w, pair.a, lex);
-      if (derived) best = probeTranslations(probing, w, derived, SUBWORD_DISCOUNT, best);
+  try {
+    for (const w of new Set(aContent)) {
+      if ((bestA.get(w) ?? 0) >= 1) continue;
+      const tr = lex.translations(w, pair.a);
+      // A word the lexicon lacks may be known through its base; one it has is looked up that way only if nothing is found.
+      let derived = tr ? undefined : derivedTranslations(w, pair.a, lex);
+      if (!tr && !derived) continue;
+      aKnown.add(w);
+      // Side b's words are in the lexicon's form, as its text is.
+      if (!probing) {
+        probing = { text, bWords: new Set(bTokens), bTokens, runs: isUnspacedLang(pair.b), bestB, found };
+        markUnits(text, bTokens, true);
+      }
+      let best = bestA.get(w) ?? 0;
+      if (tr) best = probeTranslations(probing, w, tr, 1, best);
+      // Nothing found: the word's base, discounted as Sim's back-off through a word's parts ("caller" → 调用 in 调用者).
+      if (best === 0 && !found.words.has(w)) {
+        derived ??= derivedTranslations(w, pair.a, lex);
+        if (derived) best = probeTranslations(probing, w, derived, SUBWORD_DISCOUNT, best);
+      }
+      bestA.set(w, best);
+      // A partial match weighs at most half (one character of a word of two): it can only raise a weaker match.
+      if (best < MAX_PARTIAL && isUnspacedLang(pair.b)) {
+        chars ??= meaningfulChars(text, pair.b);
+        partial.set(w, Math.max(best, partialMatch(charIndex((tr ?? derived)!), chars)));
+      }
     }
-    bestA.set(w, best);
-    // A partial match weighs at most half (one character of a word of two): it can only raise a weaker match.
-    if (best < MAX_PARTIAL && isUnspacedLang(pair.b)) {
-      chars ??= meaningfulChars(text, pair.b);
-      partial.set(w, Math.max(best, partialMatch(charIndex((tr ?? derived)!), chars)));
-    }
+  } finally {
+    if (probing) markUnits(text, bTokens, false);
   }
 }
 
@@ -521,24 +528,40 @@ interface Probing {
   text: string;
   bTokens: readonly string[];
   bWords: ReadonlySet<string>;
-  /** b's words and runs (`bProbes`). */
-  probes: ReadonlySet<string>;
+  /** Runs of b's letters count (a language written without spaces), not only its words. */
+  runs: boolean;
   bestB: Map<string, number>;
   found: Found;
 }
 
 /**
- * Probe side b with the translations of a's word `w` (× `discount`), walking the shorter of the two (a common
- * word has hundreds of translations, a sentence a hundred runs). Returns the larger of `best` and w's best match.
+ * Side b's UTF-16 units while its reverse pass runs (`markUnits`): IN_TEXT, the text holds the unit; WORD_START, one of
+ * b's words starts with it. A translation whose first unit is not marked cannot be found, which spares the lookups of
+ * most of a common word's hundreds of translations. One table for the process (a pair is scored at a time), cleared
+ * after each pair; a mark left behind would only cost a lookup, never change a match.
+ */
+const unitMarks = new Uint8Array(0x10000);
+const IN_TEXT = 1;
+const WORD_START = 2;
+
+function markUnits(text: string, bTokens: readonly string[], on: boolean): void {
+  for (let i = 0; i < text.length; i++) unitMarks[text.charCodeAt(i)] = on ? unitMarks[text.charCodeAt(i)]! | IN_TEXT : 0;
+  for (const t of bTokens) if (t.length > 0) unitMarks[t.charCodeAt(0)] = on ? unitMarks[t.charCodeAt(0)]! | WORD_START : 0;
+}
+
+/**
+ * Probe side b with the translations of a's word `w` (× `discount`): a translation is found when it is one of b's
+ * words, or, for a language written without spaces, a run of 1–MAX_RUN of b's letters (it stands in b's text and is
+ * letters only: "handbag" → 提包 inside 手提包). Returns the larger of `best` and w's best match.
  */
 function probeTranslations(s: Probing, w: string, translations: ReadonlyMap<string, number>, discount: number, best: number): number {
-  if (translations.size < s.probes.size) {
-    for (const [g, weight] of translations) if (s.probes.has(g)) best = matchRun(s, w, g, weight * discount, best);
-  } else {
-    for (const g of s.probes) {
-      const weight = translations.get(g);
-      if (weight !== undefined) best = matchRun(s, w, g, weight * discount, best);
-    }
+  const v = listView(translations);
+  for (let i = 0; i < v.words.length; i++) {
+    const mark = unitMarks[v.first[i]!]!;
+    if (mark === 0) continue;
+    const g = v.words[i]!;
+    const isRun = s.runs && v.run[i] === 1 && (mark & IN_TEXT) !== 0 && s.text.includes(g);
+    if (isRun || ((mark & WORD_START) !== 0 && s.bWords.has(g))) best = matchRun(s, w, g, v.weights[i]! * discount, best);
   }
   return best;
 }
@@ -559,17 +582,32 @@ function matchRun(s: Probing, w: string, g: string, weight: number, best: number
 
 const MAX_RUN = 4;
 
-/** Side b's words, and for a language written without spaces its runs of 1–MAX_RUN letters. */
-function bProbes(bTokens: readonly string[], bText: string, lang: string): Set<string> {
-  const out = new Set(bTokens);
-  if (isUnspacedLang(lang)) {
-    // By UTF-16 units: a character outside the BMP (rare in Chinese, absent from the lexicon's short words)
-    // only yields runs that match nothing.
-    for (const run of bText.match(/\p{L}+/gu) ?? []) {
-      for (let i = 0; i < run.length; i++) for (let n = 1; n <= MAX_RUN && i + n <= run.length; n++) out.add(run.slice(i, i + n));
+/** A translation list as arrays (made once per list: the lists are the lexicon's, cached). */
+interface ListView {
+  words: string[];
+  weights: Float64Array;
+  /** Each word's first UTF-16 unit. */
+  first: Uint16Array;
+  /** 1 when the word can be a run of letters: 1–MAX_RUN units, letters only. */
+  run: Uint8Array;
+}
+
+const listViews = new WeakMap<ReadonlyMap<string, number>, ListView>();
+const LETTERS_ONLY = /^\p{L}+$/u;
+
+function listView(tr: ReadonlyMap<string, number>): ListView {
+  let v = listViews.get(tr);
+  if (!v) {
+    const words = [...tr.keys()];
+    v = { words, weights: new Float64Array(tr.values()), first: new Uint16Array(words.length), run: new Uint8Array(words.length) };
+    for (let i = 0; i < words.length; i++) {
+      const g = words[i]!;
+      v.first[i] = g.charCodeAt(0) || 0;
+      v.run[i] = g.length > 0 && g.length <= MAX_RUN && LETTERS_ONLY.test(g) ? 1 : 0;
     }
+    listViews.set(tr, v);
   }
-  return out;
+  return v;
 }
 
 /**
