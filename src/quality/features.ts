@@ -159,20 +159,6 @@ function partialCoverage(cov: Coverage): number {
 }
 
 /**
- * A translation list's best partial match per character (UTF-16 unit): over its words of 2+ characters holding the
- * character, the largest weight ÷ length (one character of the word found).
- */
-const charIndexes = new WeakMap<ReadonlyMap<string, number>, Map<number, number>>();
-
-function charIndex(tr: ReadonlyMap<string, number>): Map<number, number> {
-  return listIndex(charIndexes, tr, (g, weight, put) => {
-    if (g.length < 2) return;
-    const x = Math.min(1, weight) / g.length;
-    for (let i = 0; i < g.length; i++) put(g.charCodeAt(i), x);
-  });
-}
-
-/**
  * An index of a translation list, made once per list (the lists are the lexicon's, cached): the largest value `add`
  * puts under each key, over the list's words.
  */
@@ -197,24 +183,31 @@ function listIndex<K>(
 /** The largest partial match: one character of a word of two, at full weight. */
 const MAX_PARTIAL = 0.5;
 
-/** A side's characters (UTF-16 units) as a set and a list. */
-interface CharSet {
-  has: Set<number>;
-  list: number[];
+/**
+ * The best partial match of a translation list in side b: over the list's words of 2+ characters holding a meaningful
+ * letter of b (marked MEANINGFUL while the pair's reverse pass runs), the largest weight ÷ length (one character of the
+ * word found).
+ */
+function partialMatch(v: ListView): number {
+  const { units, weights } = (v.partial ??= partialIndex(v));
+  let best = 0;
+  for (let i = 0; i < units.length; i++) if (weights[i]! > best && (unitMarks[units[i]!]! & MEANINGFUL) !== 0) best = weights[i]!;
+  return best;
 }
 
-/** The best partial match of an indexed list among `chars` (walking the smaller of the two). */
-function partialMatch(idx: ReadonlyMap<number, number>, chars: CharSet): number {
-  let best = 0;
-  if (idx.size < chars.list.length) {
-    for (const [ch, x] of idx) if (x > best && chars.has.has(ch)) best = x;
-  } else {
-    for (const ch of chars.list) {
-      const x = idx.get(ch);
-      if (x !== undefined && x > best) best = x;
+/** Per UTF-16 unit of a list's words of 2+ units, the largest weight ÷ length of a word holding it. */
+function partialIndex(v: ListView): { units: Uint16Array; weights: Float64Array } {
+  const byUnit = new Map<number, number>();
+  for (let i = 0; i < v.words.length; i++) {
+    const g = v.words[i]!;
+    if (g.length < 2) continue;
+    const x = Math.min(1, v.weights[i]!) / g.length;
+    for (let k = 0; k < g.length; k++) {
+      const u = g.charCodeAt(k);
+      if ((byUnit.get(u) ?? 0) < x) byUnit.set(u, x);
     }
   }
-  return best;
+  return { units: new Uint16Array(byUnit.keys()), weights: new Float64Array(byUnit.values()) };
 }
 
 const INNER_CAPITALISED = /(?<=\s)\p{Lu}[\p{L}\p{M}'’-]*/gu;
@@ -464,7 +457,6 @@ function reverseCoverage(
   aKnown: Set<string>,
 ): void {
   let probing: Probing | undefined;
-  let chars: CharSet | undefined;
   try {
     for (const w of new Set(aContent)) {
       if ((bestA.get(w) ?? 0) >= 1) continue;
@@ -476,7 +468,7 @@ function reverseCoverage(
       // Side b's words are in the lexicon's form, as its text is.
       if (!probing) {
         probing = { text, bWords: new Set(bTokens), bTokens, runs: isUnspacedLang(pair.b), bestB, found };
-        markUnits(text, bTokens, true);
+        markUnits(probing, pair.b, true);
       }
       let best = bestA.get(w) ?? 0;
       if (tr) best = probeTranslations(probing, w, tr, 1, best);
@@ -487,41 +479,27 @@ function reverseCoverage(
       }
       bestA.set(w, best);
       // A partial match weighs at most half (one character of a word of two): it can only raise a weaker match.
-      if (best < MAX_PARTIAL && isUnspacedLang(pair.b)) {
-        chars ??= meaningfulChars(text, pair.b);
-        partial.set(w, Math.max(best, partialMatch(charIndex((tr ?? derived)!), chars)));
-      }
+      if (best < MAX_PARTIAL && probing.runs) partial.set(w, Math.max(best, partialMatch(listView((tr ?? derived)!))));
     }
   } finally {
-    if (probing) markUnits(text, bTokens, false);
+    if (probing) markUnits(probing, pair.b, false);
   }
 }
 
-/** The letters of a side written without spaces, but those that are a function word alone (的, 是, 不). */
-function meaningfulChars(text: string, lang: string): CharSet {
-  let meaningful = meaningfulByLang.get(lang);
-  if (!meaningful) {
-    meaningful = new Map();
-    meaningfulByLang.set(lang, meaningful);
-  }
-  const has = new Set<number>();
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    if (has.has(ch)) continue;
-    let yes = meaningful.get(ch);
-    if (yes === undefined) {
-      // By UTF-16 unit: a character outside the Basic Multilingual Plane (rare in Chinese) is not a letter here.
-      const c = text[i]!;
-      yes = LETTER.test(c) && !isStopWord(c, lang);
-      meaningful.set(ch, yes);
-    }
-    if (yes) has.add(ch);
-  }
-  return { has, list: [...has] };
-}
+/** Per language, each UTF-16 unit: 1 when it is a letter that is not a function word alone (的, 是, 不), 2 when not, 0 not yet known. */
+const meaningfulByLang = new Map<string, Uint8Array>();
 
-/** Per language, whether a character (UTF-16 unit) is a letter that is not a function word alone. */
-const meaningfulByLang = new Map<string, Map<number, boolean>>();
+function isMeaningful(table: Uint8Array, text: string, i: number, lang: string): boolean {
+  const u = text.charCodeAt(i);
+  let m = table[u]!;
+  if (m === 0) {
+    // By UTF-16 unit: a character outside the Basic Multilingual Plane (rare in Chinese) is not a letter here.
+    const c = text[i]!;
+    m = LETTER.test(c) && !isStopWord(c, lang) ? 1 : 2;
+    table[u] = m;
+  }
+  return m === 1;
+}
 
 /** What the reverse pass probes in side b, and what it credits there. */
 interface Probing {
@@ -543,10 +521,26 @@ interface Probing {
 const unitMarks = new Uint8Array(0x10000);
 const IN_TEXT = 1;
 const WORD_START = 2;
+/** A letter of a language written without spaces that is not a function word alone (for `partialMatch`). */
+const MEANINGFUL = 4;
 
-function markUnits(text: string, bTokens: readonly string[], on: boolean): void {
-  for (let i = 0; i < text.length; i++) unitMarks[text.charCodeAt(i)] = on ? unitMarks[text.charCodeAt(i)]! | IN_TEXT : 0;
-  for (const t of bTokens) if (t.length > 0) unitMarks[t.charCodeAt(0)] = on ? unitMarks[t.charCodeAt(0)]! | WORD_START : 0;
+function markUnits(s: Probing, lang: string, on: boolean): void {
+  const { text, bTokens } = s;
+  if (!on) {
+    for (let i = 0; i < text.length; i++) unitMarks[text.charCodeAt(i)] = 0;
+    for (const t of bTokens) if (t.length > 0) unitMarks[t.charCodeAt(0)] = 0;
+    return;
+  }
+  let meaningful: Uint8Array | undefined;
+  if (s.runs) {
+    meaningful = meaningfulByLang.get(lang);
+    if (!meaningful) meaningfulByLang.set(lang, (meaningful = new Uint8Array(0x10000)));
+  }
+  for (let i = 0; i < text.length; i++) {
+    const u = text.charCodeAt(i);
+    unitMarks[u] = unitMarks[u]! | IN_TEXT | (meaningful && isMeaningful(meaningful, text, i, lang) ? MEANINGFUL : 0);
+  }
+  for (const t of bTokens) if (t.length > 0) unitMarks[t.charCodeAt(0)] = unitMarks[t.charCodeAt(0)]! | WORD_START;
 }
 
 /**
@@ -590,6 +584,8 @@ interface ListView {
   first: Uint16Array;
   /** 1 when the word can be a run of letters: 1–MAX_RUN units, letters only. */
   run: Uint8Array;
+  /** The list's partial matches by unit (`partialIndex`), made when first asked for. */
+  partial?: { units: Uint16Array; weights: Float64Array };
 }
 
 const listViews = new WeakMap<ReadonlyMap<string, number>, ListView>();
