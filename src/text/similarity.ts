@@ -89,7 +89,7 @@ const SURROGATE = /[\ud800-\udfff]/u;
  * known, of a spaced language, or a single character. Cached per lexicon.
  */
 export function backoffTranslations(word: string, lang: Lang, lex: Lexicon): BackoffTranslations | undefined {
-  if (!isUnspacedLang(lang) || lex.translations(word, lang) !== undefined) return undefined;
+  if (!isUnspacedLang(lang)) return undefined;
   let byLang = backoffMemo.get(lex);
   if (!byLang) {
     byLang = new Map();
@@ -100,8 +100,10 @@ export function backoffTranslations(word: string, lang: Lang, lex: Lexicon): Bac
     cache = new Map();
     byLang.set(lang, cache);
   }
+  // The memo holds only words the lexicon lacks (a known word is never memoised), so a hit needs no lookup.
   const hit = cache.get(word);
   if (hit !== undefined) return hit ?? undefined;
+  if (lex.translations(word, lang) !== undefined) return undefined;
   // By characters; by UTF-16 units when there is no surrogate pair (the same, without an array of characters).
   const chars = SURROGATE.test(word) ? Array.from(word) : word;
   const sub = (i: number, n: number) => (typeof chars === "string" ? chars.slice(i, i + n) : chars.slice(i, i + n).join(""));
