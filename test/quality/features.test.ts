@@ -162,4 +162,17 @@ describe("the pair features that carry evidence for terms and cut sentences", ()
     // Side a's words are credited as before: "unit" is found either way.
     expect(features("unit struct", "单元测试").cov_a).toBeCloseTo(features("unit", "单元测试").cov_a / 2, 5);
   });
+
+  it("a pair's features do not depend on the pairs scored before it (side b's characters are marked per pair)", () => {
+    // Real pairs and shuffled partners (whose unmatched words send the reverse pass probing), scored in two orders.
+    const pairs = real("parallel/tatoeba-cmn-eng.dev.tsv").slice(0, 150);
+    const all = [...pairs, ...pairs.map((p, i) => ({ a: p.a, b: pairs[(i + 11) % pairs.length]!.b }))];
+    const inOrder = all.map((p) => Object.values(features(p.a, p.b)));
+    const reversed = [...all].reverse().map((p) => Object.values(features(p.a, p.b)));
+    reversed.reverse();
+    expect(reversed).toEqual(inOrder);
+    // Side a's words are found through b's characters at all: the shuffled partners find fewer of them.
+    const found = (xs: number[][]) => xs.reduce((s, f) => s + f[FEATURE_NAMES.indexOf("found_a")]!, 0) / xs.length;
+    expect(found(inOrder.slice(0, pairs.length))).toBeGreaterThan(found(inOrder.slice(pairs.length)) + 0.3);
+  });
 });
