@@ -95,6 +95,7 @@ function featuresOf(a: Side, b: Side, pair: LanguagePair, lex: Lexicon, len: Len
   const bTokens = tokenize(withoutAside(b.text, a.text), pair.b);
   // A side's text is in the lexicon's form (readSide: Chinese in Simplified), as the translations are.
   const cov = coverage(aTokens, bTokens, b.text, pair, lex);
+  const bLetters = lettersOf(b.text);
   const { covA, covB, bestA, bestB, aContent, bContent } = cov;
   const z = (logLengthRatio(a, b) - len.mean) / len.sd;
   let stops = 0;
@@ -120,9 +121,9 @@ function featuresOf(a: Side, b: Side, pair: LanguagePair, lex: Lexicon, len: Len
     covMin * otherB,
     weightedCoverage(bContent, bestB),
     Math.min(tailCoverage(aContent, bestA), tailCoverage(bContent, bestB)),
-    wholeSide(aTokens, bTokens, b.text, pair, lex),
+    wholeSide(cov.aContent, bTokens, bLetters, pair, lex),
     cutEnd(a, b) || cutEnd(b, a) ? 1 : 0,
-    ...substringCoverage(cov, bTokens, b.text),
+    ...substringCoverage(cov, bTokens, b.text, bLetters.length),
     ...nameEvidence(a.text, pair.a, aContent, bestA, covA),
     Math.log1p(Math.min(covA * aContent.length, covB * bContent.length)),
     partialCoverage(cov),
@@ -246,10 +247,8 @@ function nameEvidence(
  * letters inside a found translation (chars_b) and the share of a's content words with a translation found
  * (found_a). The coverage passes find them: b's words they matched, and what the reverse pass marked.
  */
-function substringCoverage(cov: Coverage, bTokens: readonly string[], bText: string): [number, number] {
+function substringCoverage(cov: Coverage, bTokens: readonly string[], bText: string, letters: number): [number, number] {
   const { aContent, bestA, bestB, found } = cov;
-  let letters = 0;
-  for (const run of bText.match(/\p{L}+/gu) ?? []) letters += run.length;
   if (aContent.length === 0 || letters === 0) return [0, 0];
   // What the coverage pass matched word for word stands where it is; the reverse pass marked the rest it found.
   for (const t of new Set(bTokens)) {
@@ -258,11 +257,47 @@ function substringCoverage(cov: Coverage, bTokens: readonly string[], bText: str
   let words = 0;
   for (const w of aContent) if ((bestA.get(w) ?? 0) >= 1 || found.words.has(w)) words++;
   let c = 0;
-  for (let i = 0; i < found.covered.length; i++) if (found.covered[i] && LETTER.test(bText[i]!)) c++;
+  // By UTF-16 unit: half of a surrogate pair is no letter (a character outside the BMP is rare in Chinese).
+  for (let i = 0; i < found.covered.length; i++) if (found.covered[i] && isLetterUnit(bText.charCodeAt(i))) c++;
   return [c / letters, words / aContent.length];
 }
 
 const LETTER = /\p{L}/u;
+
+/** Per UTF-16 unit: 1 a letter, 2 not (a surrogate alone is not), 0 not yet known. */
+const letterUnitTable = new Uint8Array(0x10000);
+
+function isLetterUnit(u: number): boolean {
+  let m = letterUnitTable[u]!;
+  if (m === 0) {
+    m = LETTER.test(String.fromCharCode(u)) ? 1 : 2;
+    letterUnitTable[u] = m;
+  }
+  return m === 1;
+}
+
+/** A text's letters (\p{L}), in order, without what stands between them. */
+function lettersOf(text: string): string {
+  let out = "";
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const u = text.charCodeAt(i);
+    let letter: boolean;
+    let width = 1;
+    if (u >= 0xd800 && u <= 0xdbff && i + 1 < text.length) {
+      const low = text.charCodeAt(i + 1);
+      width = low >= 0xdc00 && low <= 0xdfff ? 2 : 1;
+      letter = LETTER.test(text.slice(i, i + width));
+    } else letter = isLetterUnit(u);
+    // Runs of letters are copied whole.
+    if (!letter) {
+      if (i > from) out += text.slice(from, i);
+      from = i + width;
+    }
+    i += width - 1;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
 
 function markAll(text: string, g: string, covered: Uint8Array): void {
   for (let i = text.indexOf(g); i >= 0; i = text.indexOf(g, i + 1)) covered.fill(1, i, i + g.length);
@@ -301,17 +336,15 @@ function cutEnd(x: Side, y: Side): boolean {
 }
 
 /**
- * Side b looked up whole, when the segmenter split it into several words: the dictionary's entry for a
- * term (不客气 "you're welcome", split 不 + 客气) credits side a's words it translates: the share of a's
+ * Side b looked up whole (its letters, `whole`), when the segmenter split it into several words: the dictionary's
+ * entry for a term (不客气 "you're welcome", split 不 + 客气) credits side a's words it translates: the share of a's
  * content words found among its translations (0 when b is one word or not an entry).
  */
-function wholeSide(aTokens: readonly string[], bTokens: readonly string[], bText: string, pair: LanguagePair, lex: Lexicon): number {
+function wholeSide(content: readonly string[], bTokens: readonly string[], whole: string, pair: LanguagePair, lex: Lexicon): number {
   if (bTokens.length < 2) return 0;
-  const whole = bText.match(/\p{L}+/gu)?.join("") ?? "";
   if (whole.length === 0 || whole.length > MAX_WHOLE) return 0;
   const tr = lex.translations(whole, pair.b);
   if (!tr) return 0;
-  const content = contentOf(aTokens, pair.a);
   let found = 0;
   for (const t of content) if (tr.has(t)) found++;
   return found / content.length;
