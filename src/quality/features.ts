@@ -123,7 +123,7 @@ function featuresOf(a: Side, b: Side, pair: LanguagePair, lex: Lexicon, len: Len
     Math.min(tailCoverage(aContent, bestA), tailCoverage(bContent, bestB)),
     wholeSide(cov.aContent, bTokens, bLetters, pair, lex),
     cutEnd(a, b) || cutEnd(b, a) ? 1 : 0,
-    ...substringCoverage(cov, bTokens, b.text, bLetters.length),
+    ...substringCoverage(cov, b.text, bLetters.length),
     ...nameEvidence(a.text, pair.a, aContent, bestA, covA),
     Math.log1p(Math.min(covA * aContent.length, covB * bContent.length)),
     partialCoverage(cov),
@@ -247,11 +247,11 @@ function nameEvidence(
  * letters inside a found translation (chars_b) and the share of a's content words with a translation found
  * (found_a). The coverage passes find them: b's words they matched, and what the reverse pass marked.
  */
-function substringCoverage(cov: Coverage, bTokens: readonly string[], bText: string, letters: number): [number, number] {
+function substringCoverage(cov: Coverage, bText: string, letters: number): [number, number] {
   const { aContent, bestA, bestB, found } = cov;
   if (aContent.length === 0 || letters === 0) return [0, 0];
   // What the coverage pass matched word for word stands where it is; the reverse pass marked the rest it found.
-  for (const t of new Set(bTokens)) {
+  for (const t of cov.bWords) {
     if ((bestB.get(t) ?? 0) >= MIN_SUBSTRING_WEIGHT) markAll(bText, t, found.covered);
   }
   let words = 0;
@@ -394,8 +394,9 @@ function coverage(aTokens: readonly string[], bTokens: readonly string[], bText:
   const partial = new Map<string, number>();
   const aKnown = new Set<string>();
   const bKnown = new Set<string>();
+  const bWords: ReadonlySet<string> = new Set(bTokens);
   if (aContent.length === 0 || bContent.length === 0)
-    return { covA: 0, covB: 0, bestA, bestB, aContent, bContent, found, partial, aKnown, bKnown };
+    return { covA: 0, covB: 0, bestA, bestB, aContent, bContent, bWords, found, partial, aKnown, bKnown };
   const aSet = new Set(aTokens);
   const aPrefix = new Map<string, string[]>();
   for (const t of aSet) {
@@ -405,7 +406,7 @@ function coverage(aTokens: readonly string[], bTokens: readonly string[], bText:
     if (list) list.push(t);
     else aPrefix.set(k, [t]);
   }
-  for (const t of new Set(bTokens)) {
+  for (const t of bWords) {
     let best = 0;
     if (aSet.has(t)) best = creditWord(bestA, t, 1, best);
     const tr = lex.translations(t, pair.b);
@@ -424,12 +425,24 @@ function coverage(aTokens: readonly string[], bTokens: readonly string[], bText:
     }
     bestB.set(t, best);
   }
-  reverseCoverage(aContent, bTokens, bText, pair, lex, bestA, bestB, found, partial, aKnown);
+  reverseCoverage(aContent, bTokens, bWords, bText, pair, lex, bestA, bestB, found, partial, aKnown);
   let sumA = 0;
   for (const t of aContent) sumA += bestA.get(t) ?? 0;
   let sumB = 0;
   for (const t of bContent) sumB += bestB.get(t) ?? 0;
-  return { covA: sumA / aContent.length, covB: sumB / bContent.length, bestA, bestB, aContent, bContent, found, partial, aKnown, bKnown };
+  return {
+    covA: sumA / aContent.length,
+    covB: sumB / bContent.length,
+    bestA,
+    bestB,
+    aContent,
+    bContent,
+    bWords,
+    found,
+    partial,
+    aKnown,
+    bKnown,
+  };
 }
 
 /**
@@ -468,6 +481,8 @@ interface Coverage {
    */
   aKnown: Set<string>;
   bKnown: Set<string>;
+  /** Side b's distinct words. */
+  bWords: ReadonlySet<string>;
 }
 
 /**
@@ -480,6 +495,7 @@ interface Coverage {
 function reverseCoverage(
   aContent: readonly string[],
   bTokens: readonly string[],
+  bWords: ReadonlySet<string>,
   text: string,
   pair: LanguagePair,
   lex: Lexicon,
@@ -500,7 +516,7 @@ function reverseCoverage(
       aKnown.add(w);
       // Side b's words are in the lexicon's form, as its text is.
       if (!probing) {
-        probing = { text, bWords: new Set(bTokens), bTokens, runs: isUnspacedLang(pair.b), bestB, found };
+        probing = { text, bWords, bTokens, runs: isUnspacedLang(pair.b), bestB, found };
         markUnits(probing, pair.b, true);
       }
       let best = bestA.get(w) ?? 0;
