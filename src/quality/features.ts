@@ -190,7 +190,8 @@ const MAX_PARTIAL = 0.5;
  * word found).
  */
 function partialMatch(v: ListView): number {
-  const { units, weights } = (v.partial ??= partialIndex(v));
+  v.partial ??= partialIndex(v);
+  const { units, weights } = v.partial;
   let best = 0;
   for (let i = 0; i < units.length; i++) if (weights[i]! > best && (unitMarks[units[i]!]! & MEANINGFUL) !== 0) best = weights[i]!;
   return best;
@@ -583,7 +584,10 @@ function markUnits(s: Probing, lang: string, on: boolean): void {
   let meaningful: Uint8Array | undefined;
   if (s.runs) {
     meaningful = meaningfulByLang.get(lang);
-    if (!meaningful) meaningfulByLang.set(lang, (meaningful = new Uint8Array(0x10000)));
+    if (!meaningful) {
+      meaningful = new Uint8Array(0x10000);
+      meaningfulByLang.set(lang, meaningful);
+    }
   }
   for (let i = 0; i < text.length; i++) {
     const u = text.charCodeAt(i);
