@@ -539,13 +539,11 @@ function reverseCoverage(
 /** Per language, each UTF-16 unit: 1 when it is a letter that is not a function word alone (的, 是, 不), 2 when not, 0 not yet known. */
 const meaningfulByLang = new Map<string, Uint8Array>();
 
-function isMeaningful(table: Uint8Array, text: string, i: number, lang: string): boolean {
-  const u = text.charCodeAt(i);
+function isMeaningful(table: Uint8Array, u: number, lang: string): boolean {
   let m = table[u]!;
   if (m === 0) {
     // By UTF-16 unit: a character outside the Basic Multilingual Plane (rare in Chinese) is not a letter here.
-    const c = text[i]!;
-    m = LETTER.test(c) && !isStopWord(c, lang) ? 1 : 2;
+    m = isLetterUnit(u) && !isStopWord(String.fromCharCode(u), lang) ? 1 : 2;
     table[u] = m;
   }
   return m === 1;
@@ -591,7 +589,7 @@ function markUnits(s: Probing, lang: string, on: boolean): void {
   }
   for (let i = 0; i < text.length; i++) {
     const u = text.charCodeAt(i);
-    unitMarks[u] = unitMarks[u]! | IN_TEXT | (meaningful && isMeaningful(meaningful, text, i, lang) ? MEANINGFUL : 0);
+    unitMarks[u] = unitMarks[u]! | IN_TEXT | (meaningful && isMeaningful(meaningful, u, lang) ? MEANINGFUL : 0);
   }
   for (const t of bTokens) if (t.length > 0) unitMarks[t.charCodeAt(0)] = unitMarks[t.charCodeAt(0)]! | WORD_START;
 }
