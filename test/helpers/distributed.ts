@@ -2,15 +2,15 @@ import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { loadEngine, wrapperFilePath, writeDefinition } from "../../src/serp/index.js";
 import { readQueryFile } from "../../src/serp/index.js";
 import { resourcePath } from "../../src/paths.js";
 import { type Simulator, startSimulator } from "../../src/sim/index.js";
 import { raw, type Store } from "../../src/store/index.js";
 import { runCommand, spawnCli } from "./cli.js";
-import { reportSkip } from "./postgres.js";
-import { type RedisServer, redisUnavailable } from "./redis.js";
+import { type PostgresCluster, reportSkip, startPostgres } from "./postgres.js";
+import { type RedisServer, redisUnavailable, startRedis } from "./redis.js";
 
 /**
  * What the distributed-harvest tests share (test/queue/distributed*.test.ts): a redis-server, the engine simulator,
@@ -139,3 +139,34 @@ export const backends = [
   { backend: "SQLite", skip: unavailable },
   { backend: "PostgreSQL", skip: unavailable ?? reportSkip("the distributed-harvest tests on PostgreSQL") },
 ];
+
+/** The servers the tests of a describe block share. */
+export interface Servers {
+  redis: RedisServer;
+  s: Site;
+  /** A PostgreSQL cluster when asked for, else null. */
+  pg: PostgresCluster | null;
+}
+
+/**
+ * Starts the block's servers before its tests and stops them after (nothing when `skip` names a reason): Redis (kept
+ * on disk when `persistent`, for the tests that restart it), the simulator answering after `latencyMs`, its engines
+ * paced by `limits`, and a PostgreSQL cluster when `postgres`. Read the fields inside the tests.
+ */
+export function useServers(
+  options: { skip?: string | null; latencyMs?: number; limits?: typeof LIMITS; persistent?: boolean; postgres?: boolean } = {},
+): Servers {
+  const servers = { pg: null } as Servers;
+  beforeAll(async () => {
+    if (options.skip) return;
+    servers.redis = await startRedis(options.persistent ? { persistent: true } : undefined);
+    servers.s = await site(options.latencyMs, options.limits);
+    if (options.postgres) servers.pg = await startPostgres();
+  });
+  afterAll(async () => {
+    await servers.s?.close();
+    await servers.redis?.stop();
+    servers.pg?.stop();
+  });
+  return servers;
+}

@@ -1,9 +1,7 @@
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openStore } from "../../src/store/index.js";
-import { backends, enqueue, queryFile, rows, type Site, site, unavailable, worker } from "../helpers/distributed.js";
-import { type PostgresCluster, startPostgres } from "../helpers/postgres.js";
-import { type RedisServer, startRedis } from "../helpers/redis.js";
+import { backends, enqueue, queryFile, rows, unavailable, worker, useServers } from "../helpers/distributed.js";
 
 /**
  * Distributed harvesting when things go away: a worker killed or frozen in the middle of a page, Redis restarted, a
@@ -11,16 +9,8 @@ import { type RedisServer, startRedis } from "../helpers/redis.js";
  */
 
 describe.skipIf(unavailable !== null)("distributed harvest: workers and Redis that go away", () => {
-  let redis: RedisServer;
-  let s: Site;
-  beforeAll(async () => {
-    redis = await startRedis({ persistent: true });
-    s = await site(250); // every search takes 250 ms: a worker can be caught in the middle of a page
-  });
-  afterAll(async () => {
-    await s?.close();
-    await redis?.stop();
-  });
+  // Every search takes 250 ms: a worker can be caught in the middle of a page.
+  const servers = useServers({ latencyMs: 250, persistent: true });
 
   /** One successful fetch per page of the list, and every page of the list there. */
   const expectEveryPageOnce = async (db: string, engine: string, n: number) => {
@@ -40,6 +30,7 @@ describe.skipIf(unavailable !== null)("distributed harvest: workers and Redis th
   };
 
   it("kill -9 of a worker mid-page: another takes its job after the stall interval; nothing lost, nothing stored twice", async () => {
+    const { redis, s } = servers;
     const list = queryFile(s.dir, "killed", 8, 100);
     await enqueue(redis, s, list, "sim-table", ["--run", "killed"]);
     const db = join(s.dir, "killed.db");
@@ -62,6 +53,7 @@ describe.skipIf(unavailable !== null)("distributed harvest: workers and Redis th
   }, 120_000);
 
   it("Redis restarted mid-run: the workers reconnect and finish every page", async () => {
+    const { redis, s } = servers;
     const list = queryFile(s.dir, "restart", 12, 200);
     await enqueue(redis, s, list, "sim-list", ["--run", "restart"]);
     const db = join(s.dir, "restart.db");
@@ -77,6 +69,7 @@ describe.skipIf(unavailable !== null)("distributed harvest: workers and Redis th
   }, 120_000);
 
   it("a wrapper learned by one worker reaches the others through the store: one version, used by all", async () => {
+    const { redis, s } = servers;
     const list = queryFile(s.dir, "learning", 6, 300);
     await enqueue(redis, s, list, "sim-div", ["--run", "learning"]);
     const db = join(s.dir, "learning.db");
@@ -98,24 +91,13 @@ describe.skipIf(unavailable !== null)("distributed harvest: workers and Redis th
 });
 
 describe.each(backends)("distributed harvest: a worker paused past its job lock ($backend store)", ({ backend, skip }) => {
-  let redis: RedisServer;
-  let s: Site;
-  let pg: PostgresCluster | null = null;
-  beforeAll(async () => {
-    if (skip !== null) return;
-    redis = await startRedis();
-    s = await site(250); // every search takes 250 ms: the worker is stopped in the middle of a page
-    if (backend === "PostgreSQL") pg = await startPostgres();
-  });
-  afterAll(async () => {
-    await s?.close();
-    await redis?.stop();
-    pg?.stop();
-  });
+  // Every search takes 250 ms: the worker is stopped in the middle of a page.
+  const servers = useServers({ skip, latencyMs: 250, postgres: backend === "PostgreSQL" });
 
   it.skipIf(skip !== null)(
     "SIGSTOP past the stall interval, then SIGCONT: the page another worker took over is stored once, records seen once",
     async () => {
+      const { redis, s, pg } = servers;
       const list = queryFile(s.dir, "paused", 8, 500);
       await enqueue(redis, s, list, "sim-table", ["--run", "paused"]);
       const db = pg ? await pg.createDatabase() : join(s.dir, "paused.db");

@@ -1,30 +1,21 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openStore } from "../../src/store/index.js";
-import { enqueue, queryFile, rows, type Site, site, unavailable, worker } from "../helpers/distributed.js";
-import { type RedisServer, startRedis } from "../helpers/redis.js";
+import { enqueue, queryFile, rows, unavailable, worker, useServers } from "../helpers/distributed.js";
 
 /** Distributed harvesting: the engine's pace as the engine sees it, and what a job carries (the pair, the query's origin). */
 
 describe.skipIf(unavailable !== null)("distributed harvest: the engine's rate limit holds at the request", () => {
   // A gap with the full send slack (100 ms, `sendSlackMs`).
   const GAP_MS = 400;
-  let redis: RedisServer;
-  let s: Site;
-  beforeAll(async () => {
-    redis = await startRedis();
-    s = await site(0, { "sim-table": { minDelayMs: GAP_MS, requestsPerMinute: 0, maxConcurrent: 4 } });
-  });
-  afterAll(async () => {
-    await s?.close();
-    await redis?.stop();
-  });
+  const servers = useServers({ limits: { "sim-table": { minDelayMs: GAP_MS, requestsPerMinute: 0, maxConcurrent: 4 } } });
 
   // What a lease holds at the engine: its rate, and no burst. Not every single gap: a worker starved of CPU between
   // its grant and its request's bytes leaving sends late, closing up the next gap (CI measured 250 ms for 400 ms after
   // a 245 ms stall; docs/distributed.md).
   it("3 workers, 4 pages in flight each: the engine sees its minimum delay as the median gap, and never three requests within it", async () => {
+    const { redis, s } = servers;
     const list = queryFile(s.dir, "paced", 24, 600);
     await enqueue(redis, s, list, "sim-table", ["--run", "paced", "--pages", "1"]);
     const db = join(s.dir, "paced.db");
@@ -48,18 +39,10 @@ describe.skipIf(unavailable !== null)("distributed harvest: the engine's rate li
 });
 
 describe.skipIf(unavailable !== null)("distributed harvest: the language pair and the query's origin travel in the jobs", () => {
-  let redis: RedisServer;
-  let s: Site;
-  beforeAll(async () => {
-    redis = await startRedis();
-    s = await site();
-  });
-  afterAll(async () => {
-    await s?.close();
-    await redis?.stop();
-  });
+  const servers = useServers();
 
   it("a queue filled with --pair en-ja makes a worker (no --pair of its own) store en-ja queries with their list, line and note", async () => {
+    const { redis, s } = servers;
     const list = join(s.dir, "greetings-ja.tsv");
     writeFileSync(list, "# Japanese greetings\nGood morning.\tおはようございます。\tja #1\n\nThank you.\tありがとう。\n");
     expect(await enqueue(redis, s, list, "sim-list", ["--run", "ja", "--pair", "en-ja"])).toMatchObject({ offered: 2, added: 2 });

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { LazyBrowser } from "../../src/queue/index.js";
 import { DEFAULT_INTERPRET, HttpLoader, harvest, readQueryFile } from "../../src/serp/index.js";
 import { openStore } from "../../src/store/index.js";
@@ -12,13 +12,11 @@ import {
   RATES,
   recordRows,
   requestsPerPage,
-  type Site,
   setups,
-  site,
+  useServers,
   worker,
 } from "../helpers/distributed.js";
-import { adminQuery, type PostgresCluster, startPostgres } from "../helpers/postgres.js";
-import { type RedisServer, startRedis } from "../helpers/redis.js";
+import { adminQuery } from "../helpers/postgres.js";
 
 /**
  * Distributed harvesting for real: a redis-server, the engine simulator, and three `bitext worker` processes taking
@@ -27,24 +25,12 @@ import { type RedisServer, startRedis } from "../helpers/redis.js";
  */
 
 describe.each(backends)("distributed harvest (BullMQ on Redis, 3 worker processes, $backend store)", ({ backend, skip }) => {
-  let redis: RedisServer;
-  let s: Site;
-  let pg: PostgresCluster | null = null;
-  beforeAll(async () => {
-    if (skip !== null) return;
-    redis = await startRedis();
-    s = await site();
-    if (backend === "PostgreSQL") pg = await startPostgres();
-  });
-  afterAll(async () => {
-    await s?.close();
-    await redis?.stop();
-    pg?.stop();
-  });
+  const servers = useServers({ skip, postgres: backend === "PostgreSQL" });
 
   it.skipIf(skip !== null || backend !== "PostgreSQL")(
     "dropped PostgreSQL connections lose nothing: the pool opens new ones, a page caught in flight is retried by the queue",
     async () => {
+      const { redis, s, pg } = servers;
       const list = queryFile(s.dir, "dropped", 12, 400);
       await enqueue(redis, s, list, "sim-table", ["--run", "dropped"]);
       const db = await pg!.createDatabase();
@@ -71,6 +57,7 @@ describe.each(backends)("distributed harvest (BullMQ on Redis, 3 worker processe
   it.skipIf(skip !== null)(
     "fetches every page exactly once and stores what one process stores; over sixty queries (SQLite), keeps each engine's rate over all workers",
     async () => {
+      const { redis, s, pg } = servers;
       // Sixty queries where the engines' rate is checked too (SQLite); the PostgreSQL store needs fewer to show every page
       // stored once by three processes (the rate is the queue's, the same whatever the store).
       const queries = backend === "SQLite" ? 60 : 24;
