@@ -11,9 +11,11 @@ import { comparableText, lexiconForm } from "../text/index.js";
 export interface Boilerplate {
   labels: ReadonlySet<string>;
   patterns: readonly RegExp[];
+  /** The patterns as one alternation (one test a side), or null when a pattern refers to a group by number. */
+  any: RegExp | null;
 }
 
-const EMPTY: Boilerplate = { labels: new Set(), patterns: [] };
+const EMPTY: Boilerplate = { labels: new Set(), patterns: [], any: null };
 const cache = new Map<Lang, Boilerplate>();
 
 /** Parse a boilerplate file's text (`path` names it in errors). */
@@ -26,7 +28,20 @@ export function parseBoilerplate(text: string, lang: Lang): Boilerplate {
     if (line.length > 2 && line.startsWith("/") && line.endsWith("/")) patterns.push(new RegExp(line.slice(1, -1), "iu"));
     else labels.add(comparableText(lexiconForm(line, lang)));
   }
-  return { labels, patterns };
+  return { labels, patterns, any: joined(patterns) };
+}
+
+/**
+ * The patterns as one alternation, tested once a side instead of once each; null when they cannot be joined: a
+ * numbered back-reference would point at another pattern's group, and two groups of one name are an error.
+ */
+function joined(patterns: readonly RegExp[]): RegExp | null {
+  if (patterns.length === 0 || patterns.some((re) => /\\\d/.test(re.source))) return null;
+  try {
+    return new RegExp(patterns.map((re) => `(?:${re.source})`).join("|"), "iu");
+  } catch {
+    return null;
+  }
 }
 
 /** The boilerplate of `lang` (none when no file names it). */
@@ -42,6 +57,7 @@ export function boilerplateOf(lang: Lang): Boilerplate {
 /** Is the whole side boilerplate? `text` is trimmed and in lexicon form. */
 export function isBoilerplate(text: string, key: string, b: Boilerplate): boolean {
   if (b.labels.has(key)) return true;
+  if (b.any) return b.any.test(text);
   for (const re of b.patterns) if (re.test(text)) return true;
   return false;
 }

@@ -131,28 +131,27 @@ export function mayConvert(text: string): boolean {
   return hasMarked(text, convertibleUnits());
 }
 
-/** English contractions, longest first; `'s` is left alone (possessive or "is" cannot be told apart). */
-const CONTRACTIONS: ReadonlyArray<[RegExp, string]> = [
-  [/\bwon['’]t\b/gi, "will not"],
-  [/\bcan['’]t\b/gi, "can not"],
-  [/\bshan['’]t\b/gi, "shall not"],
-  [/\bain['’]t\b/gi, "is not"],
-  [/\b(let)['’]s\b/gi, "$1 us"],
-  [/\b(it|that|there|here|what|who|he|she|where|how)['’]s\b/gi, "$1 is"],
-  [/n['’]t\b/gi, " not"],
-  [/['’]re\b/gi, " are"],
-  [/['’]ve\b/gi, " have"],
-  [/['’]ll\b/gi, " will"],
-  [/['’]d\b/gi, " would"],
-  [/\b(i)['’]m\b/gi, "$1 am"],
-];
+/**
+ * English contractions in one pattern (an alternative matching further left wins, as the longest-first replacements
+ * did); `'s` is left alone but after the words where it can only be "is" or "us" (possessive or "is" cannot be told
+ * apart elsewhere).
+ */
+const CONTRACTION =
+  /\b(won|can|shan|ain)['’]t\b|\b(let)['’]s\b|\b(it|that|there|here|what|who|he|she|where|how)['’]s\b|n['’]t\b|['’](re|ve|ll|d)\b|\b(i)['’]m\b/gi;
+const NEGATED: Readonly<Record<string, string>> = { won: "will not", can: "can not", shan: "shall not", ain: "is not" };
+const AUXILIARY: Readonly<Record<string, string>> = { re: " are", ve: " have", ll: " will", d: " would" };
 
 const HAS_APOSTROPHE = /['’]/;
 
 /** Expand English contractions ("I'm" → "I am", "don't" → "do not", "it's" → "it is"). */
 export function expandContractions(text: string): string {
   if (!HAS_APOSTROPHE.test(text)) return text;
-  let out = text;
-  for (const [re, rep] of CONTRACTIONS) out = out.replace(re, rep);
-  return out;
+  return text.replace(CONTRACTION, (m, neg?: string, lets?: string, is?: string, aux?: string, i?: string) => {
+    if (neg) return NEGATED[neg.toLowerCase()]!;
+    if (lets) return `${lets} us`;
+    if (is) return `${is} is`;
+    if (aux) return AUXILIARY[aux.toLowerCase()]!;
+    if (i) return `${i} am`;
+    return m.length === 3 ? " not" : m;
+  });
 }

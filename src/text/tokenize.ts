@@ -189,6 +189,9 @@ export function isStopWord(token: string, lang: Lang): boolean {
     lastStopSet = stopWordSet(lang);
   }
   if (lastStopSet.has(token)) return true;
+  // U+3000–U+9FFF (CJK punctuation, kana, Han) holds no Latin letter: most tokens of Chinese skip the pattern.
+  const first = token.charCodeAt(0);
+  if (first >= 0x3000 && first < 0xa000) return false;
   return lang !== "en" && !LATIN_LANGS.has(lang) && LATIN.test(token) && stopWordSet("en").has(token);
 }
 

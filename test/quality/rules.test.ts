@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { isBoilerplate, parseBoilerplate } from "../../src/quality/boilerplate.js";
 import { ruleReasons } from "../../src/quality/rules.js";
 import { readSide } from "../../src/quality/sides.js";
 import { EN_ZH } from "../../src/text/index.js";
@@ -41,6 +42,21 @@ describe("the pair scorer's hard rules name why a pair is not a translation", ()
     expect(reasons("© 2024 Example Inc. All rights reserved.", "版权所有 © 2024 Example Inc.")).toContain("boilerplate");
     expect(reasons("March 3, 2021", "2021年3月3日")).toContain("boilerplate");
     expect(reasons("Next page", "下一页")).toContain("boilerplate");
+  });
+
+  it("a boilerplate file's patterns: each tested on the whole side, a pattern referring to its own group included", () => {
+    const file = ["# labels and patterns", "Home", "/^page (\\d+)$/", "/^(\\w+),? \\1$/", "/^share on \\w+$/"].join("\n");
+    const b = parseBoilerplate(file, "en");
+    const is = (text: string) => isBoilerplate(text, text.toLowerCase().replace(/\W+/g, ""), b);
+    expect(["Home", "Page 12", "bye, bye", "Share on Weibo"].filter(is)).toEqual(["Home", "Page 12", "bye, bye", "Share on Weibo"]);
+    expect(["Home page", "Page twelve", "bye, now", "Share on"].filter(is)).toEqual([]);
+    // Joined into one pattern, the same verdicts.
+    const joined = parseBoilerplate(["/^page \\d+$/", "/^share on \\w+$/"].join("\n"), "en");
+    expect(joined.any).not.toBeNull();
+    expect(["Page 3", "share on X", "Page three"].map((t) => isBoilerplate(t, "", joined))).toEqual([true, true, false]);
+    // Two patterns with a group of one name cannot be one pattern: each is tested on its own.
+    const named = parseBoilerplate(["/^page (?<n>\\d+)$/", "/^(?<n>\\d+) views$/"].join("\n"), "en");
+    expect(["Page 3", "12 views", "views"].map((t) => isBoilerplate(t, "", named))).toEqual([true, true, false]);
   });
 
   it("length_ratio: a length ratio outside the pair's range", () => {

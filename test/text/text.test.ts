@@ -91,6 +91,26 @@ describe("normalising text", () => {
     expect(expandContractions("I'm sure it's fine, don't worry, we'll see; won't you?")).toBe(
       "I am sure it is fine, do not worry, we will see; will not you?",
     );
+    const forms = [
+      ["WON'T", "will not"],
+      ["Can’t", "can not"],
+      ["shan't", "shall not"],
+      ["ain't", "is not"],
+      ["Let's", "Let us"],
+      ["That's", "That is"],
+      ["Where's", "Where is"],
+      ["isn't", "is not"],
+      ["they're", "they are"],
+      ["could've", "could have"],
+      ["She'll", "She will"],
+      ["you'd", "you would"],
+      ["I’m", "I am"],
+      ["can't've", "can not have"],
+      ["Tom's", "Tom's"],
+      ["o'clock", "o'clock"],
+      ["rock'n'roll", "rock'n'roll"],
+    ];
+    expect(forms.map(([c]) => expandContractions(c!))).toEqual(forms.map(([, e]) => e));
   });
 });
 
