@@ -14,7 +14,11 @@ export function withBrowserOptions(command: Command): Command {
     .option("--no-profile", "keep no cookies between runs")
     .option("--accept-consent", "accept cookie-consent interstitials through the page's own button (remembered in the profile)")
     .option("--trace <dir>", "write a Playwright trace (zip; npx playwright show-trace FILE) of every failed page into DIR")
-    .option("--proxy <url>", "proxy (http, https or socks5; http://user:pass@host:port); repeat for several", collect, [])
+    .addOption(
+      new Option("--proxy <url>", "proxy (http, https or socks5; http://user:pass@host:port); repeat for several")
+        .argParser(collect)
+        .default([], "none"),
+    )
     .option("--proxies <file>", "proxy list file, one URL a line; proxies are rotated per engine and rested when they fail");
 }
 

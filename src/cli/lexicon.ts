@@ -7,7 +7,6 @@ import { writeFileAtomic } from "../io/index.js";
 import { assertWritable, userDataPath } from "../config/index.js";
 import { cedictGlossTexts } from "../text/index.js";
 import {
-  EN_ZH,
   type EcdictRow,
   ecdictEntries,
   englishToken,
@@ -20,9 +19,10 @@ import {
   tokenize,
   toSimplified,
 } from "../text/index.js";
-import { languagePairArgument, positiveInt } from "./flags.js";
+import { positiveInt } from "./flags.js";
 import { formatTable, printJson, printLine } from "./output.js";
 import { createProgress } from "./progress.js";
+import { pairOption, resolvePair } from "./shared-options.js";
 
 function formatArgument(value: string): "ecdict" {
   if (value !== "ecdict") throw new InvalidArgumentError(`"${value}": the one format read is ecdict`);
@@ -37,7 +37,7 @@ function weight(value: string): number {
 
 interface LearnFlags {
   out?: string;
-  pair: LanguagePair;
+  pair?: LanguagePair;
   iterations: number;
   minCount: number;
   minWeight: number;
@@ -68,7 +68,7 @@ function learn(file: string, flags: LearnFlags): void {
   const holdOut = flags.holdOut;
   const sentences = parseParallelTsv(file, text, holdOut ? (n) => n % holdOut !== 0 : undefined);
   if (sentences.length === 0) throw new UserError(`${file}: no sentence pairs`);
-  const pair = flags.pair;
+  const pair = resolvePair(flags.pair);
   const progress = createProgress({ label: "lexicon learn", total: 2 * flags.iterations, quiet: flags.json });
   const t0 = performance.now();
   const learned = learnLexiconFromSentences(sentences, pair, {
@@ -199,14 +199,15 @@ function englishWordsForStems(stems: ReadonlySet<string>): Map<string, string> {
   return out;
 }
 
-function lookup(word: string, flags: { from?: string; pair: LanguagePair; json?: boolean }): void {
-  const lex = loadLexicon(flags.pair);
-  const from = flags.from ?? (/\p{Script=Latin}/u.test(word) ? flags.pair.a : flags.pair.b);
+function lookup(word: string, flags: { from?: string; pair?: LanguagePair; json?: boolean }): void {
+  const pair = resolvePair(flags.pair);
+  const lex = loadLexicon(pair);
+  const from = flags.from ?? (/\p{Script=Latin}/u.test(word) ? pair.a : pair.b);
   const prepared = normalizeText(from === "zh" ? toSimplified(word) : word);
   const token = tokenize(prepared, from).join(from === "en" ? " " : "");
   const found = lex.translations(token, from) ?? lex.translations(prepared, from);
   const rows = [...(found ?? new Map<string, number>())].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1));
-  const to = from === flags.pair.a ? flags.pair.b : flags.pair.a;
+  const to = from === pair.a ? pair.b : pair.a;
   const words = to === "en" ? englishWordsForStems(new Set(rows.map(([t]) => t))) : new Map<string, string>();
   const shown = rows.map(([t, w]) => ({ word: words.get(t) ?? t, token: t, weight: w }));
   if (flags.json) {
@@ -228,7 +229,7 @@ export function registerLexiconCommands(program: Command): void {
     .description("learn translation equivalents from a parallel corpus (A<TAB>B[<TAB>attribution] lines)")
     .argument("<parallel.tsv>", "sentence pairs, English first for en-zh")
     .option("--out <file>", "where to write the lexicon (default: models/lexicon-<corpus>.tsv in your home, used from then on)")
-    .option("--pair <a-b>", "the language pair, columns in this order", languagePairArgument, EN_ZH)
+    .option(...pairOption())
     .option("--iterations <n>", "EM iterations per direction", positiveInt, 8)
     .option("--min-count <n>", "minimum sentence pairs a word pair occurs in", positiveInt, 2)
     .option("--min-weight <w>", "minimum weight kept", weight, 0.1)
@@ -250,7 +251,7 @@ export function registerLexiconCommands(program: Command): void {
     .description("show the translations the lexicon knows for a word")
     .argument("<word>")
     .option("--from <lang>", "the word's language (default: by script)")
-    .option("--pair <a-b>", "the language pair", languagePairArgument, EN_ZH)
+    .option(...pairOption())
     .option("--json", "print JSON")
-    .action((word: string, flags: { from?: string; pair: LanguagePair; json?: boolean }) => lookup(word, flags));
+    .action((word: string, flags: { from?: string; pair?: LanguagePair; json?: boolean }) => lookup(word, flags));
 }

@@ -46,4 +46,9 @@ describe("the command reference (docs/reference.md)", () => {
     if (process.env.BITEXT_UPDATE_REFERENCE === "1") writeFileSync(PAGE, page);
     expect(readFileSync(PAGE, "utf8"), "docs/reference.md differs from the commands' --help: regenerate it (see the test)").toBe(page);
   });
+
+  it("shows every default as a user would type it, never as an object", { timeout: 300_000 }, async () => {
+    const objects = (await reference()).split("\n").filter((line) => /default: [{[]|\[object Object\]/.test(line));
+    expect(objects).toEqual([]);
+  });
 });
