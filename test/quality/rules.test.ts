@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isBoilerplate, parseBoilerplate } from "../../src/quality/boilerplate.js";
+import { isBoilerplate } from "../../src/quality/boilerplate.js";
+import { parseBoilerplate } from "../../src/quality/index.js";
 import { ruleReasons } from "../../src/quality/rules.js";
 import { readSide } from "../../src/quality/sides.js";
 import { EN_ZH } from "../../src/text/index.js";
