@@ -1,5 +1,5 @@
 import type { Lang, LanguagePair } from "../language-pair.js";
-import { charLang, comparableForm, isUnspacedLang, lexiconForm, normalizeText } from "../text/index.js";
+import { charLang, comparableForm, isUnspacedLang, lexiconForm, normalizeText, unitLang } from "../text/index.js";
 
 /**
  * What the rules and the features read of one side of a pair, computed once: the text normalised (width
@@ -61,8 +61,35 @@ function punctClassOfLast(text: string): number {
 
 const WORD_CHAR = /^[\p{L}\p{N}]$/u;
 
-function isSpace(ch: string): boolean {
-  return ch === " " || (ch <= "\u3000" && (ch <= " " || SPACE.test(ch)));
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+/** Per UTF-16 unit up to U+3000 (the last space character of the BMP): 1 a space, 2 not, 0 not yet known. */
+const spaceUnits = new Uint8Array(0x3001);
+
+/** A space, or a control character (U+0000–U+0020 all count: a tab, a stray control code). */
+function isSpaceUnit(code: number): boolean {
+  if (code <= 0x20) return true;
+  if (code > 0x3000) return false;
+  let v = spaceUnits[code]!;
+  if (v === 0) {
+    v = SPACE.test(String.fromCharCode(code)) ? 1 : 2;
+    spaceUnits[code] = v;
+  }
+  return v === 1;
+}
+
+/** Per UTF-16 unit, its punctuation class + 2 (1: none; 0: not yet known). */
+const punctUnits = new Uint8Array(0x10000);
+
+function punctClassOfUnit(code: number): number {
+  let v = punctUnits[code]!;
+  if (v === 0) {
+    v = punctClass(String.fromCharCode(code)) + 2;
+    punctUnits[code] = v;
+  }
+  return v - 2;
 }
 
 export function readSide(raw: string, lang: Lang, pair: LanguagePair): Side {
@@ -80,13 +107,18 @@ export function readSide(raw: string, lang: Lang, pair: LanguagePair): Side {
   let otherWords = 0;
   let inOther = false;
   const punct = new Array<number>(PUNCT_CLASSES.length).fill(0);
-  for (const ch of text) {
-    if (isSpace(ch)) {
+  // Character by character as `for…of` reads them, by UTF-16 unit where a unit is the character (no string made).
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    const astral = code >= 0xd800 && code <= 0xdbff && isLowSurrogate(text.charCodeAt(i + 1));
+    const ch = astral ? text.slice(i, i + 2) : "";
+    if (astral) i++;
+    else if (isSpaceUnit(code)) {
       inOther = false;
       continue;
     }
     length++;
-    const l = charLang(ch, pair);
+    const l = astral ? charLang(ch, pair) : unitLang(code, pair);
     if (l === lang) ownLetters++;
     else if (l === other) {
       otherLetters++;
@@ -94,7 +126,7 @@ export function readSide(raw: string, lang: Lang, pair: LanguagePair): Side {
     }
     inOther = l === other;
     if (l === null) {
-      const c = punctClass(ch);
+      const c = astral ? punctClass(ch) : punctClassOfUnit(code);
       if (c >= 0) punct[c]!++;
     }
   }

@@ -4,6 +4,7 @@
  */
 export {
   charLang,
+  unitLang,
   EN_JA,
   EN_KO,
   EN_ZH,

@@ -70,12 +70,16 @@ export function isUnspacedLang(lang: Lang): boolean {
  * punctuation, symbols) and letters of a script belonging to neither language.
  */
 export function charLang(ch: string, pair: LanguagePair): Lang | null {
-  const code = ch.charCodeAt(0);
   if (ch.length !== 1) return scriptLang(ch, pair);
+  return unitLang(ch.charCodeAt(0), pair);
+}
+
+/** `charLang` of the character of one UTF-16 unit (a BMP character), for loops that read a text unit by unit. */
+export function unitLang(code: number, pair: LanguagePair): Lang | null {
   const table = bmpTable(pair);
   let v = table[code]!;
   if (v === UNKNOWN) {
-    const l = scriptLang(ch, pair);
+    const l = scriptLang(String.fromCharCode(code), pair);
     v = l === null ? NEUTRAL : l === pair.a ? SIDE_A : SIDE_B;
     table[code] = v;
   }
