@@ -11,7 +11,7 @@ import { comparableText, lexiconForm } from "../text/index.js";
 export interface Boilerplate {
   labels: ReadonlySet<string>;
   patterns: readonly RegExp[];
-  /** The patterns as one alternation (one test a side), or null when a pattern refers to a group by number. */
+  /** The patterns as one alternation (one test a side), or null when there are none or they cannot be joined. */
   any: RegExp | null;
 }
 

@@ -49,9 +49,8 @@ function punctClass(ch: string): number {
 
 /** A text's last character ("" for an empty text). */
 function lastCharacter(text: string): string {
-  const low = text.charCodeAt(text.length - 1);
   // A surrogate pair's second half: the character is the last two units.
-  return low >= 0xdc00 && low <= 0xdfff && text.length > 1 ? text.slice(-2) : text.slice(-1);
+  return isLowSurrogate(text.charCodeAt(text.length - 1)) && text.length > 1 ? text.slice(-2) : text.slice(-1);
 }
 
 /** The punctuation class of a text's last character (-1: none, or an empty text). */

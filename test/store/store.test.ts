@@ -412,8 +412,9 @@ describe("a PostgreSQL store", () => {
     } finally {
       clearInterval(timer);
     }
-    // A synchronous driver would hold the loop for the whole query: no tick at all.
-    expect(ticks).toBeGreaterThan(5);
+    // A synchronous driver would hold the loop for the whole query: no tick at all (the interval is cleared in the same
+    // turn as the query returns). How many fire depends on the machine's load (3 of 20 seen in CI): any tick shows it.
+    expect(ticks).toBeGreaterThan(0);
   });
 
   it("says in one line that the server cannot be reached", async () => {
