@@ -7,7 +7,7 @@ import { loadEngine, wrapperFilePath, writeDefinition } from "../../src/serp/ind
 import { readQueryFile } from "../../src/serp/index.js";
 import { resourcePath } from "../../src/paths.js";
 import { type Simulator, startSimulator } from "../../src/sim/index.js";
-import { raw, type Store } from "../../src/store/index.js";
+import { openStore, raw, type Store } from "../../src/store/index.js";
 import { runCommand, spawnCli } from "./cli.js";
 import { type PostgresCluster, reportSkip, startPostgres } from "./postgres.js";
 import { type RedisServer, redisUnavailable, startRedis } from "./redis.js";
@@ -169,4 +169,17 @@ export function useServers(
     servers.pg?.stop();
   });
   return servers;
+}
+
+/**
+ * A run for the workers to take: `n` queries of the Tatoeba list from the `from`-th, enqueued as run `name` for
+ * `engine`, and an empty store (a new PostgreSQL database when the block has a cluster, else a SQLite file) with its
+ * schema made before several processes open it at once. `before`: the simulator's log length, before any worker asks.
+ */
+export async function queuedRun(servers: Servers, name: string, n: number, from: number, engine: string, extra: string[] = []) {
+  const { redis, s, pg } = servers;
+  await enqueue(redis, s, queryFile(s.dir, name, n, from), engine, ["--run", name, ...extra]);
+  const db = pg ? await pg.createDatabase() : join(s.dir, `${name}.db`);
+  await (await openStore(db)).close();
+  return { db, before: s.sim.log.length };
 }

@@ -1,7 +1,6 @@
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openStore } from "../../src/store/index.js";
-import { backends, enqueue, queryFile, rows, unavailable, worker, useServers } from "../helpers/distributed.js";
+import { backends, queuedRun, rows, unavailable, useServers, worker } from "../helpers/distributed.js";
 
 /**
  * Distributed harvesting when things go away: a worker killed or frozen in the middle of a page, Redis restarted, a
@@ -31,11 +30,7 @@ describe.skipIf(unavailable !== null)("distributed harvest: workers and Redis th
 
   it("kill -9 of a worker mid-page: another takes its job after the stall interval; nothing lost, nothing stored twice", async () => {
     const { redis, s } = servers;
-    const list = queryFile(s.dir, "killed", 8, 100);
-    await enqueue(redis, s, list, "sim-table", ["--run", "killed"]);
-    const db = join(s.dir, "killed.db");
-    await (await openStore(db)).close();
-    const before = s.sim.log.length;
+    const { db, before } = await queuedRun(servers, "killed", 8, 100, "sim-table");
     const victim = worker(redis, s, db, "sim-table", ["--concurrency", "1"]);
     // Its third search has reached the simulator, whose answer takes 250 ms: kill the worker now.
     while (s.sim.log.length < before + 3) await new Promise((r) => setTimeout(r, 10));
@@ -54,11 +49,7 @@ describe.skipIf(unavailable !== null)("distributed harvest: workers and Redis th
 
   it("Redis restarted mid-run: the workers reconnect and finish every page", async () => {
     const { redis, s } = servers;
-    const list = queryFile(s.dir, "restart", 12, 200);
-    await enqueue(redis, s, list, "sim-list", ["--run", "restart"]);
-    const db = join(s.dir, "restart.db");
-    await (await openStore(db)).close();
-    const before = s.sim.log.length;
+    const { db, before } = await queuedRun(servers, "restart", 12, 200, "sim-list");
     const workers = [worker(redis, s, db, "sim-list"), worker(redis, s, db, "sim-list")];
     while (s.sim.log.length < before + 4) await new Promise((r) => setTimeout(r, 10));
     await redis.restart(1000);
@@ -70,10 +61,7 @@ describe.skipIf(unavailable !== null)("distributed harvest: workers and Redis th
 
   it("a wrapper learned by one worker reaches the others through the store: one version, used by all", async () => {
     const { redis, s } = servers;
-    const list = queryFile(s.dir, "learning", 6, 300);
-    await enqueue(redis, s, list, "sim-div", ["--run", "learning"]);
-    const db = join(s.dir, "learning.db");
-    await (await openStore(db)).close();
+    const { db } = await queuedRun(servers, "learning", 6, 300, "sim-div");
     // sim-div has no wrapper yet: the three workers' first pages all teach one at once.
     const ended = await Promise.all([1, 2, 3].map(() => worker(redis, s, db, "sim-div", ["--concurrency", "1"]).done));
     for (const e of ended) expect(e, e.stderr).toMatchObject({ code: 0 });
@@ -97,12 +85,8 @@ describe.each(backends)("distributed harvest: a worker paused past its job lock 
   it.skipIf(skip !== null)(
     "SIGSTOP past the stall interval, then SIGCONT: the page another worker took over is stored once, records seen once",
     async () => {
-      const { redis, s, pg } = servers;
-      const list = queryFile(s.dir, "paused", 8, 500);
-      await enqueue(redis, s, list, "sim-table", ["--run", "paused"]);
-      const db = pg ? await pg.createDatabase() : join(s.dir, "paused.db");
-      await (await openStore(db)).close();
-      const before = s.sim.log.length;
+      const { redis, s } = servers;
+      const { db, before } = await queuedRun(servers, "paused", 8, 500, "sim-table");
       const paused = worker(redis, s, db, "sim-table", ["--concurrency", "1"]);
       // Its third search has reached the simulator, whose answer takes 250 ms: freeze the worker (a GC pause, a VM
       // freeze) for longer than the stall interval (2 s), so another worker takes the job over and stores the page.

@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openStore } from "../../src/store/index.js";
-import { enqueue, queryFile, rows, unavailable, worker, useServers } from "../helpers/distributed.js";
+import { enqueue, queuedRun, rows, unavailable, useServers, worker } from "../helpers/distributed.js";
 
 /** Distributed harvesting: the engine's pace as the engine sees it, and what a job carries (the pair, the query's origin). */
 
@@ -16,11 +16,7 @@ describe.skipIf(unavailable !== null)("distributed harvest: the engine's rate li
   // a 245 ms stall; docs/distributed.md).
   it("3 workers, 4 pages in flight each: the engine sees its minimum delay as the median gap, and never three requests within it", async () => {
     const { redis, s } = servers;
-    const list = queryFile(s.dir, "paced", 24, 600);
-    await enqueue(redis, s, list, "sim-table", ["--run", "paced", "--pages", "1"]);
-    const db = join(s.dir, "paced.db");
-    await (await openStore(db)).close();
-    const before = s.sim.log.length;
+    const { db, before } = await queuedRun(servers, "paced", 24, 600, "sim-table", ["--pages", "1"]);
     const ended = await Promise.all([1, 2, 3].map(() => worker(redis, s, db, "sim-table", ["--concurrency", "4"]).done));
     for (const e of ended) expect(e, e.stderr).toMatchObject({ code: 0 });
     expect(ended.filter((e) => /\b[1-9]\d* pages fetched/.test(e.stdout)).length).toBeGreaterThan(1);

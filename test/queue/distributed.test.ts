@@ -9,6 +9,7 @@ import {
   enqueue,
   fetchRows,
   queryFile,
+  queuedRun,
   RATES,
   recordRows,
   requestsPerPage,
@@ -31,10 +32,7 @@ describe.each(backends)("distributed harvest (BullMQ on Redis, 3 worker processe
     "dropped PostgreSQL connections lose nothing: the pool opens new ones, a page caught in flight is retried by the queue",
     async () => {
       const { redis, s, pg } = servers;
-      const list = queryFile(s.dir, "dropped", 12, 400);
-      await enqueue(redis, s, list, "sim-table", ["--run", "dropped"]);
-      const db = await pg!.createDatabase();
-      await (await openStore(db)).close();
+      const { db } = await queuedRun(servers, "dropped", 12, 400, "sim-table");
       const w = worker(redis, s, db, "sim-table", ["--concurrency", "1"]);
       const name = new URL(db).pathname.slice(1);
       const fetches = async () => Number((await adminQuery(db, "SELECT count(*) AS n FROM fetches"))[0]!.n);
