@@ -9,7 +9,7 @@ import { readSide } from "./sides.js";
 
 /** The scorer's verdict on one pair. */
 export interface PairVerdict {
-  /** The model's probability that the two sides translate each other, in [0, 1]. */
+  /** The model's probability that the two sides translate each other, in [0, 1]; 0 when a hard rule rejects the pair. */
   score: number;
   /** No rule against it and `score` ≥ the threshold. */
   keep: boolean;
@@ -63,9 +63,12 @@ export function createScorer(model: QualityModelFile, modelPath: string, options
     score(a: string, b: string): PairVerdict {
       const sa = readSide(a, pair.a, pair);
       const sb = readSide(b, pair.b, pair);
-      const score = predictQuality(model, pairFeatures(sa, sb, pair, lex, len));
       const reasons: Reason[] = ruleReasons(sa, sb, len);
-      if (reasons.length === 0 && score < threshold) reasons.push(LOW_SCORE);
+      // A pair a hard rule rejects scores 0 without a feature pass, as Bicleaner's hard rules do: the model learned
+      // only from pairs the rules let through, so its probability for one they reject would be a guess.
+      if (reasons.length > 0) return { score: 0, keep: false, reasons };
+      const score = predictQuality(model, pairFeatures(sa, sb, pair, lex, len));
+      if (score < threshold) reasons.push(LOW_SCORE);
       return { score, keep: reasons.length === 0, reasons };
     },
   };

@@ -64,6 +64,17 @@ describe("the pair scorer with the shipped model", () => {
     }
   });
 
+  it("scores 0 a pair a hard rule rejects (the model learned only from pairs the rules let through)", () => {
+    for (const [a, b, reason] of [
+      ["Home", "首页", "boilerplate"],
+      ["I have 3 cats.", "我有4只猫。", "number_mismatch"],
+      ["Good morning!", "Good morning!", "wrong_language"],
+    ] as const) {
+      expect(scorer.score(a, b)).toMatchObject({ score: 0, keep: false, reasons: expect.arrayContaining([reason]) });
+    }
+    expect(scorer.score("I have 3 cats.", "我有3只猫。").score).toBeGreaterThan(0.5);
+  });
+
   it("keeps the threshold given instead of the model's", () => {
     const lenient = loadScorer(EN_ZH, { threshold: 0.01 });
     expect(lenient.threshold).toBe(0.01);
