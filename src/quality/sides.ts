@@ -35,16 +35,9 @@ const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/gu;
 const NUMBER = /\p{Nd}+(?:[.,]\p{Nd}+)*/gu;
 const HAS_DIGIT = /\p{Nd}/u;
 const SPACE = /\s/u;
-/** Each character's punctuation class (-1: none), found once per character. */
-const punctClassOf = new Map<string, number>();
-
+/** A character's punctuation class (-1: none): a BMP character's from the unit table, found once per character. */
 function punctClass(ch: string): number {
-  let c = punctClassOf.get(ch);
-  if (c === undefined) {
-    c = PUNCT_CLASSES.findIndex((re) => re.test(ch));
-    punctClassOf.set(ch, c);
-  }
-  return c;
+  return ch.length === 1 ? punctClassOfUnit(ch.charCodeAt(0)) : PUNCT_CLASSES.findIndex((re) => re.test(ch));
 }
 
 /** A text's last character ("" for an empty text). */
@@ -85,7 +78,8 @@ const punctUnits = new Uint8Array(0x10000);
 function punctClassOfUnit(code: number): number {
   let v = punctUnits[code]!;
   if (v === 0) {
-    v = punctClass(String.fromCharCode(code)) + 2;
+    const ch = String.fromCharCode(code);
+    v = PUNCT_CLASSES.findIndex((re) => re.test(ch)) + 2;
     punctUnits[code] = v;
   }
   return v - 2;
