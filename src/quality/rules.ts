@@ -1,9 +1,11 @@
+import { isUnspacedLang } from "../text/index.js";
 import { boilerplateOf, isBoilerplate } from "./boilerplate.js";
 import { logLengthRatio, ownUnits, type Side } from "./sides.js";
 
 /**
  * The hard rules: each names a reason a pair is not a translation, whatever the learned score says.
- * - empty_side: a side with fewer than two letters or digits;
+ * - empty_side: a side with fewer than two letters or digits (one is a word in a language written without
+ *   spaces: 堆 "heap"), or none;
  * - wrong_language: a side without letters of its language, or with more words of the other language than
  *   units of its own (an English sentence in the Chinese column, a Chinese page title in the English one);
  * - length_ratio: the length ratio outside the range of real pairs of the language pair (from the model);
@@ -36,7 +38,7 @@ export interface LengthRange {
 
 export function ruleReasons(a: Side, b: Side, range: LengthRange): RuleName[] {
   const out: RuleName[] = [];
-  if (a.key.length < 2 || b.key.length < 2 || isBlank(a) || isBlank(b)) out.push("empty_side");
+  if (tooShort(a) || tooShort(b) || isBlank(a) || isBlank(b)) out.push("empty_side");
   else if (wrongLanguage(a) || wrongLanguage(b)) out.push("wrong_language");
   const r = logLengthRatio(a, b);
   if (r < range.lo || r > range.hi) out.push("length_ratio");
@@ -46,6 +48,14 @@ export function ruleReasons(a: Side, b: Side, range: LengthRange): RuleName[] {
   if (a.key.length >= 2 && b.key.length >= 2 && (a.key.includes(b.key) || b.key.includes(a.key))) out.push("contained");
   if (isBoilerplate(a.text, a.key, boilerplateOf(a.lang)) || isBoilerplate(b.text, b.key, boilerplateOf(b.lang))) out.push("boilerplate");
   return out;
+}
+
+/**
+ * Shorter than a word: one letter or digit ("A", "7") — except one letter of a language written without spaces,
+ * whose words are often one character (位 "bit", 堆 "heap", 注 "note": a glossary's terms).
+ */
+function tooShort(s: Side): boolean {
+  return s.key.length < 2 && !(isUnspacedLang(s.lang) && s.ownLetters > 0);
 }
 
 /** Neither letters nor numbers. */

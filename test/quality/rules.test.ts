@@ -19,6 +19,14 @@ describe("the pair scorer's hard rules name why a pair is not a translation", ()
     expect(reasons("", "你好。")).toContain("empty_side");
     expect(reasons("A", "一个苹果")).toContain("empty_side");
     expect(reasons("Hello there.", "。")).toContain("empty_side");
+    expect(reasons("Apple", "A")).toContain("empty_side");
+    expect(reasons("Seven", "7")).toContain("empty_side");
+  });
+
+  it("empty_side: one character is a word in a language written without spaces (a glossary's terms)", () => {
+    expect(reasons("heap", "堆")).toEqual([]);
+    expect(reasons("Note", "注")).toEqual([]);
+    expect(reasons("alas!", "唉!")).toEqual([]);
   });
 
   it("wrong_language: a side in the other language", () => {
