@@ -64,7 +64,7 @@ export const FEATURE_NAMES = [
   "miss_a",
   "miss_b",
 ] as const;
-export const FEATURES_VERSION = "quality-features-11";
+export const FEATURES_VERSION = "quality-features-12";
 
 /** Mean and standard deviation of the log length ratio of real pairs (stored in the model). */
 export interface LengthStats {

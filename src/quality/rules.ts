@@ -42,7 +42,7 @@ export function ruleReasons(a: Side, b: Side, range: LengthRange): RuleName[] {
   else if (wrongLanguage(a) || wrongLanguage(b)) out.push("wrong_language");
   const r = logLengthRatio(a, b);
   if (r < range.lo || r > range.hi) out.push("length_ratio");
-  if (numbersDisagree(a.numbers, b.numbers)) out.push("number_mismatch");
+  if (numbersDisagree(a, b)) out.push("number_mismatch");
   if (!sameSet(a.urls, b.urls)) out.push("url_mismatch");
   if (!sameSet(a.emails, b.emails)) out.push("email_mismatch");
   if (a.key.length >= 2 && b.key.length >= 2 && (a.key.includes(b.key) || b.key.includes(a.key))) out.push("contained");
@@ -66,14 +66,20 @@ function isBlank(s: Side): boolean {
 /**
  * Numbers disagree when both sides write some in digits and they share none, or a number of two digits or more
  * is on one side only (a single digit may be a month or a count written in words on the other side: "July 28" =
- * "7月28日", "2 years" = "二年").
+ * "7月28日", "2 years" = "二年"; so may a clock time's minutes: "3:30" = "3点半").
  */
-function numbersDisagree(x: readonly string[], y: readonly string[]): boolean {
-  if (x.length === 0 || y.length === 0) return false;
-  const sx = new Set(x);
-  const sy = new Set(y);
-  if (![...sx].some((n) => sy.has(n))) return true;
-  return [...sx].some((n) => n.length > 1 && !sy.has(n)) || [...sy].some((n) => n.length > 1 && !sx.has(n));
+function numbersDisagree(a: Side, b: Side): boolean {
+  if (a.numbers.length === 0 || b.numbers.length === 0) return false;
+  const sa = new Set(a.numbers);
+  const sb = new Set(b.numbers);
+  if (![...sa].some((n) => sb.has(n))) return true;
+  return onOneSideOnly(sa, sb, a.optionalNumbers) || onOneSideOnly(sb, sa, b.optionalNumbers);
+}
+
+/** A number of two digits or more of `own`, not optional, that `other` lacks. */
+function onOneSideOnly(own: ReadonlySet<string>, other: ReadonlySet<string>, optional: readonly string[]): boolean {
+  for (const n of own) if (n.length > 1 && !other.has(n) && !optional.includes(n)) return true;
+  return false;
 }
 
 function wrongLanguage(s: Side): boolean {

@@ -17,7 +17,10 @@ export interface Side {
   otherLetters: number;
   /** Words written in the other language's script (runs of its letters). */
   otherWords: number;
+  /** The numbers written in digits, as values (`numbersOf`). */
   numbers: string[];
+  /** Those the other side may write in words or leave out: a clock time's minutes ("3:30" = 3点半, "4:00" = 4点). */
+  optionalNumbers: string[];
   urls: string[];
   emails: string[];
   /** Counts per punctuation class (PUNCT_CLASSES order). */
@@ -32,8 +35,18 @@ export interface Side {
 const PUNCT_CLASSES: readonly RegExp[] = [/[.。．]/u, /[?？]/u, /[!！]/u, /[,，、]/u, /[:：]/u, /[;；]/u, /["“”「」『』«»]/u, /[(（)）]/u];
 const URL = /\b(?:https?:\/\/|www\.)[^\s<>"'，。]+/giu;
 const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/gu;
-const NUMBER = /\p{Nd}+(?:[.,]\p{Nd}+)*/gu;
 const HAS_DIGIT = /\p{Nd}/u;
+const DECIMAL = /^\p{Nd}+\.\p{Nd}+$/u;
+/** Numbers in digits; a clock time is one match, its hour and minutes in groups 1 and 2. */
+const NUMBER_OR_TIME = /(\p{Nd}{1,2}):(\p{Nd}{2})(?![\p{Nd}:])|\p{Nd}+(?:[.,]\p{Nd}+)*/gu;
+/**
+ * Languages that count large numbers in myriads, written after the digits: "1万" is 10,000 ("10,000 yen" /
+ * 1万日元), "2.5亿" 250,000,000. In the lexicon's form of the text (Chinese in Simplified).
+ */
+const MYRIADS: Readonly<Record<Lang, Readonly<Record<string, number>>>> = {
+  zh: { 万: 1e4, 亿: 1e8 },
+  ja: { 万: 1e4, 億: 1e8 },
+};
 const SPACE = /\s/u;
 /** A character's punctuation class (-1: none): a BMP character's from the unit table, found once per character. */
 function punctClass(ch: string): number {
@@ -93,7 +106,7 @@ export function readSide(raw: string, lang: Lang, pair: LanguagePair): Side {
   const emails = !hasLink ? [] : [...text.matchAll(EMAIL)].map((m) => m[0].toLowerCase());
   // Numbers outside URLs and addresses, thousands separators dropped ("1,000" = "1000").
   const bare = !hasLink ? text : text.replace(URL, " ").replace(EMAIL, " ");
-  const numbers = !HAS_DIGIT.test(bare) ? [] : [...bare.matchAll(NUMBER)].map((m) => m[0].replace(/,(?=\d{3}\b)/gu, ""));
+  const { numbers, optionalNumbers } = !HAS_DIGIT.test(bare) ? { numbers: [], optionalNumbers: [] } : numbersOf(bare, lang);
   let length = 0;
   let ownLetters = 0;
   let otherLetters = 0;
@@ -135,12 +148,39 @@ export function readSide(raw: string, lang: Lang, pair: LanguagePair): Side {
     otherLetters,
     otherWords,
     numbers,
+    optionalNumbers,
     urls,
     emails,
     punct,
     final,
     endsInWord,
   };
+}
+
+/**
+ * The numbers a side writes in digits, as values to compare across languages: thousands separators dropped ("1,000"
+ * = "1000"), a fraction's trailing zeros dropped ("$3.00" = 3美元), a number followed by a myriad multiplied out
+ * ("1万" = "10000"); a clock time gives its hour and its minutes, the minutes optional (often words or nothing on the
+ * other side: "3:30" = 3点半, "4:00 p.m." = 下午4点, "7:45" = 7点45分).
+ */
+function numbersOf(text: string, lang: Lang): { numbers: string[]; optionalNumbers: string[] } {
+  const myriads = MYRIADS[lang];
+  const numbers: string[] = [];
+  const optionalNumbers: string[] = [];
+  for (const m of text.matchAll(NUMBER_OR_TIME)) {
+    if (m[1] !== undefined) {
+      numbers.push(m[1], m[2]!);
+      optionalNumbers.push(m[2]!);
+      continue;
+    }
+    let n = m[0].replace(/,(?=\d{3}\b)/gu, "");
+    if (DECIMAL.test(n)) n = n.replace(/\.?0+$/u, "");
+    const times = myriads?.[text.charAt(m.index + m[0].length)];
+    // Rounded to the unit: 1.1 × 10,000 is 11000.000000000002 in floating point.
+    const value = times === undefined ? Number.NaN : Math.round(Number(n) * times);
+    numbers.push(Number.isSafeInteger(value) ? String(value) : n);
+  }
+  return { numbers, optionalNumbers };
 }
 
 /**

@@ -40,6 +40,23 @@ describe("the pair scorer's hard rules name why a pair is not a translation", ()
     expect(reasons("Write to ann@example.org.", "请写信给我们。")).toContain("email_mismatch");
   });
 
+  it("number_mismatch: the same numbers written otherwise agree (thousands, myriads, a fraction's zeros, a clock time's minutes)", () => {
+    for (const [a, b] of [
+      ["He gave me 10,000 yen.", "他给了我1万日元。"],
+      ["He gave me 10,000 yen.", "他給了我1萬日元。"],
+      ["My husband earns $100,000 a year.", "我丈夫一年收入10万美元。"],
+      ["Admission is $3.00 at the door.", "入场费是3美元。"],
+      ["School is over at 3:30.", "学校3点半放学。"],
+      ["The meeting ended at 4:00 p.m.", "会议于下午4点结束。"],
+      ["It's 7:45.", "现在是7点45分。"],
+    ])
+      expect(reasons(a!, b!)).not.toContain("number_mismatch");
+    expect(reasons("He gave me 10,000 yen.", "他给了我2万日元。")).toContain("number_mismatch");
+    expect(reasons("School is over at 3:30.", "学校4点半放学。")).toContain("number_mismatch");
+    expect(reasons("It costs $3.50.", "要3美元。")).toContain("number_mismatch");
+    expect(reasons("It's 7:45.", "现在是7点50分。")).toContain("number_mismatch");
+  });
+
   it("contained: one side inside the other", () => {
     expect(reasons("iPhone", "iPhone 手机")).toContain("contained");
   });
