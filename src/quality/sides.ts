@@ -104,7 +104,7 @@ export function readSide(raw: string, lang: Lang, pair: LanguagePair): Side {
   const hasLink = text.includes("@") || text.includes("www.") || text.includes("://");
   const urls = !hasLink ? [] : [...text.matchAll(URL)].map((m) => m[0].replace(/[.,;:!?)]+$/u, "").toLowerCase());
   const emails = !hasLink ? [] : [...text.matchAll(EMAIL)].map((m) => m[0].toLowerCase());
-  // Numbers outside URLs and addresses, thousands separators dropped ("1,000" = "1000").
+  // Numbers outside URLs and addresses, as values (`numbersOf`).
   const bare = !hasLink ? text : text.replace(URL, " ").replace(EMAIL, " ");
   const { numbers, optionalNumbers } = !HAS_DIGIT.test(bare) ? { numbers: [], optionalNumbers: [] } : numbersOf(bare, lang);
   let length = 0;
