@@ -183,17 +183,19 @@ function analyseReading(
   const rootSearch = new RootSearch(index);
   const snippetRecords = new Map<RecordCluster, number>();
   const recordRoots = new Map<RecordCluster, number[]>();
+  // Clusters sharing a record root describe the same records: their paths are read together (the records' title
+  // among them), in the order of the root's first cluster.
+  const membersByRoot = new Map<number, number[]>();
   for (const members of clusters) {
     if (members.length < params.minClusterSize) continue;
     const root = recordRoot(index, members, params.minRecords, rootSearch);
     if (root === null) continue;
-    // Another cluster with the same root adds its paths to the rule (its records are the same).
-    const existing = byRoot.get(root);
-    if (existing) {
-      for (const m of members) existing.paths.push(index.seq.paths[m]!);
-      continue;
-    }
-    const { rule, withSnippet, roots } = describeCluster(ctx, evidence, root, members, pageUrl);
+    const joined = membersByRoot.get(root);
+    if (joined) joined.push(...members);
+    else membersByRoot.set(root, [...members]);
+  }
+  for (const [root, members] of membersByRoot) {
+    const { rule, withSnippet, roots } = describeCluster(ctx, evidence, root, members, params.minRecords, pageUrl);
     byRoot.set(root, rule);
     snippetRecords.set(rule, withSnippet);
     recordRoots.set(rule, roots);
@@ -461,20 +463,32 @@ function describeCluster(
   evidence: PageEvidence,
   root: number,
   members: number[],
+  minRecords: number,
   pageUrl?: string,
 ): { rule: RecordCluster; withSnippet: number; roots: number[] } {
   const { index } = ctx;
   const regions = recordRegions(index, index.occurrences[root]!);
+  // The records' title path: the relative path of most regions' title link, among the links on the cluster's own
+  // paths when more than T regions have one there (a root path shared with other blocks, a sidebar's lists beside
+  // the results, must not let their links outvote the titles the cluster holds), else among all.
+  const memberPaths = new Set(members);
   const titlePaths = new Map<string, number>();
+  const memberTitlePaths = new Map<string, number>();
   for (const region of regions) {
     const link = findTitleLink(ctx, region, null);
     if (link < 0) continue;
     const rel = relativePath(index, region.root, link);
     titlePaths.set(rel, (titlePaths.get(rel) ?? 0) + 1);
+    if (memberPaths.has(index.seq.pathIds[link]!)) memberTitlePaths.set(rel, (memberTitlePaths.get(rel) ?? 0) + 1);
   }
   let titlePath: string | null = null;
   let titleCount = 0;
-  for (const [p, c] of titlePaths) if (c > titleCount) [titlePath, titleCount] = [p, c];
+  for (const [p, c] of memberTitlePaths) if (c > titleCount) [titlePath, titleCount] = [p, c];
+  if (titleCount <= minRecords) {
+    titlePath = null;
+    titleCount = 0;
+    for (const [p, c] of titlePaths) if (c > titleCount) [titlePath, titleCount] = [p, c];
+  }
   const buildAll = (titleFromText: boolean) => {
     const out: Array<{ region: (typeof regions)[number]; link: number; record: NonNullable<ReturnType<typeof buildRecord>> }> = [];
     for (const region of regions) {

@@ -60,6 +60,23 @@ describe("site-search result pages (issue 27)", () => {
     ).toBe(23);
   });
 
+  it("a Q&A site's tag page of five questions whose record path a sidebar's blocks share: the records' titles, not the sidebar's links", () => {
+    const page = sitePage("stackoverflow-fonts-swing-jtextpane-1412916125");
+    expect(page.titles).toHaveLength(5);
+    // Before: "no repeated record structure found". The questions' root path (21 elements) is also the path of the
+    // sidebar's 16 blocks, whose links (7 regions) outvoted the questions' titles (5) as the records' title path, and
+    // the cluster holding those titles was merged into a cluster of container paths already described without them.
+    const r = extractRecords(learnWrapper(page.seq, { engine: "site", pageUrl: page.url }), page.seq, { pageUrl: page.url });
+    expect(
+      matchTitles(
+        r.records.map((x) => normaliseTitle(x.title)),
+        page.titles,
+      ),
+    ).toMatchObject({ tp: 5, fp: 0 });
+    expect(r.records.map((x) => x.url)).toContain("http://stackoverflow.com/questions/6057939/jtextpane-of-one-line");
+    expect(r.records.every((x) => (x.snippet ?? "").length > 20)).toBe(true);
+  });
+
   it("explains the learner's choice: the taken list first, every other candidate with a reason", () => {
     const page = sitePage("jd-ch-1382528052");
     const e = explainLearning(page.seq, { pageUrl: page.url });
