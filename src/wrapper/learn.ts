@@ -16,7 +16,7 @@ import {
 } from "./evidence.js";
 import { layoutFingerprint } from "./layout.js";
 import { BLOCK_TAGS, HEADING_TAGS, textContext, type TextContext } from "./record-text.js";
-import { buildRecord, controlTitleFlags, findTitleLink, headingTail, recordRegions, relativePath } from "./records.js";
+import { buildRecord, controlTitleFlags, findTitleLink, headingTail, type RecordRegion, recordRegions, relativePath } from "./records.js";
 import { searchLinkFlags } from "./search-links.js";
 import { DEFAULT_EPSILON, type SimilarityGraph, similarityGraph } from "./similarity.js";
 import type { RecordCluster, Wrapper, WrapperParams } from "./types.js";
@@ -457,6 +457,38 @@ function listScore(
   return total;
 }
 
+/**
+ * The records' title path: the relative path of most regions' title link, among the links on the cluster's own paths
+ * when more than T regions have one there (a root path shared with other blocks, a sidebar's lists beside the results,
+ * must not let their links outvote the titles the cluster holds), else among all.
+ */
+function recordsTitlePath(
+  ctx: TextContext,
+  regions: readonly RecordRegion[],
+  members: readonly number[],
+  minRecords: number,
+): string | null {
+  const { index } = ctx;
+  const memberPaths = new Set(members);
+  const titlePaths = new Map<string, number>();
+  const memberTitlePaths = new Map<string, number>();
+  for (const region of regions) {
+    const link = findTitleLink(ctx, region, null);
+    if (link < 0) continue;
+    const rel = relativePath(index, region.root, link);
+    titlePaths.set(rel, (titlePaths.get(rel) ?? 0) + 1);
+    if (memberPaths.has(index.seq.pathIds[link]!)) memberTitlePaths.set(rel, (memberTitlePaths.get(rel) ?? 0) + 1);
+  }
+  const mostCommon = (counts: ReadonlyMap<string, number>) => {
+    let best: string | null = null;
+    let count = 0;
+    for (const [p, c] of counts) if (c > count) [best, count] = [p, c];
+    return { best, count };
+  };
+  const own = mostCommon(memberTitlePaths);
+  return own.count > minRecords ? own.best : mostCommon(titlePaths).best;
+}
+
 /** Score a record root on the sample page and learn its title path. */
 function describeCluster(
   ctx: TextContext,
@@ -468,27 +500,7 @@ function describeCluster(
 ): { rule: RecordCluster; withSnippet: number; roots: number[] } {
   const { index } = ctx;
   const regions = recordRegions(index, index.occurrences[root]!);
-  // The records' title path: the relative path of most regions' title link, among the links on the cluster's own
-  // paths when more than T regions have one there (a root path shared with other blocks, a sidebar's lists beside
-  // the results, must not let their links outvote the titles the cluster holds), else among all.
-  const memberPaths = new Set(members);
-  const titlePaths = new Map<string, number>();
-  const memberTitlePaths = new Map<string, number>();
-  for (const region of regions) {
-    const link = findTitleLink(ctx, region, null);
-    if (link < 0) continue;
-    const rel = relativePath(index, region.root, link);
-    titlePaths.set(rel, (titlePaths.get(rel) ?? 0) + 1);
-    if (memberPaths.has(index.seq.pathIds[link]!)) memberTitlePaths.set(rel, (memberTitlePaths.get(rel) ?? 0) + 1);
-  }
-  let titlePath: string | null = null;
-  let titleCount = 0;
-  for (const [p, c] of memberTitlePaths) if (c > titleCount) [titlePath, titleCount] = [p, c];
-  if (titleCount <= minRecords) {
-    titlePath = null;
-    titleCount = 0;
-    for (const [p, c] of titlePaths) if (c > titleCount) [titlePath, titleCount] = [p, c];
-  }
+  const titlePath = recordsTitlePath(ctx, regions, members, minRecords);
   const buildAll = (titleFromText: boolean) => {
     const out: Array<{ region: (typeof regions)[number]; link: number; record: NonNullable<ReturnType<typeof buildRecord>> }> = [];
     for (const region of regions) {
