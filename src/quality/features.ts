@@ -11,6 +11,7 @@ import {
   tokenize,
 } from "../text/index.js";
 import { termAlternatives } from "./alternatives.js";
+import { numberWords } from "./number-words.js";
 import { logLengthRatio, readSide, type Side } from "./sides.js";
 
 /**
@@ -22,7 +23,8 @@ import { logLengthRatio, readSide, type Side } from "./sides.js";
  * - tok_ratio: log of the ratio of word counts;
  * - punct_agree: agreement of punctuation counts by class (1 = same counts); final_same: both sides end a
  *   sentence (. ? ! in either script, which translations swap freely: "See you." = "再见！") or neither does;
- * - num_agree: Jaccard of the numbers written in digits (1 when neither side has any);
+ * - num_agree: Jaccard of the numbers written in digits (1 when neither side has any); when only one side writes
+ *   numbers in digits, the share of them the other writes in words (`numberWords`: "at 7:00" = 七点);
  * - other_a, other_b: share of each side's letters written in the other language's script;
  * - stop_b: share of function words among side b's words (a word-by-word gloss has almost none);
  * - log_len: log of the shorter side's length (short pairs carry less evidence);
@@ -64,7 +66,7 @@ export const FEATURE_NAMES = [
   "miss_a",
   "miss_b",
 ] as const;
-export const FEATURES_VERSION = "quality-features-12";
+export const FEATURES_VERSION = "quality-features-13";
 
 /** Mean and standard deviation of the log length ratio of real pairs (stored in the model). */
 export interface LengthStats {
@@ -112,7 +114,7 @@ function featuresOf(a: Side, b: Side, pair: LanguagePair, lex: Lexicon, len: Len
     Math.log((bTokens.length + 1) / (aTokens.length + 1)),
     punctAgreement(a.punct, b.punct),
     endsSentence(a) === endsSentence(b) ? 1 : 0,
-    jaccard(a.numbers, b.numbers),
+    numberAgreement(a, b),
     share(a.otherLetters, a.ownLetters),
     otherB,
     stopB,
@@ -731,6 +733,25 @@ function punctAgreement(x: readonly number[], y: readonly number[]): number {
     total += x[i]! + y[i]!;
   }
   return total === 0 ? 1 : 1 - diff / total;
+}
+
+/**
+ * Number agreement: the Jaccard of the two sides' numbers written in digits (1 when neither has any); when only one
+ * side has some, the share of them (a clock time's minutes left out when it has more) the other writes in words.
+ */
+function numberAgreement(a: Side, b: Side): number {
+  if (a.numbers.length > 0 && b.numbers.length === 0) return writtenInWords(a, b);
+  if (b.numbers.length > 0 && a.numbers.length === 0) return writtenInWords(b, a);
+  return jaccard(a.numbers, b.numbers);
+}
+
+function writtenInWords(digits: Side, words: Side): number {
+  const required = new Set(digits.numbers.filter((n) => !digits.optionalNumbers.includes(n)));
+  const wanted = required.size > 0 ? required : new Set(digits.numbers);
+  const written = new Set(numberWords(words.text, words.lang));
+  let found = 0;
+  for (const n of wanted) if (written.has(n)) found++;
+  return found / wanted.size;
 }
 
 function jaccard(x: readonly string[], y: readonly string[]): number {

@@ -180,7 +180,46 @@ function numbersOf(text: string, lang: Lang): { numbers: string[]; optionalNumbe
     const value = times === undefined ? Number.NaN : Math.round(Number(n) * times);
     numbers.push(Number.isSafeInteger(value) ? String(value) : n);
   }
+  if (lang === "en") englishDateNumbers(text, numbers, optionalNumbers);
   return { numbers, optionalNumbers };
+}
+
+const MONTH_NAMES = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
+/** A month's name next to a number in digits ("October 20", "20 October", "May 2019"): the other side may write the month as a number. */
+const MONTH_BY_NUMBER = new RegExp(`\\b(${MONTH_NAMES.join("|")})(?=\\s+\\p{Nd})|(?<=\\p{Nd}\\s+)(${MONTH_NAMES.join("|")})\\b`, "gu");
+/** An hour of the afternoon or evening ("11 p.m.", "3:30 pm"): the other side may count it from 0 to 23 (23点). */
+const AFTERNOON_HOUR = /(?<!\p{Nd})(\p{Nd}{1,2})(?::\p{Nd}{2})?\s*p\.?\s?m\b/giu;
+
+/**
+ * English dates and hours other languages write with other numbers: a month named beside a number adds its number
+ * ("October 20" = 10月20日), an hour "p.m." adds its value on a 24-hour clock ("11 p.m." = 23点); both may be missing on the
+ * other side (optional), as may the 12-hour value.
+ */
+function englishDateNumbers(text: string, numbers: string[], optionalNumbers: string[]): void {
+  for (const m of text.matchAll(MONTH_BY_NUMBER)) {
+    const month = String(MONTH_NAMES.indexOf((m[1] ?? m[2])!) + 1);
+    numbers.push(month);
+    optionalNumbers.push(month);
+  }
+  for (const m of text.matchAll(AFTERNOON_HOUR)) {
+    const hour = Number(m[1]);
+    if (hour < 1 || hour > 11) continue;
+    numbers.push(String(hour + 12));
+    optionalNumbers.push(m[1]!.replace(/^0/u, ""), String(hour + 12));
+  }
 }
 
 /**

@@ -163,6 +163,16 @@ describe("the pair features that carry evidence for terms and cut sentences", ()
     expect(features("unit struct", "单元测试").cov_a).toBeCloseTo(features("unit", "单元测试").cov_a / 2, 5);
   });
 
+  it("num_agree: numbers one side writes in digits and the other in words agree (Tatoeba's real pairs)", () => {
+    expect(features("I'll return at 6:30.", "我六点半回来。").num_agree).toBe(1);
+    expect(features("China has about 25 times the area of Japan.", "中国的版图大概是日本的二十五倍。").num_agree).toBe(1);
+    expect(features("It cost me 50 dollars to have my watch fixed.", "我花了五十美元修好了手表。").num_agree).toBe(1);
+    expect(features("I have three brothers.", "我有3个兄弟。").num_agree).toBe(1);
+    // Other numbers in words do not.
+    expect(features("It cost me 50 dollars to have my watch fixed.", "我花了三十美元修好了手表。").num_agree).toBe(0);
+    expect(features("I have three brothers.", "我有4个兄弟。").num_agree).toBe(0);
+  });
+
   it("a pair's features do not depend on the pairs scored before it (side b's characters are marked per pair)", () => {
     // Real pairs and shuffled partners (whose unmatched words send the reverse pass probing), scored in two orders.
     const pairs = real("parallel/tatoeba-cmn-eng.dev.tsv").slice(0, 150);

@@ -57,6 +57,20 @@ describe("the pair scorer's hard rules name why a pair is not a translation", ()
     expect(reasons("It's 7:45.", "现在是7点50分。")).toContain("number_mismatch");
   });
 
+  it("number_mismatch: a month named beside a number, an hour p.m. on a 24-hour clock (Tatoeba's real pairs)", () => {
+    for (const [a, b] of [
+      ["She had already gone to bed when I called her at 11 p.m.", "23点我打电话给她的时候,她已经去睡觉了。"],
+      ["I was born on October 20, 1990.", "我出生于1990年10月20日。"],
+      ["It is 7 p.m.", "现在是晚上7点。"],
+      ["We met on 12 November 2019.", "我们于2019年11月12日见面。"],
+    ])
+      expect(reasons(a!, b!)).not.toContain("number_mismatch");
+    expect(reasons("It's 3 p.m.", "现在是下午4点。")).toContain("number_mismatch");
+    expect(reasons("I was born on October 20, 1990.", "我出生于1990年11月20日。")).toContain("number_mismatch");
+    // A month's name alone is not a number ("May I come in?").
+    expect(reasons("May I have 20 of them?", "我可以要5个吗?")).toContain("number_mismatch");
+  });
+
   it("contained: one side inside the other", () => {
     expect(reasons("iPhone", "iPhone 手机")).toContain("contained");
   });
