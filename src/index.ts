@@ -103,13 +103,16 @@ export async function pairSite(site: string | Site, options: Partial<PairOptions
 /**
  * Score sentence pairs: is each a translation? A verdict per pair (`score` in [0, 1], `keep` at the model's
  * threshold, the named rules against it). English–Chinese unless `pair` says otherwise; loads the lexicon once.
+ * With `document`, the pairs are one document (a glossary, a page's pairs): the pairs kept on a first pass teach the
+ * scorer the document's own terms, and every pair is scored again with them.
  */
 export async function scorePairs(
   pairs: ReadonlyArray<readonly [string, string]>,
-  options: { pair?: LanguagePair; threshold?: number } = {},
+  options: { pair?: LanguagePair; threshold?: number; document?: boolean } = {},
 ): Promise<PairVerdict[]> {
   const { loadScorer } = await import("./quality/index.js");
   const scorer = loadScorer(options.pair ?? EN_ZH, options.threshold === undefined ? {} : { threshold: options.threshold });
+  if (options.document) return scorer.scoreDocument(pairs.map(([a, b]) => ({ a, b })));
   return pairs.map(([a, b]) => scorer.score(a, b));
 }
 

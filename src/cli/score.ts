@@ -2,7 +2,7 @@ import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
 import type { Command } from "commander";
 import { inputError, UserError } from "../errors.js";
-import { loadScorer, type PairScorer } from "../quality/index.js";
+import { loadScorer, type PairScorer, type PairVerdict } from "../quality/index.js";
 import type { LanguagePair } from "../text/index.js";
 import { probability } from "./flags.js";
 import { pairOption, resolvePair } from "./shared-options.js";
@@ -12,10 +12,11 @@ interface ScoreFlags {
   pair?: LanguagePair;
   threshold?: number;
   model?: string;
+  document?: boolean;
 }
 
-/** One JSON line per input line, in order: score (4 decimals), keep, reasons. */
-async function* verdicts(file: string, scorer: PairScorer): AsyncGenerator<string> {
+/** The pairs of the input, in order: one per line, A<TAB>B (more columns ignored; a blank line is a pair of empty sides). */
+async function* inputPairs(file: string, scorer: PairScorer): AsyncGenerator<{ a: string; b: string }> {
   const input = file === "-" ? process.stdin : createReadStream(file);
   const opened = new Promise<void>((resolve, reject) => {
     input.once("error", (err: NodeJS.ErrnoException) => reject(new UserError(`${file}: cannot read (${err.code ?? err.message})`)));
@@ -31,9 +32,24 @@ async function* verdicts(file: string, scorer: PairScorer): AsyncGenerator<strin
     if (tab < 0 && line.trim() !== "")
       throw inputError({ file: file === "-" ? "stdin" : file, line: n }, `expected ${scorer.pair.a}<TAB>${scorer.pair.b}`);
     const cols = line.split("\t");
-    const v = scorer.score(cols[0] ?? "", cols[1] ?? "");
-    yield `${JSON.stringify({ score: Math.round(v.score * 1e4) / 1e4, keep: v.keep, reasons: v.reasons })}\n`;
+    yield { a: cols[0] ?? "", b: cols[1] ?? "" };
   }
+}
+
+const verdictLine = (v: PairVerdict) => `${JSON.stringify({ score: Math.round(v.score * 1e4) / 1e4, keep: v.keep, reasons: v.reasons })}\n`;
+
+/**
+ * One JSON line per input line, in order: score (4 decimals), keep, reasons. Streamed, each pair scored alone; with
+ * `document`, the whole input is read first and scored as one document (`scoreDocument`).
+ */
+async function* verdicts(file: string, scorer: PairScorer, document: boolean): AsyncGenerator<string> {
+  if (!document) {
+    for await (const p of inputPairs(file, scorer)) yield verdictLine(scorer.score(p.a, p.b));
+    return;
+  }
+  const pairs: Array<{ a: string; b: string }> = [];
+  for await (const p of inputPairs(file, scorer)) pairs.push(p);
+  for (const v of scorer.scoreDocument(pairs)) yield verdictLine(v);
 }
 
 export function registerScoreCommand(program: Command): void {
@@ -44,12 +60,16 @@ export function registerScoreCommand(program: Command): void {
     .option(...pairOption())
     .option("--threshold <p>", "keep pairs scored at or above this (default: the model's threshold)", probability)
     .option("--model <file>", "quality model (default: models/quality-<a>-<b>.json, yours if you trained one)")
+    .option(
+      "--document",
+      "score the pairs as one document (a glossary, a page's pairs): the pairs kept on a first pass teach the scorer the document's own terms, then every pair is scored again (reads the whole input before writing)",
+    )
     .addHelpText("after", '\nExample:\n  printf "Good morning.\\t早上好。\\nHome\\t首页\\n" | bitext score -')
     .action(async (file: string, flags: ScoreFlags) => {
       const scorer = loadScorer(resolvePair(flags.pair), {
         ...(flags.threshold === undefined ? {} : { threshold: flags.threshold }),
         ...(flags.model ? { modelPath: flags.model } : {}),
       });
-      await writeLinesTo(undefined, verdicts(file, scorer));
+      await writeLinesTo(undefined, verdicts(file, scorer, flags.document === true));
     });
 }

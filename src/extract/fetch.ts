@@ -29,7 +29,7 @@ import {
   upsertPage,
 } from "../store/index.js";
 import { EN_ZH } from "../text/index.js";
-import { defaultScorer, toStoredPair } from "./stored-pair.js";
+import { defaultScorer, toStoredPairs } from "./stored-pair.js";
 import { type ExtractOptions, extractFromHtml } from "./extract.js";
 import { storedPageText } from "./pages.js";
 
@@ -196,11 +196,7 @@ async function onePage(job: PageJob): Promise<PageOutcome> {
     await markPageUnprocessable(store, pageId, reason);
     return { url, status: "skipped", error: reason, pairs: 0 };
   }
-  await replacePairs(
-    store,
-    pageId,
-    pairs.map((p) => toStoredPair(p, job.scorer)),
-  );
+  await replacePairs(store, pageId, toStoredPairs(pairs, job.scorer));
   return { url, status, pairs: pairs.length, ...(page?.finalUrl ? { finalUrl: page.finalUrl } : {}) };
 }
 

@@ -11,7 +11,7 @@
  * ```
  */
 export { pageSnippets, languageRuns, type PageSnippets } from "./analyse.js";
-export { corpusKey, defaultScorer, toStoredPair } from "./stored-pair.js";
+export { corpusKey, defaultScorer, toStoredPair, toStoredPairs } from "./stored-pair.js";
 export {
   devKey,
   evaluateExtraction,

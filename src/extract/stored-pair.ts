@@ -3,7 +3,7 @@
  * the scorer's verdict (the corpus export filters on it later).
  */
 import { existsSync } from "node:fs";
-import { loadScorer, type PairScorer, qualityModelPath } from "../quality/index.js";
+import { loadScorer, type PairScorer, type PairVerdict, qualityModelPath } from "../quality/index.js";
 import type { SentencePairInput } from "../store/index.js";
 import { comparableText, type LanguagePair } from "../text/index.js";
 import type { SentencePair } from "./types.js";
@@ -17,11 +17,19 @@ export function corpusKey(text: string): string {
 }
 
 /**
- * An extracted pair as the store keeps it, with the scorer's verdict when a scorer is given. `en`/`zh` are the
- * store's legacy names of the source and target sides (LEGACY_COLUMNS); the languages are stored beside them.
+ * A page's extracted pairs as the store keeps them, with the scorer's verdicts when a scorer is given: the page's
+ * pairs are one document (`scoreDocument`: the pairs kept on a first pass teach the scorer the page's own terms).
  */
-export function toStoredPair(p: SentencePair, scorer: PairScorer | null = null): SentencePairInput {
-  const verdict = scorer?.score(p.a, p.b);
+export function toStoredPairs(pairs: readonly SentencePair[], scorer: PairScorer | null = null): SentencePairInput[] {
+  const verdicts = scorer?.scoreDocument(pairs);
+  return pairs.map((p, i) => toStoredPair(p, verdicts?.[i]));
+}
+
+/**
+ * An extracted pair as the store keeps it, with the scorer's verdict when there is one. `en`/`zh` are the store's
+ * legacy names of the source and target sides (LEGACY_COLUMNS); the languages are stored beside them.
+ */
+export function toStoredPair(p: SentencePair, verdict?: PairVerdict): SentencePairInput {
   return {
     en: p.a,
     zh: p.b,

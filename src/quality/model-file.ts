@@ -57,6 +57,13 @@ export const qualityModelSchema = z.object({
   }),
   evaluation: z.array(evalRowSchema),
   lexicon: z.array(z.string()),
+  /**
+   * The pairs of one document are scored together, the pairs kept on a first pass teaching the scorer the document's
+   * terms (word pairs found in at least `minCount` of them: `src/quality/document.ts`), kept at `firstPass` (the
+   * threshold chosen on the scores without the document's terms); the evaluation and the threshold were made so.
+   * Absent (models before 2026-11-28): each pair is scored alone.
+   */
+  documentLexicon: z.object({ minCount: z.number().int().min(1), firstPass: finite.min(0).max(1) }).optional(),
 });
 export type QualityModelFile = z.infer<typeof qualityModelSchema>;
 

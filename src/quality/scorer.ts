@@ -1,6 +1,7 @@
 import { UserError } from "../errors.js";
 import type { LanguagePair } from "../language-pair.js";
 import { type Lexicon, lexiconNamed, loadLexicon } from "../text/index.js";
+import { documentLexicon } from "./document.js";
 import { predictQuality } from "./ensemble.js";
 import { FEATURE_NAMES, FEATURES_VERSION, pairFeatures } from "./features.js";
 import { type QualityModelFile, qualityModelPath, readQualityModel } from "./model-file.js";
@@ -24,6 +25,12 @@ export interface PairScorer {
   readonly modelPath: string;
   /** Score a pair: `a` in the pair's first language, `b` in its second. */
   score(a: string, b: string): PairVerdict;
+  /**
+   * Score the pairs of one document (a page's pairs, a glossary, a file) together: when the model was trained so,
+   * the pairs kept on a first pass teach the scorer the document's own terms, and every pair is scored again with
+   * them (`documentLexicon`); else as `score` scores each. Verdicts in the pairs' order.
+   */
+  scoreDocument(pairs: ReadonlyArray<{ a: string; b: string }>): PairVerdict[];
 }
 
 export interface ScorerOptions {
@@ -56,20 +63,34 @@ export function createScorer(model: QualityModelFile, modelPath: string, options
   const lex = options.lexicon ?? (model.lexicon?.length ? lexiconNamed(pair, model.lexicon, modelPath) : loadLexicon(pair));
   const threshold = options.threshold ?? model.threshold;
   const len = model.lengthRatio;
+  const scoreWith = (words: Lexicon, a: string, b: string): PairVerdict => {
+    const sa = readSide(a, pair.a, pair);
+    const sb = readSide(b, pair.b, pair);
+    const reasons: Reason[] = ruleReasons(sa, sb, len);
+    // A pair a hard rule rejects scores 0 without a feature pass, as Bicleaner's hard rules do: the model learned
+    // only from pairs the rules let through, so its probability for one they reject would be a guess.
+    if (reasons.length > 0) return { score: 0, keep: false, reasons };
+    const score = predictQuality(model, pairFeatures(sa, sb, pair, words, len));
+    if (score < threshold) reasons.push(LOW_SCORE);
+    return { score, keep: reasons.length === 0, reasons };
+  };
+  const document = model.documentLexicon;
   return {
     pair,
     threshold,
     modelPath,
-    score(a: string, b: string): PairVerdict {
-      const sa = readSide(a, pair.a, pair);
-      const sb = readSide(b, pair.b, pair);
-      const reasons: Reason[] = ruleReasons(sa, sb, len);
-      // A pair a hard rule rejects scores 0 without a feature pass, as Bicleaner's hard rules do: the model learned
-      // only from pairs the rules let through, so its probability for one they reject would be a guess.
-      if (reasons.length > 0) return { score: 0, keep: false, reasons };
-      const score = predictQuality(model, pairFeatures(sa, sb, pair, lex, len));
-      if (score < threshold) reasons.push(LOW_SCORE);
-      return { score, keep: reasons.length === 0, reasons };
+    score: (a, b) => scoreWith(lex, a, b),
+    scoreDocument(pairs) {
+      const first = pairs.map((p) => scoreWith(lex, p.a, p.b));
+      if (!document) return first;
+      // The first pass keeps at the model's own first-pass threshold, whatever the threshold a caller keeps at.
+      const own = documentLexicon(
+        pairs.filter((_, i) => !first[i]!.reasons.some((r) => r !== LOW_SCORE) && first[i]!.score >= document.firstPass),
+        pair,
+        lex,
+        document.minCount,
+      );
+      return own ? pairs.map((p) => scoreWith(own, p.a, p.b)) : first;
     },
   };
 }

@@ -9,6 +9,7 @@ import { seededRandom, shuffled } from "../random.js";
 import { type Lexicon, lexiconSourceName, loadLexicon, shippedDictionaryFiles, shippedLexiconFiles } from "../text/index.js";
 import { expand, fitBasis } from "./basis.js";
 import { trainBoosted } from "./boosting.js";
+import { documentLexicon } from "./document.js";
 import { predictQuality, type QualityPredictor, TREE_SHARE } from "./ensemble.js";
 import { FEATURE_NAMES, FEATURES_VERSION, type LengthStats, pairFeatures } from "./features.js";
 import { type LogisticModel, trainLogistic } from "./logistic.js";
@@ -99,7 +100,7 @@ export function qualityLexicon(pair: LanguagePair): Lexicon {
 }
 
 export function trainQualityModel(sources: readonly TrainingSource[], options: QualityTrainOptions): QualityModelFile {
-  const { pair, seed, lex, trainEx, len, threshold, final, rows } = crossValidate(sources, options);
+  const { pair, seed, lex, trainEx, len, threshold, firstPass, final, rows } = crossValidate(sources, options);
   return {
     format: QUALITY_FORMAT,
     formatVersion: QUALITY_FORMAT_VERSION,
@@ -125,6 +126,7 @@ export function trainQualityModel(sources: readonly TrainingSource[], options: Q
     evaluation: rows,
     // The lexicon's sources by name (a path would name the machine the model was trained on): the scorer loads them.
     lexicon: lex.sources.map(lexiconSourceName),
+    documentLexicon: { minCount: DOCUMENT_MIN_COUNT, firstPass },
   };
 }
 
@@ -143,26 +145,58 @@ export function crossValidate(sources: readonly TrainingSource[], options: Quali
   // Folds by source: each training source is measured by a model trained on the others.
   options.onProgress?.("folds");
   const foldNames = sources.filter((s) => !s.heldOut).map((s) => s.name);
-  const oof = new Map<string, Array<{ ex: Example; p: number }>>();
+  const minPrecision = options.minPrecision ?? 0.98;
+  const oof = new Map<string, Scored[]>();
+  const foldModels = new Map<string, Required<QualityPredictor>>();
   for (const name of foldNames) {
     const model = fitModel(trainEx.filter((e) => e.source !== name));
+    foldModels.set(name, model);
     const measured = sources.find((s) => s.name === name)?.evalPairs ? evalEx : trainEx;
     oof.set(
       name,
       measured.filter((e) => e.source === name).map((ex) => ({ ex, p: predictQuality(model, ex.features) })),
     );
   }
-  const threshold = chooseThreshold([...oof.values()], options.minPrecision ?? 0.98);
+  // Each source is one document (`scoreDocument`): its pairs kept at the threshold of the scores alone teach the
+  // scorer its terms, every pair is scored again, and the threshold is chosen on those scores.
+  const firstPass = chooseThreshold([...oof.values()], minPrecision);
+  const asDocument = { pair, lex, len, firstPass };
+  for (const name of foldNames) oof.set(name, scoredAsDocument(oof.get(name)!, foldModels.get(name)!, asDocument));
+  const threshold = chooseThreshold([...oof.values()], minPrecision);
   options.onProgress?.("final model");
   const final = fitModel(trainEx);
   const rows: EvaluationRow[] = [...oof.entries()].map(([name, scored]) => evaluationRow(name, "fold", scored, threshold));
   rows.push(evaluationRow("all folds", "pooled", [...oof.values()].flat(), threshold));
   for (const s of sources.filter((x) => x.heldOut)) {
-    const scored = evalEx.filter((e) => e.source === s.name).map((ex) => ({ ex, p: predictQuality(final, ex.features) }));
+    const alone = evalEx.filter((e) => e.source === s.name).map((ex) => ({ ex, p: predictQuality(final, ex.features) }));
+    const scored = scoredAsDocument(alone, final, asDocument);
     rows.push(evaluationRow(s.name, "held-out", scored, threshold));
     oof.set(s.name, scored);
   }
-  return { pair, seed, lex, trainEx, len, oof, threshold, final, rows };
+  return { pair, seed, lex, trainEx, len, oof, threshold, firstPass, final, rows };
+}
+
+/** Word pairs a document's own lexicon keeps: found in at least this many of its kept pairs (`documentLexicon`). */
+const DOCUMENT_MIN_COUNT = 2;
+
+/**
+ * A source's pairs scored again as one document, as `scoreDocument` scores a page: the pairs kept at `firstPass`
+ * (negatives too, as a page's misaligned pairs would be) teach the scorer the document's terms. A pair a rule
+ * rejects stays as it was.
+ */
+function scoredAsDocument(
+  scored: readonly Scored[],
+  model: Required<QualityPredictor>,
+  doc: { pair: LanguagePair; lex: Lexicon; len: LengthStats; firstPass: number },
+): Scored[] {
+  const teachers = scored.filter((s) => kept(s, doc.firstPass)).map((s) => ({ a: s.ex.a.text, b: s.ex.b.text }));
+  const own = documentLexicon(teachers, doc.pair, doc.lex, DOCUMENT_MIN_COUNT);
+  if (!own) return [...scored];
+  return scored.map((s) => {
+    if (s.ex.rules.length > 0) return s;
+    const features = pairFeatures(s.ex.a, s.ex.b, doc.pair, own, doc.len);
+    return { ex: { ...s.ex, features }, p: predictQuality(model, features) };
+  });
 }
 
 /**

@@ -27,6 +27,7 @@ export {
   type LexiconFile,
   type LexiconOptions,
   loadLexicon,
+  overlayLexicon,
   parseLexiconFile,
   lexiconNamed,
   lexiconSourceName,

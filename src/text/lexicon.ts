@@ -328,3 +328,50 @@ export function buildLexicon(pair: LanguagePair, files: readonly LexiconFile[], 
     },
   };
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// A lexicon with a document's own entries.
+
+/**
+ * `base` with more entries (the terms of one document, learned from its pairs): a word's translations are the base's
+ * and its own, the larger weight where both have one. Merged lists are made once per word (the scorer's caches key on
+ * a list's identity). `source` names the added entries in `sources`.
+ */
+export function overlayLexicon(base: Lexicon, entries: ReadonlyArray<{ a: string; b: string; weight: number }>, source: string): Lexicon {
+  const { pair } = base;
+  const own = new Map<Lang, Map<string, Map<string, number>>>([
+    [pair.a, new Map()],
+    [pair.b, new Map()],
+  ]);
+  const add = (from: Lang, w1: string, w2: string, weight: number) => {
+    const byWord = own.get(from)!;
+    let m = byWord.get(w1);
+    if (!m) {
+      m = new Map();
+      byWord.set(w1, m);
+    }
+    if ((m.get(w2) ?? 0) < weight) m.set(w2, weight);
+  };
+  for (const e of entries) {
+    add(pair.a, e.a, e.b, e.weight);
+    add(pair.b, e.b, e.a, e.weight);
+  }
+  const merged = new Map<Lang, Map<string, ReadonlyMap<string, number> | undefined>>([
+    [pair.a, new Map()],
+    [pair.b, new Map()],
+  ]);
+  return {
+    pair,
+    sources: [...base.sources, source],
+    translations(word: string, from: Lang): ReadonlyMap<string, number> | undefined {
+      const ownOf = own.get(from)?.get(word);
+      if (!ownOf) return base.translations(word, from);
+      const done = merged.get(from)!;
+      if (done.has(word)) return done.get(word);
+      const m = new Map(base.translations(word, from) ?? []);
+      for (const [w, v] of ownOf) if ((m.get(w) ?? 0) < v) m.set(w, v);
+      done.set(word, m);
+      return m;
+    },
+  };
+}

@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCommand } from "../helpers/cli.js";
+import { FIXTURES, runCommand } from "../helpers/cli.js";
 
 const lines = (s: string) =>
   s
@@ -33,6 +33,23 @@ describe("bitext score", () => {
     expect(strict.score).toBe(lenient.score);
     expect(strict.keep).toBe(strict.score >= 0.99);
     expect(lenient).toMatchObject({ keep: true, reasons: [] });
+  });
+
+  it("--document scores the file's pairs as one document: a line per pair, in order, and more of a glossary's terms kept", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bitext-score-"));
+    const file = join(dir, "glossary.tsv");
+    // The W3C page's term pairs (the real page of the development data, copied in the fixtures).
+    writeFileSync(file, readFileSync(join(FIXTURES, "real/bilingual-pages/real/w3c_clreq/clreq_index.pairs.tsv"), "utf8"));
+    const alone = lines((await runCommand(["score", file])).stdout);
+    const r = await runCommand(["score", file, "--document"]);
+    expect(r.code).toBe(0);
+    const together = lines(r.stdout);
+    expect(together).toHaveLength(alone.length);
+    expect(together.filter((v) => v.keep).length).toBeGreaterThan(alone.filter((v) => v.keep).length);
+    // The rules decide the same either way.
+    alone.forEach((v, i) => {
+      if (v.reasons.some((x) => x !== "low_score")) expect(together[i]!.reasons).toEqual(v.reasons);
+    });
   });
 
   it("names the line of a row without a tab, and exits non-zero", async () => {

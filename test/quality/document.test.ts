@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { createScorer, loadScorer, makeNegatives, qualityModelPath, readQualityModel } from "../../src/quality/index.js";
+import { seededRandom } from "../../src/random.js";
+import { EN_ZH, loadLexicon, overlayLexicon } from "../../src/text/index.js";
+import { fixturePairs } from "./fixture-pairs.js";
+
+/*
+ * A document's pairs scored together (`scoreDocument`): the pairs kept on a first pass teach the scorer the
+ * document's own terms. W3C's Chinese layout requirements (a page of the development data, so a test of the mechanism,
+ * not an accuracy claim: `bitext eval quality` measures it with folds by source).
+ */
+const w3c = fixturePairs("real/bilingual-pages/real/w3c_clreq/clreq_index.pairs.tsv");
+
+describe("a document's own terms", () => {
+  const scorer = loadScorer(EN_ZH);
+  scorer.score("Hello.", "你好。");
+
+  it("keeps more of a technical page's real pairs, and hardly more of its misaligned, shuffled or cut ones", () => {
+    const negatives = makeNegatives(w3c, EN_ZH, loadLexicon(EN_ZH), seededRandom(3)).filter((n) => n.kind !== "gloss");
+    const page = [...w3c, ...negatives];
+    const kept = (verdicts: ReadonlyArray<{ keep: boolean }>, from: number, to: number) =>
+      verdicts.slice(from, to).filter((v) => v.keep).length;
+    const alone = page.map((p) => scorer.score(p.a, p.b));
+    const together = scorer.scoreDocument(page);
+    expect(together).toHaveLength(page.length);
+    // 549 of 716 alone, 591 together (the shipped model of 2026-11-28); misaligned and cut: 25, then 28 of 596.
+    expect(kept(together, 0, w3c.length)).toBeGreaterThanOrEqual(kept(alone, 0, w3c.length) + 25);
+    expect(kept(together, w3c.length, page.length)).toBeLessThanOrEqual(kept(alone, w3c.length, page.length) + 8);
+    // A pair a hard rule rejects is rejected either way.
+    alone.forEach((v, i) => {
+      if (v.reasons.some((r) => r !== "low_score")) expect(together[i]!.reasons).toEqual(v.reasons);
+    });
+  });
+
+  it("scores each pair alone with a model not trained so (no documentLexicon), and a document of one pair as the pair", () => {
+    const path = qualityModelPath(EN_ZH);
+    const { documentLexicon: _, ...model } = readQualityModel(path);
+    const plain = createScorer(model, path);
+    const some = w3c.slice(0, 40);
+    expect(plain.scoreDocument(some)).toEqual(some.map((p) => plain.score(p.a, p.b)));
+    expect(scorer.scoreDocument([w3c[0]!])).toEqual([scorer.score(w3c[0]!.a, w3c[0]!.b)]);
+  });
+
+  it("a lexicon with a document's entries: their weights where larger, the base's lists untouched for other words", () => {
+    const base = loadLexicon(EN_ZH);
+    const own = overlayLexicon(base, [{ a: "vertic", b: "直排", weight: 0.8 }], "document");
+    expect(own.translations("vertic", "en")?.get("直排")).toBe(0.8);
+    expect(own.translations("直排", "zh")?.get("vertic")).toBe(0.8);
+    // The base's own translations of the word stay in the merged list.
+    for (const [w, v] of base.translations("vertic", "en") ?? [])
+      expect(own.translations("vertic", "en")?.get(w)).toBeGreaterThanOrEqual(v);
+    expect(own.translations("water", "en")).toBe(base.translations("water", "en"));
+    expect(own.sources).toEqual([...base.sources, "document"]);
+  });
+});
