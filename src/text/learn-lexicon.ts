@@ -36,6 +36,11 @@ const NULL = 0;
 /**
  * IBM Model 1: t(target | source) by EM, with a NULL source word. Sentences are arrays of word ids
  * (ids ≥ 1). Returns t as a map from `source * stride + target` to probability.
+ *
+ * Each (source, target) pair that co-occurs gets an index once, and each sentence pair the indices of its cells
+ * (per target word, NULL then its source words, as the sentence has them): the iterations then read and write typed
+ * arrays only (a map read per cell per iteration was most of the cost: 7 s for a page of 716 long sentence pairs).
+ * The sums run in the same order as a map-based EM's, so t is the same to the last bit.
  */
 function model1(
   sources: Int32Array[],
@@ -44,36 +49,60 @@ function model1(
   iterations: number,
   onIteration: () => void,
 ): Map<number, number> {
-  // Uniform start over the co-occurring pairs.
-  const t = new Map<number, number>();
+  const index = new Map<number, number>();
+  const keys: number[] = [];
+  const cellsOf: Int32Array[] = [];
+  const idOf = (key: number) => {
+    let id = index.get(key);
+    if (id === undefined) {
+      id = keys.length;
+      index.set(key, id);
+      keys.push(key);
+    }
+    return id;
+  };
   for (let s = 0; s < sources.length; s++) {
-    for (const f of sources[s]!) for (const e of targets[s]!) t.set(f * stride + e, 1);
-    for (const e of targets[s]!) t.set(NULL * stride + e, 1);
+    const src = sources[s]!;
+    const tgt = targets[s]!;
+    const cells = new Int32Array(tgt.length * (src.length + 1));
+    let k = 0;
+    for (const e of tgt) {
+      cells[k++] = idOf(NULL * stride + e);
+      for (const f of src) cells[k++] = idOf(f * stride + e);
+    }
+    cellsOf.push(cells);
   }
+  // Uniform start over the co-occurring pairs.
+  const t = new Float64Array(keys.length).fill(1);
+  const sourceOf = Int32Array.from(keys, (key) => Math.floor(key / stride));
+  let sourceWords = 0;
+  for (const f of sourceOf) if (f + 1 > sourceWords) sourceWords = f + 1;
   for (let it = 0; it < iterations; it++) {
-    const count = new Map<number, number>();
-    const total = new Map<number, number>();
+    const count = new Float64Array(keys.length);
+    const counted = new Uint8Array(keys.length);
+    const total = new Float64Array(sourceWords);
     for (let s = 0; s < sources.length; s++) {
-      const src = sources[s]!;
-      const tgt = targets[s]!;
-      for (const e of tgt) {
-        let z = t.get(NULL * stride + e) ?? 0;
-        for (const f of src) z += t.get(f * stride + e) ?? 0;
+      const cells = cellsOf[s]!;
+      const width = sources[s]!.length + 1;
+      for (let from = 0; from < cells.length; from += width) {
+        let z = 0;
+        for (let c = from; c < from + width; c++) z += t[cells[c]!]!;
         if (z === 0) continue;
-        const addTo = (f: number) => {
-          const k = f * stride + e;
-          const c = (t.get(k) ?? 0) / z;
-          count.set(k, (count.get(k) ?? 0) + c);
-          total.set(f, (total.get(f) ?? 0) + c);
-        };
-        addTo(NULL);
-        for (const f of src) addTo(f);
+        for (let c = from; c < from + width; c++) {
+          const id = cells[c]!;
+          const x = t[id]! / z;
+          count[id]! += x;
+          counted[id] = 1;
+          total[sourceOf[id]!]! += x;
+        }
       }
     }
-    for (const [k, c] of count) t.set(k, c / total.get(Math.floor(k / stride))!);
+    for (let id = 0; id < keys.length; id++) if (counted[id]) t[id] = count[id]! / total[sourceOf[id]!]!;
     onIteration();
   }
-  return t;
+  const out = new Map<number, number>();
+  for (let id = 0; id < keys.length; id++) out.set(keys[id]!, t[id]!);
+  return out;
 }
 
 /**
