@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createScorer, loadScorer, makeNegatives, qualityModelPath, readQualityModel } from "../../src/quality/index.js";
+import { toStoredPairs } from "../../src/extract/index.js";
 import { seededRandom } from "../../src/random.js";
 import { EN_ZH, loadLexicon, overlayLexicon } from "../../src/text/index.js";
 import { fixturePairs } from "./fixture-pairs.js";
@@ -39,6 +40,24 @@ describe("a document's own terms", () => {
     const some = w3c.slice(0, 40);
     expect(plain.scoreDocument(some)).toEqual(some.map((p) => plain.score(p.a, p.b)));
     expect(scorer.scoreDocument([w3c[0]!])).toEqual([scorer.score(w3c[0]!.a, w3c[0]!.b)]);
+  });
+
+  it("a fetched page's pairs are stored with their verdicts as one document (toStoredPairs)", () => {
+    const page = w3c.map((p) => ({
+      langs: EN_ZH,
+      a: p.a,
+      b: p.b,
+      score: 0.9,
+      method: "template" as const,
+      sourceUrl: "https://www.w3.org/TR/clreq/",
+    }));
+    const stored = toStoredPairs(page, scorer);
+    const together = scorer.scoreDocument(page);
+    expect(stored.map((p) => p.quality)).toEqual(together.map((v) => v.score));
+    expect(stored.map((p) => p.reasons)).toEqual(together.map((v) => v.reasons));
+    // …which are not each pair's own score on this page.
+    expect(stored.filter((p, i) => p.quality !== scorer.score(w3c[i]!.a, w3c[i]!.b).score).length).toBeGreaterThan(100);
+    expect(toStoredPairs(page, null).every((p) => p.quality === null && p.reasons === null)).toBe(true);
   });
 
   it("a lexicon with a document's entries: their weights where larger, the base's lists untouched for other words", () => {
