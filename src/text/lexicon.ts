@@ -249,22 +249,32 @@ export function loadLexicon(pair: LanguagePair = EN_ZH, options: LexiconOptions 
 /** A word of the lexicon whose translations are not yet read. */
 const UNBUILT = 0;
 
-/** A lexicon from parsed files (and CC-CEDICT when asked and the pair is en–zh); not cached. */
-export function buildLexicon(pair: LanguagePair, files: readonly LexiconFile[], useCedict: boolean): Lexicon {
-  const learned = new Map<Lang, Map<string, Map<string, number>>>([
+/** Per language of the pair, each word's translations with their weights (entries added by `addEntry`). */
+type EntryTables = Map<Lang, Map<string, Map<string, number>>>;
+
+function entryTables(pair: LanguagePair): EntryTables {
+  return new Map([
     [pair.a, new Map()],
     [pair.b, new Map()],
   ]);
+}
+
+/** Add a translation of `w1` (in `from`), keeping the larger weight when it is there already. */
+function addEntry(tables: EntryTables, from: Lang, w1: string, w2: string, weight: number): void {
+  const byWord = tables.get(from)!;
+  let m = byWord.get(w1);
+  if (!m) {
+    m = new Map();
+    byWord.set(w1, m);
+  }
+  if ((m.get(w2) ?? 0) < weight) m.set(w2, weight);
+}
+
+/** A lexicon from parsed files (and CC-CEDICT when asked and the pair is en–zh); not cached. */
+export function buildLexicon(pair: LanguagePair, files: readonly LexiconFile[], useCedict: boolean): Lexicon {
+  const learned = entryTables(pair);
   const sources: string[] = [];
-  const add = (from: Lang, w1: string, w2: string, weight: number) => {
-    const byWord = learned.get(from)!;
-    let m = byWord.get(w1);
-    if (!m) {
-      m = new Map();
-      byWord.set(w1, m);
-    }
-    if ((m.get(w2) ?? 0) < weight) m.set(w2, weight);
-  };
+  const add = (from: Lang, w1: string, w2: string, weight: number) => addEntry(learned, from, w1, w2, weight);
   for (const f of files) {
     const [l1, l2] = f.languages;
     const matches = (l1 === pair.a && l2 === pair.b) || (l1 === pair.b && l2 === pair.a);
@@ -339,22 +349,10 @@ export function buildLexicon(pair: LanguagePair, files: readonly LexiconFile[], 
  */
 export function overlayLexicon(base: Lexicon, entries: ReadonlyArray<{ a: string; b: string; weight: number }>, source: string): Lexicon {
   const { pair } = base;
-  const own = new Map<Lang, Map<string, Map<string, number>>>([
-    [pair.a, new Map()],
-    [pair.b, new Map()],
-  ]);
-  const add = (from: Lang, w1: string, w2: string, weight: number) => {
-    const byWord = own.get(from)!;
-    let m = byWord.get(w1);
-    if (!m) {
-      m = new Map();
-      byWord.set(w1, m);
-    }
-    if ((m.get(w2) ?? 0) < weight) m.set(w2, weight);
-  };
+  const own = entryTables(pair);
   for (const e of entries) {
-    add(pair.a, e.a, e.b, e.weight);
-    add(pair.b, e.b, e.a, e.weight);
+    addEntry(own, pair.a, e.a, e.b, e.weight);
+    addEntry(own, pair.b, e.b, e.a, e.weight);
   }
   const merged = new Map<Lang, Map<string, ReadonlyMap<string, number> | undefined>>([
     [pair.a, new Map()],
