@@ -6,7 +6,7 @@ import { predictQuality } from "./ensemble.js";
 import { FEATURE_NAMES, FEATURES_VERSION, pairFeatures } from "./features.js";
 import { type QualityModelFile, qualityModelPath, readQualityModel } from "./model-file.js";
 import { LOW_SCORE, type Reason, ruleReasons } from "./rules.js";
-import { readSide } from "./sides.js";
+import { readSide, type Side } from "./sides.js";
 
 /** The scorer's verdict on one pair. */
 export interface PairVerdict {
@@ -63,9 +63,7 @@ export function createScorer(model: QualityModelFile, modelPath: string, options
   const lex = options.lexicon ?? (model.lexicon?.length ? lexiconNamed(pair, model.lexicon, modelPath) : loadLexicon(pair));
   const threshold = options.threshold ?? model.threshold;
   const len = model.lengthRatio;
-  const scoreWith = (words: Lexicon, a: string, b: string): PairVerdict => {
-    const sa = readSide(a, pair.a, pair);
-    const sb = readSide(b, pair.b, pair);
+  const verdictOf = (words: Lexicon, sa: Side, sb: Side): PairVerdict => {
     const reasons: Reason[] = ruleReasons(sa, sb, len);
     // A pair a hard rule rejects scores 0 without a feature pass, as Bicleaner's hard rules do: the model learned
     // only from pairs the rules let through, so its probability for one they reject would be a guess.
@@ -74,23 +72,27 @@ export function createScorer(model: QualityModelFile, modelPath: string, options
     if (score < threshold) reasons.push(LOW_SCORE);
     return { score, keep: reasons.length === 0, reasons };
   };
+  const sidesOf = (a: string, b: string) => [readSide(a, pair.a, pair), readSide(b, pair.b, pair)] as const;
   const document = model.documentLexicon;
   return {
     pair,
     threshold,
     modelPath,
-    score: (a, b) => scoreWith(lex, a, b),
+    score: (a, b) => verdictOf(lex, ...sidesOf(a, b)),
     scoreDocument(pairs) {
-      const first = pairs.map((p) => scoreWith(lex, p.a, p.b));
+      const sides = pairs.map((p) => sidesOf(p.a, p.b));
+      const first = sides.map(([sa, sb]) => verdictOf(lex, sa, sb));
       if (!document) return first;
+      const ruled = first.map((v) => v.reasons.some((r) => r !== LOW_SCORE));
       // The first pass keeps at the model's own first-pass threshold, whatever the threshold a caller keeps at.
       const own = documentLexicon(
-        pairs.filter((_, i) => !first[i]!.reasons.some((r) => r !== LOW_SCORE) && first[i]!.score >= document.firstPass),
+        pairs.filter((_, i) => !ruled[i] && first[i]!.score >= document.firstPass),
         pair,
         lex,
         document.minCount,
       );
-      return own ? pairs.map((p) => scoreWith(own, p.a, p.b)) : first;
+      // The rules do not read the lexicon: a pair they reject stays as the first pass left it.
+      return own ? sides.map(([sa, sb], i) => (ruled[i] ? first[i]! : verdictOf(own, sa, sb))) : first;
     },
   };
 }
