@@ -61,9 +61,13 @@ export const qualityModelSchema = z.object({
    * The pairs of one document are scored together, the pairs kept on a first pass teaching the scorer the document's
    * terms (word pairs found in at least `minCount` of them: `src/quality/document.ts`), kept at `firstPass` (the
    * threshold chosen on the scores without the document's terms); the evaluation and the threshold were made so.
-   * Absent (models before 2026-11-28): each pair is scored alone.
+   * Absent (models before 2026-11-28): each pair is scored alone. `lengthPrior`: the kept pairs' length ratios
+   * also set the document's own (the model's statistics weighing as that many pairs); absent (the models of
+   * 2026-11-26 and 27), the model's.
    */
-  documentLexicon: z.object({ minCount: z.number().int().min(1), firstPass: finite.min(0).max(1) }).optional(),
+  documentLexicon: z
+    .object({ minCount: z.number().int().min(1), firstPass: finite.min(0).max(1), lengthPrior: finite.min(0).optional() })
+    .optional(),
 });
 export type QualityModelFile = z.infer<typeof qualityModelSchema>;
 

@@ -1,7 +1,7 @@
 import { UserError } from "../errors.js";
 import type { LanguagePair } from "../language-pair.js";
 import { type Lexicon, lexiconNamed, loadLexicon } from "../text/index.js";
-import { documentLexicon } from "./document.js";
+import { type DocumentContext, documentContext } from "./document.js";
 import { predictQuality } from "./ensemble.js";
 import { FEATURE_NAMES, FEATURES_VERSION, pairFeatures } from "./features.js";
 import { type QualityModelFile, qualityModelPath, readQualityModel } from "./model-file.js";
@@ -63,12 +63,13 @@ export function createScorer(model: QualityModelFile, modelPath: string, options
   const lex = options.lexicon ?? (model.lexicon?.length ? lexiconNamed(pair, model.lexicon, modelPath) : loadLexicon(pair));
   const threshold = options.threshold ?? model.threshold;
   const len = model.lengthRatio;
-  const verdictOf = (words: Lexicon, sa: Side, sb: Side): PairVerdict => {
+  const alone: DocumentContext = { lexicon: lex, length: len };
+  const verdictOf = (sa: Side, sb: Side, context = alone): PairVerdict => {
     const reasons: Reason[] = ruleReasons(sa, sb, len);
     // A pair a hard rule rejects scores 0 without a feature pass, as Bicleaner's hard rules do: the model learned
     // only from pairs the rules let through, so its probability for one they reject would be a guess.
     if (reasons.length > 0) return { score: 0, keep: false, reasons };
-    const score = predictQuality(model, pairFeatures(sa, sb, pair, words, len));
+    const score = predictQuality(model, pairFeatures(sa, sb, pair, context.lexicon, context.length));
     if (score < threshold) reasons.push(LOW_SCORE);
     return { score, keep: reasons.length === 0, reasons };
   };
@@ -78,21 +79,17 @@ export function createScorer(model: QualityModelFile, modelPath: string, options
     pair,
     threshold,
     modelPath,
-    score: (a, b) => verdictOf(lex, ...sidesOf(a, b)),
+    score: (a, b) => verdictOf(...sidesOf(a, b)),
     scoreDocument(pairs) {
       const sides = pairs.map((p) => sidesOf(p.a, p.b));
-      const first = sides.map(([sa, sb]) => verdictOf(lex, sa, sb));
+      const first = sides.map(([sa, sb]) => verdictOf(sa, sb));
       if (!document) return first;
       const ruled = first.map((v) => v.reasons.some((r) => r !== LOW_SCORE));
       // The first pass keeps at the model's own first-pass threshold, whatever the threshold a caller keeps at.
-      const own = documentLexicon(
-        pairs.filter((_, i) => !ruled[i] && first[i]!.score >= document.firstPass),
-        pair,
-        lex,
-        document.minCount,
-      );
-      // The rules do not read the lexicon: a pair they reject stays as the first pass left it.
-      return own ? sides.map(([sa, sb], i) => (ruled[i] ? first[i]! : verdictOf(own, sa, sb))) : first;
+      const teachers = sides.filter((_, i) => !ruled[i] && first[i]!.score >= document.firstPass);
+      const context = documentContext(teachers, pair, lex, len, document);
+      // The rules read neither the lexicon nor the document's length ratio: a pair they reject stays as it was.
+      return context ? sides.map(([sa, sb], i) => (ruled[i] ? first[i]! : verdictOf(sa, sb, context))) : first;
     },
   };
 }

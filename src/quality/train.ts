@@ -9,7 +9,7 @@ import { seededRandom, shuffled } from "../random.js";
 import { type Lexicon, lexiconSourceName, loadLexicon, shippedDictionaryFiles, shippedLexiconFiles } from "../text/index.js";
 import { expand, fitBasis } from "./basis.js";
 import { trainBoosted } from "./boosting.js";
-import { documentLexicon } from "./document.js";
+import { type DocumentScoring, documentContext } from "./document.js";
 import { predictQuality, type QualityPredictor, TREE_SHARE } from "./ensemble.js";
 import { FEATURE_NAMES, FEATURES_VERSION, type LengthStats, pairFeatures } from "./features.js";
 import { type LogisticModel, trainLogistic } from "./logistic.js";
@@ -100,7 +100,7 @@ export function qualityLexicon(pair: LanguagePair): Lexicon {
 }
 
 export function trainQualityModel(sources: readonly TrainingSource[], options: QualityTrainOptions): QualityModelFile {
-  const { pair, seed, lex, trainEx, len, threshold, firstPass, final, rows } = crossValidate(sources, options);
+  const { pair, seed, lex, trainEx, len, threshold, scoring, final, rows } = crossValidate(sources, options);
   return {
     format: QUALITY_FORMAT,
     formatVersion: QUALITY_FORMAT_VERSION,
@@ -126,7 +126,7 @@ export function trainQualityModel(sources: readonly TrainingSource[], options: Q
     evaluation: rows,
     // The lexicon's sources by name (a path would name the machine the model was trained on): the scorer loads them.
     lexicon: lex.sources.map(lexiconSourceName),
-    documentLexicon: { minCount: DOCUMENT_MIN_COUNT, firstPass },
+    documentLexicon: scoring,
   };
 }
 
@@ -158,9 +158,9 @@ export function crossValidate(sources: readonly TrainingSource[], options: Quali
     );
   }
   // Each source is one document (`scoreDocument`): its pairs kept at the threshold of the scores alone teach the
-  // scorer its terms, every pair is scored again, and the threshold is chosen on those scores.
-  const firstPass = chooseThreshold([...oof.values()], minPrecision);
-  const asDocument = { pair, lex, len, firstPass };
+  // scorer its terms and its length ratio, every pair is scored again, and the threshold is chosen on those scores.
+  const scoring: DocumentScoring = { ...DOCUMENT_SCORING, firstPass: chooseThreshold([...oof.values()], minPrecision) };
+  const asDocument = { pair, lex, len, scoring };
   for (const name of foldNames) oof.set(name, scoredAsDocument(oof.get(name)!, foldModels.get(name)!, asDocument));
   const threshold = chooseThreshold([...oof.values()], minPrecision);
   options.onProgress?.("final model");
@@ -173,28 +173,33 @@ export function crossValidate(sources: readonly TrainingSource[], options: Quali
     rows.push(evaluationRow(s.name, "held-out", scored, threshold));
     oof.set(s.name, scored);
   }
-  return { pair, seed, lex, trainEx, len, oof, threshold, firstPass, final, rows };
+  return { pair, seed, lex, trainEx, len, oof, threshold, scoring, final, rows };
 }
 
-/** Word pairs a document's own lexicon keeps: found in at least this many of its kept pairs (`documentLexicon`). */
-const DOCUMENT_MIN_COUNT = 2;
+/**
+ * How each source is scored as one document (`src/quality/document.ts`): word pairs found in at least 2 kept pairs (2
+ * and 3 measured alike with folds by source), the model's length statistics weighing as 10 pairs against the
+ * document's (measured: the document's alone, 10 and 30 pairs; 10 keeps the most, within 0.1 point of the
+ * document's alone, and keeps a page of a few pairs close to the model's).
+ */
+const DOCUMENT_SCORING = { minCount: 2, lengthPrior: 10 };
 
 /**
  * A source's pairs scored again as one document, as `scoreDocument` scores a page: the pairs kept at `firstPass`
- * (negatives too, as a page's misaligned pairs would be) teach the scorer the document's terms. A pair a rule
- * rejects stays as it was.
+ * (negatives too, as a page's misaligned pairs would be) teach the scorer the document's terms and length ratio. A
+ * pair a rule rejects stays as it was.
  */
 function scoredAsDocument(
   scored: readonly Scored[],
   model: Required<QualityPredictor>,
-  doc: { pair: LanguagePair; lex: Lexicon; len: LengthStats; firstPass: number },
+  doc: { pair: LanguagePair; lex: Lexicon; len: LengthStats; scoring: DocumentScoring },
 ): Scored[] {
-  const teachers = scored.filter((s) => kept(s, doc.firstPass)).map((s) => ({ a: s.ex.a.text, b: s.ex.b.text }));
-  const own = documentLexicon(teachers, doc.pair, doc.lex, DOCUMENT_MIN_COUNT);
-  if (!own) return [...scored];
+  const teachers = scored.filter((s) => kept(s, doc.scoring.firstPass)).map((s) => [s.ex.a, s.ex.b] as const);
+  const context = documentContext(teachers, doc.pair, doc.lex, doc.len, doc.scoring);
+  if (!context) return [...scored];
   return scored.map((s) => {
     if (s.ex.rules.length > 0) return s;
-    const features = pairFeatures(s.ex.a, s.ex.b, doc.pair, own, doc.len);
+    const features = pairFeatures(s.ex.a, s.ex.b, doc.pair, context.lexicon, context.length);
     return { ex: { ...s.ex, features }, p: predictQuality(model, features) };
   });
 }
