@@ -1,5 +1,6 @@
 import { isUnspacedLang } from "../text/index.js";
 import { boilerplateOf, isBoilerplate } from "./boilerplate.js";
+import { numberWords } from "./number-words.js";
 import { logLengthRatio, ownUnits, type Side } from "./sides.js";
 
 /**
@@ -73,12 +74,20 @@ function numbersDisagree(a: Side, b: Side): boolean {
   const sa = new Set(a.numbers);
   const sb = new Set(b.numbers);
   if (![...sa].some((n) => sb.has(n))) return true;
-  return onOneSideOnly(sa, sb, a.optionalNumbers) || onOneSideOnly(sb, sa, b.optionalNumbers);
+  return onOneSideOnly(a, sa, b, sb) || onOneSideOnly(b, sb, a, sa);
 }
 
-/** A number of two digits or more of `own`, not optional, that `other` lacks. */
-function onOneSideOnly(own: ReadonlySet<string>, other: ReadonlySet<string>, optional: readonly string[]): boolean {
-  for (const n of own) if (n.length > 1 && !other.has(n) && !optional.includes(n)) return true;
+/**
+ * A number of two digits or more of `own`, not optional, that `other` lacks in digits and in words (a side writing
+ * some numbers in digits may write others in words: "the ten digits 0, 1, …, 9" = "0、1、…、9共10个").
+ */
+function onOneSideOnly(own: Side, ownNumbers: ReadonlySet<string>, other: Side, otherNumbers: ReadonlySet<string>): boolean {
+  let inWords: ReadonlySet<string> | undefined;
+  for (const n of ownNumbers) {
+    if (n.length < 2 || otherNumbers.has(n) || own.optionalNumbers.includes(n)) continue;
+    inWords ??= new Set(numberWords(other.text, other.lang));
+    if (!inWords.has(n)) return true;
+  }
   return false;
 }
 

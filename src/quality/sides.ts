@@ -37,8 +37,11 @@ const URL = /\b(?:https?:\/\/|www\.)[^\s<>"'，。]+/giu;
 const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/gu;
 const HAS_DIGIT = /\p{Nd}/u;
 const DECIMAL = /^\p{Nd}+\.\p{Nd}+$/u;
-/** Numbers in digits; a clock time is one match, its hour and minutes in groups 1 and 2. */
-const NUMBER_OR_TIME = /(\p{Nd}{1,2}):(\p{Nd}{2})(?![\p{Nd}:])|\p{Nd}+(?:[.,]\p{Nd}+)*/gu;
+/**
+ * Numbers in digits; a clock time is one match, its hour and minutes in groups 1 and 2. A comma joins groups of three
+ * digits ("10,000"); before other digits it separates two numbers ("1925,10" = 1925 and 10).
+ */
+const NUMBER_OR_TIME = /(\p{Nd}{1,2}):(\p{Nd}{2})(?![\p{Nd}:])|\p{Nd}+(?:,\p{Nd}{3}(?!\p{Nd})|\.\p{Nd}+)*/gu;
 /**
  * Languages that count large numbers in myriads, written after the digits: "1万" is 10,000 ("10,000 yen" /
  * 1万日元), "2.5亿" 250,000,000. In the lexicon's form of the text (Chinese in Simplified).

@@ -71,6 +71,21 @@ describe("the pair scorer's hard rules name why a pair is not a translation", ()
     expect(reasons("May I have 20 of them?", "我可以要5个吗?")).toContain("number_mismatch");
   });
 
+  it("number_mismatch: a comma before other than three digits separates two numbers; a number the other side writes in words", () => {
+    // Real pairs of the development pages (xlhhai's translations, W3C's Chinese layout requirements).
+    for (const [a, b] of [
+      ["1925,10 in Beijing", "1925年10月在北京。"],
+      ["The ten digits: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9.", "采用0、1、2、3、4、5、6、7、8、9共10个计数符号。"],
+    ])
+      expect(reasons(a!, b!)).not.toContain("number_mismatch");
+    expect(reasons("1925,11 in Beijing", "1925年10月在北京。")).toContain("number_mismatch");
+    expect(reasons("The nine digits: 1, 2, 3, 4, 5, 6, 7, 8, 9.", "采用1、2、3、4、5、6、7、8、9共10个计数符号。")).toContain(
+      "number_mismatch",
+    );
+    // Thousands still join: 10,000 = 1万.
+    expect(reasons("He gave me 10,000 yen.", "他给了我1万日元。")).not.toContain("number_mismatch");
+  });
+
   it("contained: one side inside the other", () => {
     expect(reasons("iPhone", "iPhone 手机")).toContain("contained");
   });
