@@ -7,14 +7,24 @@
  *   from;
  * - the document's own length ratio (Gale and Church 1993 estimate it per corpus): a glossary's headwords, a
  *   standard's headings and a phrasebook's sentences are each translated at a ratio of their own. The mean and the
- *   spread of the kept pairs' log length ratios, weighed against the model's by n / (n + `lengthPrior`).
+ *   spread of the kept pairs' log length ratios, weighed against the model's by n / (n + `lengthPrior`);
+ * - when they are many (`ownModel.minPairs`), a model of the document's own: its kept pairs against negatives made
+ *   from them (shuffled, misaligned, cut, as `bitext quality train` makes them from its sources), fitted as the
+ *   scorer's model is (`fitModel`), whose probability has `ownModel.share` of the score. It learns how this document
+ *   writes a translation (its headings without a full stop, its terms' length) from the pairs the scorer is sure of:
+ *   self-training, as hunalign realigns with what its first pass found. A negative that is one of the document's own
+ *   pairs is left out (it is not known to be wrong).
  * Every pair of the document is scored again with them; the hard rules keep the model's own statistics.
  */
 import type { LanguagePair } from "../language-pair.js";
+import { seededRandom } from "../random.js";
 import { type Lexicon, learnLexiconFromSentences, overlayLexicon } from "../text/index.js";
+import { predictQuality, type QualityPredictor } from "./ensemble.js";
 import type { LengthStats } from "./features.js";
-import type { TextPair } from "./negatives.js";
-import { logLengthRatio, type Side } from "./sides.js";
+import { exampleOf, fitModel } from "./fit.js";
+import { makeNegatives, type TextPair } from "./negatives.js";
+import type { LengthRange } from "./rules.js";
+import { logLengthRatio, readSide, type Side } from "./sides.js";
 
 /** How a model scores a document (stored in the model file as `documentLexicon`). */
 export interface DocumentScoring {
@@ -24,24 +34,49 @@ export interface DocumentScoring {
   firstPass: number;
   /** The model's length statistics weigh as this many pairs against the document's (absent: not adapted). */
   lengthPrior?: number | undefined;
+  /**
+   * A model of the document's own when it has at least `minPairs` kept pairs, with `share` of the score (absent: none).
+   * Its scores are kept at `threshold` (chosen on them): they are mapped onto the model's scale, `threshold` onto the
+   * model's, so that one threshold (`--min-score`) means the same for every document.
+   */
+  ownModel?: { minPairs: number; share: number; threshold?: number | undefined } | undefined;
 }
 
 /** What the second pass scores with. */
 export interface DocumentContext {
   lexicon: Lexicon;
   length: LengthStats;
+  /** The document's own model, its share of the score, and the scores mapped onto each other (`from` onto `to`). */
+  own?: { model: QualityPredictor; share: number; from: number; to: number };
+}
+
+/** A pair's score in its document: the model's, and with the document's own model's where it has one. */
+export function documentProbability(model: QualityPredictor, context: DocumentContext, features: readonly number[]): number {
+  const p = predictQuality(model, features);
+  if (!context.own) return p;
+  const { share, from, to } = context.own;
+  return ontoScale((1 - share) * p + share * predictQuality(context.own.model, features), from, to);
+}
+
+/** A score in [0, 1] mapped piecewise linearly onto [0, 1] so that `from` falls on `to` (order kept). */
+export function ontoScale(score: number, from: number, to: number): number {
+  if (from <= 0 || from >= 1) return score;
+  return score < from ? (score * to) / from : to + ((score - from) * (1 - to)) / (1 - from);
 }
 
 /**
- * The lexicon and length statistics a document's kept pairs (`kept`, the first pass's) teach, on top of the model's
- * (`lex`, `len`); null when they teach nothing.
+ * What a document's kept pairs (`kept`, the first pass's) teach on top of the model's lexicon and length statistics
+ * (`lex`, `len`): its lexicon, its length ratio and its own model, as `scoring` asks; null when they teach nothing.
+ * `all` are every pair of the document (none of them is a negative of its own model); `threshold` is the model's.
  */
 export function documentContext(
   kept: ReadonlyArray<readonly [Side, Side]>,
+  all: ReadonlyArray<readonly [Side, Side]>,
   pair: LanguagePair,
   lex: Lexicon,
-  len: LengthStats,
+  len: LengthStats & LengthRange,
   scoring: DocumentScoring,
+  threshold: number,
 ): DocumentContext | null {
   const own = documentLexicon(
     kept.map(([a, b]) => ({ a: a.text, b: b.text })),
@@ -58,7 +93,42 @@ export function documentContext(
           scoring.lengthPrior,
         );
   if (!own && length === len) return null;
-  return { lexicon: own ?? lex, length };
+  const context: DocumentContext = { lexicon: own ?? lex, length };
+  if (scoring.ownModel && kept.length >= scoring.ownModel.minPairs) {
+    const { share, threshold: from } = scoring.ownModel;
+    const model = documentModel(kept, all, pair, lex, { ...len, ...length }, context.lexicon);
+    context.own = { model, share, from: from ?? threshold, to: threshold };
+  }
+  return context;
+}
+
+/**
+ * The document's own model: its kept pairs against negatives made from them (a fixed seed: the same document gets
+ * the same model), their features with the document's lexicon and length ratio, fitted as the scorer's model is.
+ */
+function documentModel(
+  kept: ReadonlyArray<readonly [Side, Side]>,
+  all: ReadonlyArray<readonly [Side, Side]>,
+  pair: LanguagePair,
+  lex: Lexicon,
+  len: LengthStats & LengthRange,
+  words: Lexicon,
+): QualityPredictor {
+  const key = (a: string, b: string) => `${a}\t${b}`;
+  const own = new Set(all.map(([a, b]) => key(a.text, b.text)));
+  const example = (a: Side, b: Side, positive: boolean, kind: string) =>
+    exampleOf({ source: "document", positive, kind, a, b }, pair, words, len);
+  const positives = kept.map(([a, b]) => example(a, b, true, "positive"));
+  const negatives = makeNegatives(
+    kept.map(([a, b]) => ({ a: a.text, b: b.text })),
+    pair,
+    lex,
+    seededRandom(1),
+  )
+    .map((n) => [readSide(n.a, pair.a, pair), readSide(n.b, pair.b, pair), n.kind] as const)
+    .filter(([a, b]) => !own.has(key(a.text, b.text)))
+    .map(([a, b, kind]) => example(a, b, false, kind));
+  return fitModel([...positives, ...negatives]);
 }
 
 /** The base lexicon with the document's own terms, or null when its kept pairs teach nothing. */

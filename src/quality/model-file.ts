@@ -63,10 +63,18 @@ export const qualityModelSchema = z.object({
    * threshold chosen on the scores without the document's terms); the evaluation and the threshold were made so.
    * Absent (models before 2026-11-28): each pair is scored alone. `lengthPrior`: the kept pairs' length ratios
    * also set the document's own (the model's statistics weighing as that many pairs); absent (the models of
-   * 2026-11-26 and 27), the model's.
+   * 2026-11-26 and 27), the model's. `ownModel`: a document of at least `minPairs` kept pairs gets a model of its own
+   * (`documentModel`), with `share` of the score; absent (the models of 2026-11-26 to 28), none.
    */
   documentLexicon: z
-    .object({ minCount: z.number().int().min(1), firstPass: finite.min(0).max(1), lengthPrior: finite.min(0).optional() })
+    .object({
+      minCount: z.number().int().min(1),
+      firstPass: finite.min(0).max(1),
+      lengthPrior: finite.min(0).optional(),
+      ownModel: z
+        .object({ minPairs: z.number().int().min(2), share: finite.min(0).max(1), threshold: finite.min(0).max(1).optional() })
+        .optional(),
+    })
     .optional(),
 });
 export type QualityModelFile = z.infer<typeof qualityModelSchema>;

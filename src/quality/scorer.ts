@@ -1,8 +1,7 @@
 import { UserError } from "../errors.js";
 import type { LanguagePair } from "../language-pair.js";
 import { type Lexicon, lexiconNamed, loadLexicon } from "../text/index.js";
-import { type DocumentContext, documentContext } from "./document.js";
-import { predictQuality } from "./ensemble.js";
+import { type DocumentContext, documentContext, documentProbability } from "./document.js";
 import { FEATURE_NAMES, FEATURES_VERSION, pairFeatures } from "./features.js";
 import { type QualityModelFile, qualityModelPath, readQualityModel } from "./model-file.js";
 import { LOW_SCORE, type Reason, ruleReasons } from "./rules.js";
@@ -69,7 +68,7 @@ export function createScorer(model: QualityModelFile, modelPath: string, options
     // A pair a hard rule rejects scores 0 without a feature pass, as Bicleaner's hard rules do: the model learned
     // only from pairs the rules let through, so its probability for one they reject would be a guess.
     if (reasons.length > 0) return { score: 0, keep: false, reasons };
-    const score = predictQuality(model, pairFeatures(sa, sb, pair, context.lexicon, context.length));
+    const score = documentProbability(model, context, pairFeatures(sa, sb, pair, context.lexicon, context.length));
     if (score < threshold) reasons.push(LOW_SCORE);
     return { score, keep: reasons.length === 0, reasons };
   };
@@ -87,7 +86,7 @@ export function createScorer(model: QualityModelFile, modelPath: string, options
       const ruled = first.map((v) => v.reasons.some((r) => r !== LOW_SCORE));
       // The first pass keeps at the model's own first-pass threshold, whatever the threshold a caller keeps at.
       const teachers = sides.filter((_, i) => !ruled[i] && first[i]!.score >= document.firstPass);
-      const context = documentContext(teachers, pair, lex, len, document);
+      const context = documentContext(teachers, sides, pair, lex, len, document, model.threshold);
       // The rules read neither the lexicon nor the document's length ratio: a pair they reject stays as it was.
       return context ? sides.map(([sa, sb], i) => (ruled[i] ? first[i]! : verdictOf(sa, sb, context))) : first;
     },

@@ -7,16 +7,15 @@
 import type { LanguagePair } from "../language-pair.js";
 import { seededRandom, shuffled } from "../random.js";
 import { type Lexicon, lexiconSourceName, loadLexicon, shippedDictionaryFiles, shippedLexiconFiles } from "../text/index.js";
-import { expand, fitBasis } from "./basis.js";
-import { trainBoosted } from "./boosting.js";
-import { type DocumentScoring, documentContext } from "./document.js";
-import { predictQuality, type QualityPredictor, TREE_SHARE } from "./ensemble.js";
+import { type DocumentScoring, documentContext, documentProbability, ontoScale } from "./document.js";
+import { predictQuality, type QualityPredictor } from "./ensemble.js";
+import { type Example, exampleOf, fitModel, MEASURED_ONLY } from "./fit.js";
 import { FEATURE_NAMES, FEATURES_VERSION, type LengthStats, pairFeatures } from "./features.js";
-import { type LogisticModel, trainLogistic } from "./logistic.js";
+import type { LogisticModel } from "./logistic.js";
 import { type EvaluationRow, QUALITY_FORMAT, QUALITY_FORMAT_VERSION, type QualityModelFile } from "./model-file.js";
 import { makeNegatives, NEGATIVE_KINDS, type TextPair } from "./negatives.js";
-import { type LengthRange, type RuleName, ruleReasons } from "./rules.js";
-import { logLengthRatio, readSide, type Side } from "./sides.js";
+import type { LengthRange } from "./rules.js";
+import { logLengthRatio, readSide } from "./sides.js";
 
 export interface TrainingSource {
   /** The source's name (a site, a corpus): the unit of the folds. */
@@ -40,25 +39,8 @@ export interface QualityTrainOptions {
   onProgress?: (phase: string) => void;
 }
 
-interface Example {
-  source: string;
-  positive: boolean;
-  kind: string;
-  a: Side;
-  b: Side;
-  features: number[];
-  rules: RuleName[];
-}
-
 /** How far outside the real pairs' extreme length ratios (in log units) the length rule starts. */
 const LENGTH_MARGIN = 0.7;
-/** Sources with more examples than this weigh as if they had this many (so one big corpus does not drown the sites). */
-const SOURCE_WEIGHT_CAP = 2000;
-/**
- * The logistic regression's L2 penalty: a strong one (measured 1, 3, 5, 10, 30, 100 with folds by source) keeps
- * the weights of a source left out close to what the other sources agree on, not to their own cut points.
- */
-const L2_PENALTY = 10;
 
 type Labelled = { source: string; positive: boolean; kind: string; pair: TextPair };
 
@@ -82,15 +64,7 @@ function buildExamples(sources: readonly TrainingSource[], pair: LanguagePair, l
   const sides = (xs: Labelled[]) => xs.map((x) => ({ ...x, a: readSide(x.pair.a, pair.a, pair), b: readSide(x.pair.b, pair.b, pair) }));
   const trainSides = sides(train);
   const len = lengthStats(trainSides.filter((x) => x.positive).map((x) => logLengthRatio(x.a, x.b)));
-  const toExample = (x: (typeof trainSides)[number]): Example => ({
-    source: x.source,
-    positive: x.positive,
-    kind: x.kind,
-    a: x.a,
-    b: x.b,
-    features: pairFeatures(x.a, x.b, pair, lex, len),
-    rules: ruleReasons(x.a, x.b, len),
-  });
+  const toExample = (x: (typeof trainSides)[number]) => exampleOf(x, pair, lex, len);
   return { trainEx: trainSides.map(toExample), evalEx: sides(evalSet).map(toExample), len };
 }
 
@@ -157,19 +131,15 @@ export function crossValidate(sources: readonly TrainingSource[], options: Quali
       measured.filter((e) => e.source === name).map((ex) => ({ ex, p: predictQuality(model, ex.features) })),
     );
   }
-  // Each source is one document (`scoreDocument`): its pairs kept at the threshold of the scores alone teach the
-  // scorer its terms and its length ratio, every pair is scored again, and the threshold is chosen on those scores.
-  const scoring: DocumentScoring = { ...DOCUMENT_SCORING, firstPass: chooseThreshold([...oof.values()], minPrecision) };
+  const { scoring, threshold } = asDocuments(oof, foldModels, { pair, lex, len }, minPrecision);
   const asDocument = { pair, lex, len, scoring };
-  for (const name of foldNames) oof.set(name, scoredAsDocument(oof.get(name)!, foldModels.get(name)!, asDocument));
-  const threshold = chooseThreshold([...oof.values()], minPrecision);
   options.onProgress?.("final model");
   const final = fitModel(trainEx);
   const rows: EvaluationRow[] = [...oof.entries()].map(([name, scored]) => evaluationRow(name, "fold", scored, threshold));
   rows.push(evaluationRow("all folds", "pooled", [...oof.values()].flat(), threshold));
   for (const s of sources.filter((x) => x.heldOut)) {
     const alone = evalEx.filter((e) => e.source === s.name).map((ex) => ({ ex, p: predictQuality(final, ex.features) }));
-    const scored = scoredAsDocument(alone, final, asDocument);
+    const scored = scoredAsDocument(alone, final, asDocument, threshold);
     rows.push(evaluationRow(s.name, "held-out", scored, threshold));
     oof.set(s.name, scored);
   }
@@ -178,81 +148,74 @@ export function crossValidate(sources: readonly TrainingSource[], options: Quali
 
 /**
  * How each source is scored as one document (`src/quality/document.ts`): word pairs found in at least 2 kept pairs (2
- * and 3 measured alike with folds by source), the model's length statistics weighing as 10 pairs against the
+ * and 3 measured alike with folds by source); the model's length statistics weighing as 10 pairs against the
  * document's (measured: the document's alone, 10 and 30 pairs; 10 keeps the most, within 0.1 point of the
- * document's alone, and keeps a page of a few pairs close to the model's).
+ * document's alone, and keeps a page of a few pairs close to the model's); a model of the document's own from 50 kept
+ * pairs, with half the score (measured: from 30, 50, 100, 200 pairs; a share of 0.3, 0.5, 0.7).
  */
 const DOCUMENT_SCORING = { minCount: 2, lengthPrior: 10 };
+const OWN_MODEL = { minPairs: 50, share: 0.5 };
+
+type Fold = { pair: LanguagePair; lex: Lexicon; len: LengthStats & LengthRange };
+
+/**
+ * Each source scored as one document (`scoreDocument`), in the folds' out-of-fold scores (`oof`, replaced): its pairs
+ * kept at the threshold of the scores alone (`firstPass`) teach the scorer its terms and its length ratio, and every
+ * pair is scored again; the model's threshold is chosen on those scores. A source with enough kept pairs also gets a
+ * model of its own, whose scores are kept at a threshold of their own, chosen with the other sources' pairs kept at
+ * the model's, and mapped onto the model's scale.
+ */
+function asDocuments(
+  oof: Map<string, Scored[]>,
+  foldModels: ReadonlyMap<string, Required<QualityPredictor>>,
+  fold: Fold,
+  minPrecision: number,
+): { scoring: DocumentScoring; threshold: number } {
+  const names = [...oof.keys()];
+  const alone = new Map(oof);
+  const base: DocumentScoring = { ...DOCUMENT_SCORING, firstPass: chooseThreshold([...alone.values()], minPrecision) };
+  const again = (name: string, scoring: DocumentScoring, t: number) =>
+    scoredAsDocument(alone.get(name)!, foldModels.get(name)!, { ...fold, scoring }, t);
+  for (const name of names) oof.set(name, again(name, base, 0));
+  const threshold = chooseThreshold([...oof.values()], minPrecision);
+  // The sources big enough for a model of their own, scored with it (their scores not yet mapped).
+  const own = names.filter((n) => alone.get(n)!.filter((s) => kept(s, base.firstPass)).length >= OWN_MODEL.minPairs);
+  if (own.length === 0) return { scoring: base, threshold };
+  const mixed = own.map((n) => again(n, { ...base, ownModel: OWN_MODEL }, threshold));
+  const others = names.filter((n) => !own.includes(n)).map((n) => oof.get(n)!);
+  const onto = (scored: readonly Scored[], from: number) => scored.map((s) => ({ ...s, p: ontoScale(s.p, from, threshold) }));
+  const ownThreshold = bestThreshold(minPrecision, (t) => measureFolds([...mixed.map((m) => onto(m, t)), ...others], threshold));
+  for (const [i, n] of own.entries()) oof.set(n, onto(mixed[i]!, ownThreshold));
+  return { scoring: { ...base, ownModel: { ...OWN_MODEL, threshold: ownThreshold } }, threshold };
+}
 
 /**
  * A source's pairs scored again as one document, as `scoreDocument` scores a page: the pairs kept at `firstPass`
- * (negatives too, as a page's misaligned pairs would be) teach the scorer the document's terms and length ratio. A
- * pair a rule rejects stays as it was.
+ * (negatives too, as a page's misaligned pairs would be) teach the scorer the document's terms and length ratio (and
+ * its own model). A pair a rule rejects stays as it was. `threshold`: the model's.
  */
 function scoredAsDocument(
   scored: readonly Scored[],
   model: Required<QualityPredictor>,
-  doc: { pair: LanguagePair; lex: Lexicon; len: LengthStats; scoring: DocumentScoring },
+  doc: Fold & { scoring: DocumentScoring },
+  threshold: number,
 ): Scored[] {
   const teachers = scored.filter((s) => kept(s, doc.scoring.firstPass)).map((s) => [s.ex.a, s.ex.b] as const);
-  const context = documentContext(teachers, doc.pair, doc.lex, doc.len, doc.scoring);
+  const context = documentContext(
+    teachers,
+    scored.map((s) => [s.ex.a, s.ex.b] as const),
+    doc.pair,
+    doc.lex,
+    doc.len,
+    doc.scoring,
+    threshold,
+  );
   if (!context) return [...scored];
   return scored.map((s) => {
     if (s.ex.rules.length > 0) return s;
     const features = pairFeatures(s.ex.a, s.ex.b, doc.pair, context.lexicon, context.length);
-    return { ex: { ...s.ex, features }, p: predictQuality(model, features) };
+    return { ex: { ...s.ex, features }, p: documentProbability(model, context, features) };
   });
-}
-
-/**
- * Negative kinds measured (and reported) but not used to choose the threshold, and learned from with a small
- * weight only (MEASURED_WEIGHT): a linear model on these features cannot tell a word-by-word gloss from a
- * translation (it has the words; only fluency differs), and learning them as fully as the others blurs every
- * other decision; not learning them at all lets the model lean on coverage, which a gloss has.
- */
-const MEASURED_ONLY: ReadonlySet<string> = new Set(["gloss"]);
-/** The weight of a measured-only negative in training (measured 0, 0.03, 0.05, 0.1, 0.3; see docs/corpus-quality.md). */
-const MEASURED_WEIGHT = 0.05;
-
-/** The features whose effect depends on the shorter side's length (see `Basis`), by name. */
-const BY_LENGTH = ["cov_min", "punct_agree", "final_same", "len_z2", "num_agree", "tail_min", "cov_b_chars"];
-
-/**
- * Boosted trees of the scorer (`src/quality/boosting.ts`): 50 trees of depth 3, learning rate 0.1, leaves of at
- * least 50 pairs, L2 penalty 10 on the leaves (measured with folds by source: depth 2–4, 30–150 trees, penalty
- * 3–10, leaves of 20–100 pairs keep within half a point of each other; see docs/corpus-quality.md).
- */
-const TREES = { rounds: 50, depth: 3, learningRate: 0.1, l2: 10, minLeaf: 50 };
-
-/**
- * The model learns the pairs the rules let through (the ones its score decides), measured-only kinds weighing
- * little: a logistic regression on the expanded features and boosted trees on the features, with the same weights.
- */
-function fitModel(all: readonly Example[]): Required<QualityPredictor> {
-  const examples = all.filter((e) => e.rules.length === 0);
-  const perSource = new Map<string, number>();
-  for (const e of examples) perSource.set(e.source, (perSource.get(e.source) ?? 0) + 1);
-  const names: readonly string[] = FEATURE_NAMES;
-  const len = names.indexOf("log_len");
-  const basis = fitBasis(
-    examples.map((e) => e.features),
-    BY_LENGTH.map((n) => [len, names.indexOf(n)] as [number, number]),
-  );
-  const weights = examples.map(
-    (e) => Math.min(1, SOURCE_WEIGHT_CAP / perSource.get(e.source)!) * (MEASURED_ONLY.has(e.kind) ? MEASURED_WEIGHT : 1),
-  );
-  const labels = examples.map((e) => (e.positive ? 1 : 0));
-  const logistic = trainLogistic(
-    examples.map((e) => expand(basis, e.features)),
-    labels,
-    { l2: L2_PENALTY, sampleWeights: weights },
-  );
-  const trees = trainBoosted(
-    examples.map((e) => e.features),
-    labels,
-    { ...TREES, sampleWeights: weights },
-  );
-  return { basis, logistic, trees: { share: TREE_SHARE, ...trees } };
 }
 
 function lengthStats(ratios: readonly number[]): LengthStats & LengthRange {
@@ -297,14 +260,22 @@ function measure(scored: readonly Scored[], t: number): { keepRate: number; prec
  * near 1, where a step of 0.01 loses several points of keep-rate); the most precise one if none reaches it.
  */
 function chooseThreshold(folds: ReadonlyArray<readonly Scored[]>, minPrecision: number): number {
-  let best = { t: 0.5, keep: -1, precision: -1 };
+  return bestThreshold(minPrecision, (t) => measureFolds(folds, t));
+}
+
+/** The mean keep-rate over sources and the pooled precision of the folds' pairs at `t` (measured-only kinds left out). */
+function measureFolds(folds: ReadonlyArray<readonly Scored[]>, t: number): { keep: number; precision: number } {
   const learned = folds.map((f) => f.filter((s) => !MEASURED_ONLY.has(s.ex.kind)));
-  const pooled = learned.flat();
+  const keep = learned.reduce((sum, f) => sum + measure(f, t).keepRate, 0) / learned.length;
+  return { keep, precision: measure(learned.flat(), t).precision };
+}
+
+/** Over thresholds 0.020–0.995 in steps of 0.001, the one `chooseThreshold` describes, `at` measuring each. */
+function bestThreshold(minPrecision: number, at: (t: number) => { keep: number; precision: number }): number {
+  let best = { t: 0.5, keep: -1, precision: -1 };
   for (let i = 20; i <= 995; i++) {
     const t = i / 1000;
-    const ms = learned.map((f) => measure(f, t));
-    const keep = ms.reduce((s, m) => s + m.keepRate, 0) / ms.length;
-    const precision = measure(pooled, t).precision;
+    const { keep, precision } = at(t);
     const ok = precision >= minPrecision;
     const bestOk = best.precision >= minPrecision;
     if ((ok && (!bestOk || keep > best.keep)) || (!ok && !bestOk && precision > best.precision)) best = { t, keep, precision };
