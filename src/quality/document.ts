@@ -64,20 +64,31 @@ export function ontoScale(score: number, from: number, to: number): number {
   return score < from ? (score * to) / from : to + ((score - from) * (1 - to)) / (1 - from);
 }
 
+/** A document's pairs, as sides. */
+export type DocumentSides = ReadonlyArray<readonly [Side, Side]>;
+
+/** A pair's first-pass verdict, as far as the second pass needs it. */
+export interface FirstPass {
+  score: number;
+  /** A hard rule rejects it (the second pass leaves it as it is, and it teaches nothing). */
+  ruled: boolean;
+}
+
 /**
- * What a document's kept pairs (`kept`, the first pass's) teach on top of the model's lexicon and length statistics
- * (`lex`, `len`): its lexicon, its length ratio and its own model, as `scoring` asks; null when they teach nothing.
- * `all` are every pair of the document (none of them is a negative of its own model); `threshold` is the model's.
+ * What a document teaches on top of the model's lexicon and length statistics (`lex`, `len`): the pairs its first
+ * pass keeps (`first`: no rule against them, scored at or above `scoring.firstPass`) give its lexicon, its length
+ * ratio and its own model, as `scoring` asks; null when they teach nothing. `threshold` is the model's.
  */
 export function documentContext(
-  kept: ReadonlyArray<readonly [Side, Side]>,
-  all: ReadonlyArray<readonly [Side, Side]>,
+  sides: DocumentSides,
+  first: readonly FirstPass[],
   pair: LanguagePair,
   lex: Lexicon,
   len: LengthStats & LengthRange,
   scoring: DocumentScoring,
   threshold: number,
 ): DocumentContext | null {
+  const kept = sides.filter((_, i) => !first[i]!.ruled && first[i]!.score >= scoring.firstPass);
   const own = documentLexicon(
     kept.map(([a, b]) => ({ a: a.text, b: b.text })),
     pair,
@@ -96,7 +107,7 @@ export function documentContext(
   const context: DocumentContext = { lexicon: own ?? lex, length };
   if (scoring.ownModel && kept.length >= scoring.ownModel.minPairs) {
     const { share, threshold: from } = scoring.ownModel;
-    const model = documentModel(kept, all, pair, lex, { ...len, ...length }, context.lexicon);
+    const model = documentModel({ kept, all: sides }, pair, lex, { ...len, ...length }, context.lexicon);
     context.own = { model, share, from: from ?? threshold, to: threshold };
   }
   return context;
@@ -104,23 +115,23 @@ export function documentContext(
 
 /**
  * The document's own model: its kept pairs against negatives made from them (a fixed seed: the same document gets
- * the same model), their features with the document's lexicon and length ratio, fitted as the scorer's model is.
+ * the same model; none of them one of the document's pairs), their features with the document's lexicon (`words`)
+ * and length ratio, fitted as the scorer's model is.
  */
 function documentModel(
-  kept: ReadonlyArray<readonly [Side, Side]>,
-  all: ReadonlyArray<readonly [Side, Side]>,
+  doc: { kept: DocumentSides; all: DocumentSides },
   pair: LanguagePair,
   lex: Lexicon,
   len: LengthStats & LengthRange,
   words: Lexicon,
 ): QualityPredictor {
   const key = (a: string, b: string) => `${a}\t${b}`;
-  const own = new Set(all.map(([a, b]) => key(a.text, b.text)));
+  const own = new Set(doc.all.map(([a, b]) => key(a.text, b.text)));
   const example = (a: Side, b: Side, positive: boolean, kind: string) =>
     exampleOf({ source: "document", positive, kind, a, b }, pair, words, len);
-  const positives = kept.map(([a, b]) => example(a, b, true, "positive"));
+  const positives = doc.kept.map(([a, b]) => example(a, b, true, "positive"));
   const negatives = makeNegatives(
-    kept.map(([a, b]) => ({ a: a.text, b: b.text })),
+    doc.kept.map(([a, b]) => ({ a: a.text, b: b.text })),
     pair,
     lex,
     seededRandom(1),

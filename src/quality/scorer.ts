@@ -83,12 +83,11 @@ export function createScorer(model: QualityModelFile, modelPath: string, options
       const sides = pairs.map((p) => sidesOf(p.a, p.b));
       const first = sides.map(([sa, sb]) => verdictOf(sa, sb));
       if (!document) return first;
-      const ruled = first.map((v) => v.reasons.some((r) => r !== LOW_SCORE));
       // The first pass keeps at the model's own first-pass threshold, whatever the threshold a caller keeps at.
-      const teachers = sides.filter((_, i) => !ruled[i] && first[i]!.score >= document.firstPass);
-      const context = documentContext(teachers, sides, pair, lex, len, document, model.threshold);
+      const passed = first.map((v) => ({ score: v.score, ruled: v.reasons.some((r) => r !== LOW_SCORE) }));
+      const context = documentContext(sides, passed, pair, lex, len, document, model.threshold);
       // The rules read neither the lexicon nor the document's length ratio: a pair they reject stays as it was.
-      return context ? sides.map(([sa, sb], i) => (ruled[i] ? first[i]! : verdictOf(sa, sb, context))) : first;
+      return context ? sides.map(([sa, sb], i) => (passed[i]!.ruled ? first[i]! : verdictOf(sa, sb, context))) : first;
     },
   };
 }

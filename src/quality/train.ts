@@ -200,10 +200,9 @@ function scoredAsDocument(
   doc: Fold & { scoring: DocumentScoring },
   threshold: number,
 ): Scored[] {
-  const teachers = scored.filter((s) => kept(s, doc.scoring.firstPass)).map((s) => [s.ex.a, s.ex.b] as const);
   const context = documentContext(
-    teachers,
     scored.map((s) => [s.ex.a, s.ex.b] as const),
+    scored.map((s) => ({ score: s.p, ruled: s.ex.rules.length > 0 })),
     doc.pair,
     doc.lex,
     doc.len,

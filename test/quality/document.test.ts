@@ -100,7 +100,8 @@ describe("a document's own length ratio", () => {
   it("a glossary's terms are shorter against their translations than the model's sentences: its mean moves", () => {
     const sides = rust.map((p) => [readSide(p.a, "en", EN_ZH), readSide(p.b, "zh", EN_ZH)] as const);
     const lex = loadLexicon(EN_ZH);
-    const context = documentContext(sides, sides, EN_ZH, lex, prior, { minCount: 2, firstPass: 0.8, lengthPrior: 10 }, 0.8)!;
+    const first = sides.map(() => ({ score: 1, ruled: false }));
+    const context = documentContext(sides, first, EN_ZH, lex, prior, { minCount: 2, firstPass: 0.8, lengthPrior: 10 }, 0.8)!;
     const own = documentLength(
       sides.map(([a, b]) => logLengthRatio(a, b)),
       prior,
@@ -109,8 +110,11 @@ describe("a document's own length ratio", () => {
     expect(Math.abs(context.length.mean - prior.mean)).toBeGreaterThan(0.1);
     expect(Math.abs(context.length.mean - own.mean)).toBeLessThan(Math.abs(prior.mean - own.mean) / 10);
     // A model without lengthPrior keeps its own statistics; with nothing learned either, there is no context.
-    expect(documentContext(sides, sides, EN_ZH, lex, prior, { minCount: 2, firstPass: 0.8 }, 0.8)?.length).toBe(prior);
-    expect(documentContext(sides.slice(0, 1), sides, EN_ZH, lex, prior, { minCount: 2, firstPass: 0.8 }, 0.8)).toBeNull();
+    expect(documentContext(sides, first, EN_ZH, lex, prior, { minCount: 2, firstPass: 0.8 }, 0.8)?.length).toBe(prior);
+    // Nothing kept on the first pass (a rule against each pair, or scores below it): nothing learned.
+    const low = sides.map((_, i) => ({ score: 0.5, ruled: i % 2 === 0 }));
+    expect(documentContext(sides, low, EN_ZH, lex, prior, { minCount: 2, firstPass: 0.8 }, 0.8)).toBeNull();
+    expect(documentContext(sides.slice(0, 1), first, EN_ZH, lex, prior, { minCount: 2, firstPass: 0.8 }, 0.8)).toBeNull();
   });
 
   it("keeps more of a technical page's real pairs with its own length ratio than with the model's, not more of its negatives", () => {
