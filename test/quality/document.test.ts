@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { createScorer, loadScorer, makeNegatives, qualityModelPath, readQualityModel, trainQualityModel } from "../../src/quality/index.js";
 import { documentContext, documentLength, ontoScale } from "../../src/quality/document.js";
@@ -151,6 +152,13 @@ describe("a document's own model", () => {
     expect(ontoScale(0, 0.6, 0.8)).toBe(0);
     expect(ontoScale(1, 0.6, 0.8)).toBe(1);
     expect(ontoScale(0.3, 0.6, 0.8)).toBeCloseTo(0.4, 12);
+  });
+
+  it("reads back from the shipped model file whole (a field the schema does not know would be dropped silently)", () => {
+    const path = qualityModelPath(EN_ZH);
+    const raw = JSON.parse(readFileSync(path, "utf8")) as { documentLexicon: unknown };
+    expect(readQualityModel(path).documentLexicon).toEqual(raw.documentLexicon);
+    expect(readQualityModel(path).documentLexicon?.ownModel?.threshold).toBeGreaterThan(0);
   });
 
   it("keeps more of a new page's real pairs, and no more of its misaligned, shuffled or cut ones", () => {
