@@ -88,15 +88,17 @@ describe("fetching a page politely", () => {
     const fetcher = createFetcher({ delayMs: 120 });
     await Promise.all(["/1", "/2", "/3", "/4"].map((p) => fetcher.fetch(server!.url(p))));
     const starts = server.requests.filter((r) => r.path !== "/robots.txt").map((r) => r.at);
-    // Arrival times at the server carry transit jitter on a loaded machine; unspaced requests arrive ~0 ms apart.
-    for (let i = 1; i < starts.length; i++) expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(90);
+    // Arrival times at the server carry transit jitter on a loaded machine (one request held up 40 ms shortens the gap
+    // after it by as much; seen on CI): each gap is checked loosely, the whole span closely. Unspaced requests arrive
+    // ~0 ms apart.
+    expectSpaced(starts, 120);
     await server.close();
 
     server = await startServer({ "/robots.txt": (_q, res) => res.end("User-agent: *\nCrawl-delay: 0.3\n") }, html("<p>x</p>"));
     const slow = createFetcher({ delayMs: 10 });
     await Promise.all(["/1", "/2", "/3"].map((p) => slow.fetch(server!.url(p))));
     const pageStarts = server.requests.filter((r) => r.path !== "/robots.txt").map((r) => r.at);
-    for (let i = 1; i < pageStarts.length; i++) expect(pageStarts[i]! - pageStarts[i - 1]!).toBeGreaterThanOrEqual(250);
+    expectSpaced(pageStarts, 300);
   });
 
   it("keeps the spacing from the request actually sent when the process was busy in between", async () => {
@@ -171,3 +173,10 @@ describe("fetching a page politely", () => {
     expect(err.kind).toBe("network");
   });
 });
+
+/** Arrival times spaced by `delay`: every gap at least a third of it, the whole span at least 80 % of the delays. */
+function expectSpaced(starts: readonly number[], delay: number): void {
+  expect(starts.length).toBeGreaterThan(1);
+  for (let i = 1; i < starts.length; i++) expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(delay / 3);
+  expect(starts.at(-1)! - starts[0]!).toBeGreaterThanOrEqual(0.8 * delay * (starts.length - 1));
+}
